@@ -1,0 +1,199 @@
+/* main.c — the `muster` command: parses options and calls libmuster. */
+#include "config.h"
+#include "muster.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage_text[] =
+    "Usage: muster COMMAND [OPTION]... FILE [PROC] [NAME=VALUE]...\n"
+    "Compile and run wargame rules written in the muster language.\n"
+    "\n"
+    "Commands:\n"
+    "  check FILE...             compile each script and report any error\n"
+    "  run FILE PROC [NAME=VALUE]...\n"
+    "                            run a procedure and print its result\n"
+    "  prob FILE PROC [NAME=VALUE]...\n"
+    "                            simulate a procedure and print the odds of each result\n"
+    "  dis FILE                  print the compiled bytecode\n"
+    "\n"
+    "Options for run:\n"
+    "      --seed=N              seed the dice (the same seed gives the same rolls)\n"
+    "      --dice=6,3,4          use these dice, in order, instead of random ones\n"
+    "      --explain             show every roll on the way to the result\n"
+    "      --json                print {\"result\": ..., \"log\": [...]}\n"
+    "Options for prob:\n"
+    "      --trials=N            number of simulated runs (default 100000)\n"
+    "      --seed=N              seed the simulation\n"
+    "      --json, --csv         machine-readable output\n"
+    "Limits (run and prob):\n"
+    "      --max-steps=N         instructions per run before giving up (default 100000000)\n"
+    "      --max-depth=N         nested calls before giving up (default 1000)\n"
+    "\n"
+    "  -h, --help                show this help and exit\n"
+    "  -V, --version             show the version and exit\n"
+    "\n"
+    "Exit status: 0 success, 1 an error in the rules (compile or run), 2 a usage error.\n"
+    "Diagnostics are coloured on a terminal unless NO_COLOR is set.\n";
+
+enum { OPT_SEED = 256, OPT_DICE, OPT_EXPLAIN, OPT_JSON, OPT_CSV, OPT_TRIALS, OPT_MAX_STEPS, OPT_MAX_DEPTH };
+
+static const struct option long_options[] = {
+    { "seed", required_argument, NULL, OPT_SEED },
+    { "dice", required_argument, NULL, OPT_DICE },
+    { "explain", no_argument, NULL, OPT_EXPLAIN },
+    { "json", no_argument, NULL, OPT_JSON },
+    { "csv", no_argument, NULL, OPT_CSV },
+    { "trials", required_argument, NULL, OPT_TRIALS },
+    { "max-steps", required_argument, NULL, OPT_MAX_STEPS },
+    { "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
+    { "help", no_argument, NULL, 'h' },
+    { "version", no_argument, NULL, 'V' },
+    { NULL, 0, NULL, 0 },
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("muster: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'muster --help' for more information.\n", stderr);
+    return MUSTER_USAGE;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    if (!*s || *s == '-')
+        return 0;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage_error("%smissing command", "");
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+        printf("muster %s\n", muster_version());
+        return 0;
+    }
+    enum { CHECK, RUN, PROB, DIS } mode;
+    if (!strcmp(cmd, "check"))
+        mode = CHECK;
+    else if (!strcmp(cmd, "run"))
+        mode = RUN;
+    else if (!strcmp(cmd, "prob"))
+        mode = PROB;
+    else if (!strcmp(cmd, "dis"))
+        mode = DIS;
+    else
+        return usage_error("unknown command '%s'", cmd);
+
+    muster_run_opts run = { 0 };
+    muster_prob_opts prob = { 0 };
+    uint64_t max_steps = 0, max_depth = 0, seed = 0;
+    int have_seed = 0, json = 0;
+    int opt;
+    int sub_argc = argc - 1;
+    char **sub_argv = argv + 1;   /* argv[0] of the sub-command is the command name */
+    optind = 1;
+    opterr = 0;
+    /* GNU getopt permutes: options may come anywhere, even after NAME=VALUE */
+    while ((opt = getopt_long(sub_argc, sub_argv, ":hV", long_options, NULL)) != -1) {
+        switch (opt) {
+        case 'h': fputs(usage_text, stdout); return 0;
+        case 'V': printf("muster %s\n", muster_version()); return 0;
+        case OPT_SEED:
+            if (!parse_u64(optarg, &seed))
+                return usage_error("--seed needs a whole number, not '%s'", optarg);
+            have_seed = 1;
+            break;
+        case OPT_DICE: run.dice = optarg; break;
+        case OPT_EXPLAIN: run.explain = 1; break;
+        case OPT_JSON: json = 1; break;
+        case OPT_CSV: prob.csv = 1; break;
+        case OPT_TRIALS:
+            if (!parse_u64(optarg, &prob.trials) || prob.trials == 0)
+                return usage_error("--trials needs a positive whole number, not '%s'", optarg);
+            break;
+        case OPT_MAX_STEPS:
+            if (!parse_u64(optarg, &max_steps) || max_steps == 0)
+                return usage_error("--max-steps needs a positive whole number, not '%s'", optarg);
+            break;
+        case OPT_MAX_DEPTH:
+            if (!parse_u64(optarg, &max_depth) || max_depth == 0 || max_depth > 100000)
+                return usage_error("--max-depth needs a whole number from 1 to 100000, not '%s'", optarg);
+            break;
+        case ':': return usage_error("option '%s' needs a value", sub_argv[optind - 1]);
+        case '?':
+            if (optopt && optopt < 256) {
+                char shown[3] = { '-', (char)optopt, '\0' };
+                return usage_error("unknown option '%s'", shown);
+            }
+            /* fall through */
+        default: return usage_error("unknown option '%s'", sub_argv[optind - 1]);
+        }
+    }
+    char **pos = sub_argv + optind;
+    int npos = sub_argc - optind;
+
+    int color = isatty(2) && !getenv("NO_COLOR");
+    muster_ctx *ctx = muster_new(stdout, stderr, color);
+    muster_set_limits(ctx, max_steps, (int)max_depth);
+
+    if (mode == CHECK) {
+        if (npos == 0)
+            return usage_error("%scheck needs at least one FILE", "");
+        int status = MUSTER_OK;
+        for (int i = 0; i < npos; i++) {
+            if (muster_load(ctx, pos[i]))
+                printf("%s: ok\n", pos[i]);
+            else
+                status = MUSTER_ERROR;
+        }
+        return status;
+    }
+    if (npos == 0)
+        return usage_error("%s needs a FILE", cmd);
+    muster_program *prog = muster_load(ctx, pos[0]);
+    if (!prog)
+        return MUSTER_ERROR;
+    if (mode == DIS) {
+        if (npos > 1)
+            return usage_error("dis takes one FILE, not '%s' after it", pos[1]);
+        return muster_disassemble(ctx, prog);
+    }
+    if (npos < 2) {
+        fprintf(stderr, "muster: %s needs a procedure to %s; %s has:\n", cmd, mode == RUN ? "run" : "simulate",
+                pos[0]);
+        muster_ctx *list = muster_new(stderr, stderr, 0);
+        muster_list(list, prog);
+        return MUSTER_USAGE;
+    }
+    if (mode == RUN) {
+        if (prob.csv || prob.trials)
+            return usage_error("%s--csv and --trials go with 'prob', not 'run'", "");
+        run.have_seed = have_seed;
+        run.seed = seed;
+        run.json = json;
+        return muster_run(ctx, prog, pos[1], npos - 2, pos + 2, &run);
+    }
+    if (run.dice || run.explain)
+        return usage_error("%s--dice and --explain go with 'run', not 'prob'", "");
+    prob.have_seed = have_seed;
+    prob.seed = seed;
+    prob.json = json;
+    return muster_prob(ctx, prog, pos[1], npos - 2, pos + 2, &prob);
+}

@@ -1,0 +1,633 @@
+/* api.c — libmuster's public functions: load, run, prob, list, dis.
+ *
+ * The glue between the pipeline stages: it reads and parses a script
+ * (lang/), compiles it (compiler/), turns command-line `name=value` text
+ * into typed arguments, runs procedures on the VM (vm/) and prints what
+ * they produce — including runtime errors mapped back to file:line:col.
+ */
+#include "config.h"
+#include "muster.h"
+
+#include "compiler.h"
+#include "dice.h"
+#include "mem.h"
+#include "parse.h"
+#include "vm.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct muster_ctx {
+    FILE *out, *err;
+    Diag diag;
+    VmLimits limits;
+};
+
+struct muster_program {
+    Compiled *compiled;
+};
+
+muster_ctx *muster_new(FILE *out, FILE *err, int color)
+{
+    mem_init(0);
+    muster_ctx *ctx = mem_alloc(sizeof *ctx);
+    ctx->out = out;
+    ctx->err = err;
+    diag_init(&ctx->diag, err, color);
+    ctx->limits = vm_default_limits;
+    return ctx;
+}
+
+void muster_set_limits(muster_ctx *ctx, uint64_t max_steps, int max_depth)
+{
+    if (max_steps)
+        ctx->limits.max_steps = max_steps;
+    if (max_depth > 0)
+        ctx->limits.max_depth = max_depth;
+}
+
+int muster_error_count(const muster_ctx *ctx) { return ctx->diag.errors; }
+
+const char *muster_version(void) { return PACKAGE_VERSION; }
+
+static muster_program *load_source(muster_ctx *ctx, const Source *src)
+{
+    int before = ctx->diag.errors;
+    Module *m = parse_module(src, &ctx->diag);
+    if (ctx->diag.errors > before)
+        return NULL;
+    Compiled *c = compiler_compile(m, &ctx->diag);
+    if (!c)
+        return NULL;
+    muster_program *p = mem_alloc(sizeof *p);
+    p->compiled = c;
+    return p;
+}
+
+muster_program *muster_load(muster_ctx *ctx, const char *path)
+{
+    char err[512];
+    Source *src = source_read(path, err, sizeof err);
+    if (!src) {
+        diag_report(&ctx->diag, DIAG_ERROR, NULL, (Span){ 0, 0 }, "%s", err);
+        return NULL;
+    }
+    return load_source(ctx, src);
+}
+
+muster_program *muster_load_string(muster_ctx *ctx, const char *name, const char *text, size_t len)
+{
+    char *copy = mem_strndup(text, len);
+    return load_source(ctx, source_new(mem_strdup(name), copy, len));
+}
+
+/* ---- arguments from text ---- */
+
+__attribute__((format(printf, 2, 3)))
+static int usage_error(muster_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("muster: error: ", ctx->err);
+    vfprintf(ctx->err, fmt, ap);
+    fputc('\n', ctx->err);
+    va_end(ap);
+    return MUSTER_USAGE;
+}
+
+static void print_signature(FILE *out, const Compiled *c, const ProcSig *sig)
+{
+    fprintf(out, "%s(", sig->name);
+    for (int i = 0; i < sig->nparams; i++) {
+        fprintf(out, "%s%s: %s", i ? ", " : "", sig->pnames[i], compiler_type_name(c, sig->ptypes[i]));
+        if (sig->pdefault[i] >= 0)
+            fputs(" = ...", out);
+    }
+    fprintf(out, ") -> %s", compiler_type_name(c, sig->ret));
+}
+
+static void print_choices(FILE *out, const Compiled *c, Type t)
+{
+    if (t.kind == TY_ENUM) {
+        const EnumDesc *e = &c->prog->enums[t.enum_id];
+        fputs(" (one of:", out);
+        for (int i = 0; i < e->nmembers; i++)
+            fprintf(out, " %s", e->members[i]);
+        fputc(')', out);
+    } else if (t.kind == TY_BOOL) {
+        fputs(" (true or false)", out);
+    } else if (t.kind == TY_RAT) {
+        fputs(" (a whole number or a fraction like 3/2)", out);
+    } else if (t.kind == TY_INT) {
+        fputs(" (a whole number)", out);
+    }
+}
+
+static bool parse_i64(const char *s, int64_t *out)
+{
+    if (!*s || isspace((unsigned char)*s))
+        return false;
+    errno = 0;
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_value(const Compiled *c, Type t, const char *text, Value *out)
+{
+    switch (t.kind) {
+    case TY_INT: {
+        int64_t i;
+        if (!parse_i64(text, &i))
+            return false;
+        *out = val_int(i);
+        return true;
+    }
+    case TY_RAT: {
+        const char *slash = strchr(text, '/');
+        int64_t n, d = 1;
+        if (slash) {
+            char *num = mem_strndup(text, (size_t)(slash - text));
+            if (!parse_i64(num, &n) || !parse_i64(slash + 1, &d) || d == 0)
+                return false;
+        } else if (!parse_i64(text, &n)) {
+            return false;
+        }
+        return val_make_rat(n, d, out);
+    }
+    case TY_BOOL:
+        if (!strcmp(text, "true") || !strcmp(text, "false")) {
+            *out = val_bool(text[0] == 't');
+            return true;
+        }
+        return false;
+    case TY_STR:
+        *out = val_str(val_new_str(text, strlen(text)));
+        return true;
+    case TY_ENUM: {
+        const EnumDesc *e = &c->prog->enums[t.enum_id];
+        size_t nl = strlen(e->name);
+        if (!strncmp(text, e->name, nl) && text[nl] == '.')
+            text += nl + 1;
+        for (int i = 0; i < e->nmembers; i++)
+            if (!strcmp(text, e->members[i])) {
+                *out = val_enum(t.enum_id, i);
+                return true;
+            }
+        return false;
+    }
+    case TY_POOL:
+    case TY_ERROR:
+        break;
+    }
+    return false;
+}
+
+/* Report a runtime error at the failing expression, with the call chain. */
+static void report_runtime(muster_ctx *ctx, const Compiled *c, const Vm *vm)
+{
+    Span at = { vm->error_offset, vm->error_offset + 1 };
+    diag_report(&ctx->diag, DIAG_ERROR, c->src, at, "%s (in '%s')", vm->error,
+                vm->error_proto ? vm->error_proto->name : "?");
+    for (int d = vm->error_depth - 1, shown = 0; d >= 0; d--, shown++) {
+        const Frame *f = &vm->frames[d];
+        if (shown == 4 && d > 0) {
+            diag_report(&ctx->diag, DIAG_NOTE, NULL, at, "... and %d more calls", d + 1);
+            break;
+        }
+        uint32_t off = f->proto->offsets[f->ip - f->proto->code - 1];
+        diag_report(&ctx->diag, DIAG_NOTE, c->src, (Span){ off, off + 1 }, "called from '%s'", f->proto->name);
+    }
+}
+
+/* Build the argument vector for sig from "name=value" strings, running
+ * default-value procedures for what is not given. */
+static int build_args(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, int nargs,
+                      char *const *args, Vm *vm, Value *out)
+{
+    bool given[64] = { false };
+    for (int i = 0; i < nargs; i++) {
+        const char *eq = strchr(args[i], '=');
+        if (!eq) {
+            usage_error(ctx, "argument '%s' should be name=value", args[i]);
+            fputs("usage: ", ctx->err);
+            print_signature(ctx->err, c, sig);
+            fputc('\n', ctx->err);
+            return MUSTER_USAGE;
+        }
+        size_t nl = (size_t)(eq - args[i]);
+        int p;
+        for (p = 0; p < sig->nparams; p++)
+            if (strlen(sig->pnames[p]) == nl && !strncmp(sig->pnames[p], args[i], nl))
+                break;
+        if (p == sig->nparams) {
+            usage_error(ctx, "'%s' has no parameter named '%.*s'", sig->name, (int)nl, args[i]);
+            fputs("usage: ", ctx->err);
+            print_signature(ctx->err, c, sig);
+            fputc('\n', ctx->err);
+            return MUSTER_USAGE;
+        }
+        if (given[p])
+            return usage_error(ctx, "parameter '%s' is given twice", sig->pnames[p]);
+        Type t = sig->ptypes[p];
+        if (t.kind == TY_POOL)
+            return usage_error(ctx, "parameter '%s' is a pool; pools cannot be given on the command line",
+                               sig->pnames[p]);
+        if (!parse_value(c, t, eq + 1, &out[p])) {
+            fprintf(ctx->err, "muster: error: '%s' is not a valid %s for parameter '%s'", eq + 1,
+                    compiler_type_name(c, t), sig->pnames[p]);
+            print_choices(ctx->err, c, t);
+            fputc('\n', ctx->err);
+            return MUSTER_USAGE;
+        }
+        given[p] = true;
+    }
+    for (int p = 0; p < sig->nparams; p++) {
+        if (given[p])
+            continue;
+        if (sig->pdefault[p] < 0) {
+            fprintf(ctx->err, "muster: error: missing argument %s=%s", sig->pnames[p],
+                    compiler_type_name(c, sig->ptypes[p]));
+            print_choices(ctx->err, c, sig->ptypes[p]);
+            fputs("\nusage: ", ctx->err);
+            print_signature(ctx->err, c, sig);
+            fputc('\n', ctx->err);
+            return MUSTER_USAGE;
+        }
+        if (vm_call(vm, sig->pdefault[p], NULL, 0, &out[p])) {
+            report_runtime(ctx, c, vm);
+            return MUSTER_ERROR;
+        }
+    }
+    return MUSTER_OK;
+}
+
+static const ProcSig *find_proc_or_complain(muster_ctx *ctx, const Compiled *c, const char *proc)
+{
+    const ProcSig *sig = compiler_find_proc(c, proc);
+    if (!sig) {
+        fprintf(ctx->err, "muster: error: %s has no procedure '%s'", c->src->path, proc);
+        if (c->nprocs) {
+            fputs("; it has:", ctx->err);
+            for (int i = 0; i < c->nprocs; i++)
+                fprintf(ctx->err, " %s", c->procs[i].name);
+        }
+        fputc('\n', ctx->err);
+    }
+    return sig;
+}
+
+/* ---- the log of a run ---- */
+
+typedef struct LogEntry {
+    int kind;                /* 0 roll, 1 reroll */
+    const Proto *proto;
+    uint32_t offset;
+    int32_t sides;
+    int64_t n;
+    const Pool *pool;
+    int64_t face;
+} LogEntry;
+
+typedef struct Log {
+    LogEntry *items;
+    size_t n, cap;
+} Log;
+
+static void log_push(Log *log, LogEntry e)
+{
+    if (log->n == log->cap) {
+        size_t cap = log->cap ? log->cap * 2 : 16;
+        log->items = mem_realloc(log->items, sizeof(LogEntry) * log->cap, sizeof(LogEntry) * cap, 0);
+        log->cap = cap;
+    }
+    log->items[log->n++] = e;
+}
+
+static void on_roll(void *ud, const Proto *p, uint32_t offset, int32_t sides, int64_t n, const Pool *pool,
+                    int64_t face)
+{
+    log_push(ud, (LogEntry){ 0, p, offset, sides, n, pool, face });
+}
+
+static void on_reroll(void *ud, const Proto *p, uint32_t offset)
+{
+    log_push(ud, (LogEntry){ 1, p, offset, 0, 0, NULL, 0 });
+}
+
+static void print_dice(FILE *out, const LogEntry *e)
+{
+    if (e->pool) {
+        fputc('[', out);
+        for (int64_t i = 0; i < e->pool->n; i++)
+            fprintf(out, i ? ", %d" : "%d", (int)e->pool->face[i]);
+        fputc(']', out);
+    } else {
+        fprintf(out, "%lld", (long long)e->face);
+    }
+}
+
+static void print_log_text(FILE *out, const Compiled *c, const Log *log)
+{
+    for (size_t i = 0; i < log->n; i++) {
+        const LogEntry *e = &log->items[i];
+        int line, col;
+        source_linecol(c->src, e->offset, &line, &col);
+        if (e->kind == 1) {
+            fprintf(out, "  %s, line %d: reroll — the procedure starts again\n", e->proto->name, line);
+            continue;
+        }
+        if (e->pool)
+            fprintf(out, "  %s, line %d: roll %lldd%d -> ", e->proto->name, line, (long long)e->n, (int)e->sides);
+        else
+            fprintf(out, "  %s, line %d: roll d%d -> ", e->proto->name, line, (int)e->sides);
+        print_dice(out, e);
+        fputc('\n', out);
+    }
+}
+
+static void print_log_json(FILE *out, const Compiled *c, const Log *log, const RngDice *rng)
+{
+    fputc('[', out);
+    bool first = true;
+    if (rng) {
+        fprintf(out, "{\"event\": \"seed\", \"seed\": %llu}", (unsigned long long)rng->seed);
+        first = false;
+    }
+    for (size_t i = 0; i < log->n; i++) {
+        const LogEntry *e = &log->items[i];
+        int line, col;
+        source_linecol(c->src, e->offset, &line, &col);
+        fputs(first ? "" : ", ", out);
+        first = false;
+        fprintf(out, "{\"event\": \"%s\", \"proc\": ", e->kind ? "reroll" : "roll");
+        val_json_string(out, e->proto->name, strlen(e->proto->name));
+        fprintf(out, ", \"line\": %d", line);
+        if (e->kind == 0) {
+            if (e->pool)
+                fprintf(out, ", \"dice\": \"%lldd%d\", \"faces\": ", (long long)e->n, (int)e->sides);
+            else
+                fprintf(out, ", \"dice\": \"d%d\", \"faces\": [", (int)e->sides);
+            print_dice(out, e);
+            if (!e->pool)
+                fputc(']', out);
+        }
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+static void print_call(FILE *out, const Compiled *c, const ProcSig *sig, const Value *args)
+{
+    fprintf(out, "%s(", sig->name);
+    for (int i = 0; i < sig->nparams; i++) {
+        fprintf(out, "%s%s: ", i ? ", " : "", sig->pnames[i]);
+        val_print(out, args[i], c->prog->enums);
+    }
+    fputc(')', out);
+}
+
+int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
+               const muster_run_opts *opts)
+{
+    const Compiled *c = prog->compiled;
+    const ProcSig *sig = find_proc_or_complain(ctx, c, proc);
+    if (!sig)
+        return MUSTER_USAGE;
+
+    RngDice rng;
+    ScriptDice script;
+    DiceSource *dice;
+    if (opts->dice) {
+        int64_t *faces;
+        char err[256];
+        long n = dice_parse_list(opts->dice, &faces, err, sizeof err);
+        if (n < 0)
+            return usage_error(ctx, "--dice: %s", err);
+        dice_script_init(&script, faces, (size_t)n);
+        dice = &script.base;
+    } else {
+        dice_rng_init(&rng, opts->have_seed ? opts->seed : rng_fresh_seed());
+        dice = &rng.base;
+    }
+
+    Vm vm;
+    vm_init(&vm, c->prog, dice);
+    vm.limits = ctx->limits;
+    Value argv[65];
+    int st = build_args(ctx, c, sig, nargs, args, &vm, argv);
+    if (st != MUSTER_OK)
+        return st;
+
+    Log log = { 0 };
+    VmTrace trace = { &log, on_roll, on_reroll };
+    vm.trace = &trace;
+    Value result;
+    int failed = vm_call(&vm, sig->proto, argv, sig->nparams, &result);
+
+    if (opts->explain && !opts->json) {
+        print_call(ctx->out, c, sig, argv);
+        if (!opts->dice)
+            fprintf(ctx->out, " with seed %llu", (unsigned long long)rng.seed);
+        else
+            fputs(" with scripted dice", ctx->out);
+        fputc('\n', ctx->out);
+        print_log_text(ctx->out, c, &log);
+    }
+    if (failed) {
+        fflush(ctx->out);
+        report_runtime(ctx, c, &vm);
+        return MUSTER_ERROR;
+    }
+    if (opts->dice && script.next < script.n)
+        fprintf(ctx->err, "muster: warning: %zu of the %zu scripted dice were not used\n",
+                script.n - script.next, script.n);
+    if (opts->json) {
+        fputs("{\"result\": ", ctx->out);
+        val_print_json(ctx->out, result, c->prog->enums);
+        fputs(", \"log\": ", ctx->out);
+        print_log_json(ctx->out, c, &log, opts->dice ? NULL : &rng);
+        fputs("}\n", ctx->out);
+    } else {
+        if (opts->explain)
+            fputs("result: ", ctx->out);
+        val_print(ctx->out, result, c->prog->enums);
+        fputc('\n', ctx->out);
+    }
+    return MUSTER_OK;
+}
+
+/* ---- odds by simulation ---- */
+
+typedef struct Tally {
+    Value value;
+    uint64_t count;
+} Tally;
+
+typedef struct Tallies {
+    Tally *items;
+    size_t n, cap;
+} Tallies;
+
+static void tally(Tallies *t, Value v)
+{
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = val_order(t->items[mid].value, v);
+        if (c == 0) {
+            t->items[mid].count++;
+            return;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 32;
+        t->items = mem_realloc(t->items, sizeof(Tally) * t->cap, sizeof(Tally) * cap, 0);
+        t->cap = cap;
+    }
+    memmove(&t->items[lo + 1], &t->items[lo], sizeof(Tally) * (t->n - lo));
+    t->items[lo] = (Tally){ v, 1 };
+    t->n++;
+}
+
+/* Wilson score interval at 95%. */
+static void wilson(uint64_t k, uint64_t n, double *lo, double *hi)
+{
+    const double z = 1.959963984540054;
+    double p = (double)k / (double)n, nn = (double)n;
+    double denom = 1 + z * z / nn;
+    double centre = (p + z * z / (2 * nn)) / denom;
+    double half = z * sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / denom;
+    *lo = centre - half < 0 ? 0 : centre - half;
+    *hi = centre + half > 1 ? 1 : centre + half;
+}
+
+static double as_double(Value v)
+{
+    return v.tag == VAL_RAT ? (double)v.as.q.num / (double)v.as.q.den : (double)v.as.i;
+}
+
+int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
+                const muster_prob_opts *opts)
+{
+    const Compiled *c = prog->compiled;
+    const ProcSig *sig = find_proc_or_complain(ctx, c, proc);
+    if (!sig)
+        return MUSTER_USAGE;
+    uint64_t trials = opts->trials ? opts->trials : 100000;
+    RngDice rng;
+    dice_rng_init(&rng, opts->have_seed ? opts->seed : rng_fresh_seed());
+    Vm vm;
+    vm_init(&vm, c->prog, &rng.base);
+    vm.limits = ctx->limits;
+    Value argv[65];
+    int st = build_args(ctx, c, sig, nargs, args, &vm, argv);
+    if (st != MUSTER_OK)
+        return st;
+
+    Tallies t = { 0 };
+    for (uint64_t i = 0; i < trials; i++) {
+        Value r;
+        if (vm_call(&vm, sig->proto, argv, sig->nparams, &r)) {
+            report_runtime(ctx, c, &vm);
+            return MUSTER_ERROR;
+        }
+        tally(&t, r);
+    }
+
+    bool numeric = t.n > 0 && (t.items[0].value.tag == VAL_INT || t.items[0].value.tag == VAL_RAT);
+    double mean = 0, var = 0;
+    if (numeric) {
+        for (size_t i = 0; i < t.n; i++)
+            mean += as_double(t.items[i].value) * (double)t.items[i].count;
+        mean /= (double)trials;
+        for (size_t i = 0; i < t.n; i++) {
+            double d = as_double(t.items[i].value) - mean;
+            var += d * d * (double)t.items[i].count;
+        }
+        var /= (double)trials;
+    }
+    FILE *out = ctx->out;
+    if (opts->json) {
+        fprintf(out, "{\"exact\": false, \"trials\": %llu, \"seed\": %llu, \"outcomes\": [",
+                (unsigned long long)trials, (unsigned long long)rng.seed);
+        for (size_t i = 0; i < t.n; i++) {
+            double p = (double)t.items[i].count / (double)trials, lo, hi;
+            wilson(t.items[i].count, trials, &lo, &hi);
+            fputs(i ? ", " : "", out);
+            fputs("{\"value\": ", out);
+            val_print_json(out, t.items[i].value, c->prog->enums);
+            fprintf(out, ", \"p\": %.6g, \"probability\": %.6g, \"low\": %.6g, \"high\": %.6g}", p, p, lo, hi);
+        }
+        fputs("]", out);
+        if (numeric)
+            fprintf(out, ", \"mean\": %.6g, \"sd\": %.6g", mean, sqrt(var));
+        fputs("}\n", out);
+        return MUSTER_OK;
+    }
+    if (opts->csv) {
+        fputs("value,probability,low,high,count\n", out);
+        for (size_t i = 0; i < t.n; i++) {
+            double lo, hi;
+            wilson(t.items[i].count, trials, &lo, &hi);
+            val_print(out, t.items[i].value, c->prog->enums);
+            fprintf(out, ",%.6f,%.6f,%.6f,%llu\n", (double)t.items[i].count / (double)trials, lo, hi,
+                    (unsigned long long)t.items[i].count);
+        }
+        return MUSTER_OK;
+    }
+    print_call(out, c, sig, argv);
+    fprintf(out, ": %llu trials, seed %llu (simulated; 95%% intervals)\n", (unsigned long long)trials,
+            (unsigned long long)rng.seed);
+    fprintf(out, "%10s  %9s  %19s  %9s  %9s\n", "value", "p", "95% interval", "at least", "at most");
+    uint64_t below = 0;
+    for (size_t i = 0; i < t.n; i++) {
+        double p = (double)t.items[i].count / (double)trials, lo, hi;
+        wilson(t.items[i].count, trials, &lo, &hi);
+        char vbuf[64];
+        FILE *mem = fmemopen(vbuf, sizeof vbuf, "w");
+        if (mem) {
+            val_print(mem, t.items[i].value, c->prog->enums);
+            fclose(mem);
+        } else {
+            strcpy(vbuf, "?");
+        }
+        double at_least = (double)(trials - below) / (double)trials;
+        below += t.items[i].count;
+        double at_most = (double)below / (double)trials;
+        fprintf(out, "%10s  %9.5f  [%7.5f, %7.5f]  %9.5f  %9.5f  ", vbuf, p, lo, hi, at_least, at_most);
+        int bar = (int)(p * 40 + 0.5);
+        for (int k = 0; k < bar; k++)
+            fputc('#', out);
+        fputc('\n', out);
+    }
+    if (numeric)
+        fprintf(out, "mean %.4f, standard deviation %.4f\n", mean, sqrt(var));
+    return MUSTER_OK;
+}
+
+int muster_list(muster_ctx *ctx, const muster_program *prog)
+{
+    const Compiled *c = prog->compiled;
+    for (int i = 0; i < c->nprocs; i++) {
+        print_signature(ctx->out, c, &c->procs[i]);
+        fputc('\n', ctx->out);
+    }
+    return MUSTER_OK;
+}
+
+int muster_disassemble(muster_ctx *ctx, const muster_program *prog)
+{
+    chunk_disassemble_program(ctx->out, prog->compiled->prog);
+    return MUSTER_OK;
+}

@@ -1,0 +1,73 @@
+/* muster.h — the public interface of libmuster.
+ *
+ * muster is a small language for tabletop wargame rules.  This library
+ * compiles a .muster script to bytecode and runs its procedures with dice
+ * that are seeded, scripted or simulated in bulk.  Everything a program
+ * embedding muster needs is declared here, with the prefix muster_; the
+ * library's other headers are internal.
+ *
+ * Results and diagnostics are written to the streams given to muster_new,
+ * in the formats the `muster` command documents (text or JSON).  Functions
+ * that act return an exit status: MUSTER_OK, MUSTER_ERROR for a rules error
+ * (compile error, failed run) or MUSTER_USAGE for bad arguments.
+ */
+#ifndef MUSTER_H
+#define MUSTER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { MUSTER_OK = 0, MUSTER_ERROR = 1, MUSTER_USAGE = 2 };
+
+typedef struct muster_ctx muster_ctx;
+typedef struct muster_program muster_program;
+
+/* A context: where output and diagnostics go, and the limits of a run. */
+muster_ctx *muster_new(FILE *out, FILE *err, int color);
+void muster_set_limits(muster_ctx *ctx, uint64_t max_steps, int max_depth);
+/* Errors reported through this context so far. */
+int muster_error_count(const muster_ctx *ctx);
+
+/* Compile a script; NULL (after printing diagnostics) if it has errors. */
+muster_program *muster_load(muster_ctx *ctx, const char *path);
+muster_program *muster_load_string(muster_ctx *ctx, const char *name, const char *text, size_t len);
+
+typedef struct muster_run_opts {
+    int have_seed;
+    uint64_t seed;
+    const char *dice;        /* scripted dice, "6,3,4"; NULL for seeded dice */
+    int explain;             /* a referee's account of every roll */
+    int json;                /* {"result": ..., "log": [...]} */
+} muster_run_opts;
+
+/* Run a procedure; args are "name=value" strings. */
+int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc,
+               int nargs, char *const *args, const muster_run_opts *opts);
+
+typedef struct muster_prob_opts {
+    uint64_t trials;         /* 0: the default (100000) */
+    int have_seed;
+    uint64_t seed;
+    int json, csv;
+} muster_prob_opts;
+
+/* The distribution of a procedure's results, by simulation. */
+int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc,
+                int nargs, char *const *args, const muster_prob_opts *opts);
+
+/* List the procedures with their parameters ("what can I run?"). */
+int muster_list(muster_ctx *ctx, const muster_program *prog);
+/* The bytecode listing. */
+int muster_disassemble(muster_ctx *ctx, const muster_program *prog);
+
+const char *muster_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

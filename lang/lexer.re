@@ -1,0 +1,226 @@
+/* lexer.re — muster's tokens (re2c).  Generates lexer.c; never edit that.
+ *
+ * The source is a NUL-terminated buffer; re2c's end-of-input rule ($) fires
+ * only at the real end, so a NUL byte inside the file is just another bad
+ * character.  Bad characters and malformed literals are reported here and
+ * skipped, so the parser sees a clean token stream and one run can report
+ * several problems.
+ */
+#include "config.h"
+#include "parse.h"
+#include "parser.h"
+#include "mem.h"
+
+#include <string.h>
+
+#define TOKEN_SPAN(loc, ps) do { (loc)->begin = (uint32_t)((ps)->tok - (ps)->src->text); \
+                                 (loc)->end = (uint32_t)((ps)->cur - (ps)->src->text); } while (0)
+
+void lang_lex_init(Parser *ps, const Source *src, Diag *diag)
+{
+    memset(ps, 0, sizeof *ps);
+    ps->src = src;
+    ps->diag = diag;
+    ps->cur = src->text;
+    ps->lim = src->text + src->len;
+}
+
+static void lex_error(Parser *ps, Span loc, const char *fmt, const char *arg)
+{
+    diag_report(ps->diag, DIAG_ERROR, ps->src, loc, fmt, arg);
+}
+
+static int open_bracket(Parser *ps, Span loc, char ch)
+{
+    if (ps->nopen >= AST_MAX_DEPTH) {
+        diag_report(ps->diag, DIAG_ERROR, ps->src, loc,
+                    "brackets nested more than %d deep; split this into smaller procedures",
+                    AST_MAX_DEPTH);
+        ps->aborted = 1;
+        return 0;
+    }
+    ps->open[ps->nopen] = loc.begin;
+    ps->open_ch[ps->nopen++] = ch;
+    return 1;
+}
+
+static void close_bracket(Parser *ps)
+{
+    if (ps->nopen > 0)
+        ps->nopen--;
+}
+
+/* Parse the digits of [s, e) into *out; false if it does not fit. */
+static int parse_int(const char *s, const char *e, int64_t *out)
+{
+    int64_t v = 0;
+    for (; s < e; s++) {
+        if (v > (INT64_MAX - (*s - '0')) / 10)
+            return 0;
+        v = v * 10 + (*s - '0');
+    }
+    *out = v;
+    return 1;
+}
+
+/* Decode the escapes of a string literal body [s, e). */
+static void string_value(const char *s, const char *e, LANG_YYSTYPE *lval)
+{
+    char *out = mem_alloc_atomic((size_t)(e - s) + 1);
+    size_t n = 0;
+    for (; s < e; s++) {
+        if (*s == '\\' && s + 1 < e) {
+            s++;
+            out[n++] = *s == 'n' ? '\n' : *s == 't' ? '\t' : *s;
+        } else {
+            out[n++] = *s;
+        }
+    }
+    out[n] = '\0';
+    lval->str.bytes = out;
+    lval->str.len = n;
+}
+
+int lang_lex(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
+{
+    if (ps->aborted)
+        return END;
+    for (;;) {
+        ps->tok = ps->cur;
+        const char *YYMARKER = NULL;
+        (void)YYMARKER;
+        /*!re2c
+            re2c:api:style = free-form;
+            re2c:define:YYCTYPE = "unsigned char";
+            re2c:define:YYCURSOR = "ps->cur";
+            re2c:define:YYLIMIT = "ps->lim";
+            re2c:define:YYPEEK = "*(const unsigned char *)ps->cur";
+            re2c:define:YYSKIP = "++ps->cur;";
+            re2c:define:YYBACKUP = "YYMARKER = ps->cur;";
+            re2c:define:YYRESTORE = "ps->cur = YYMARKER;";
+            re2c:define:YYLESSTHAN = "ps->lim <= ps->cur";
+            re2c:yyfill:enable = 0;
+            re2c:eof = 0;
+
+            digit = [0-9];
+            ident = [a-zA-Z_][a-zA-Z0-9_]*;
+
+            $ { TOKEN_SPAN(loc, ps); return END; }
+
+            [ \t\r\n\f\v]+ { continue; }
+            "#" [^\n\x00]* { continue; }
+
+            "proc"   { TOKEN_SPAN(loc, ps); return PROC; }
+            "enum"   { TOKEN_SPAN(loc, ps); return ENUM; }
+            "let"    { TOKEN_SPAN(loc, ps); return LET; }
+            "return" { TOKEN_SPAN(loc, ps); return RETURN; }
+            "if"     { TOKEN_SPAN(loc, ps); return IF; }
+            "else"   { TOKEN_SPAN(loc, ps); return ELSE; }
+            "reroll" { TOKEN_SPAN(loc, ps); return REROLL; }
+            "roll"   { TOKEN_SPAN(loc, ps); return ROLL; }
+            "true"   { TOKEN_SPAN(loc, ps); return TRUE; }
+            "false"  { TOKEN_SPAN(loc, ps); return FALSE; }
+            "and"    { TOKEN_SPAN(loc, ps); return AND; }
+            "or"     { TOKEN_SPAN(loc, ps); return OR; }
+            "not"    { TOKEN_SPAN(loc, ps); return NOT; }
+
+            "d" digit+ {
+                TOKEN_SPAN(loc, ps);
+                if (!parse_int(ps->tok + 1, ps->cur, &lval->i) || lval->i > (1 << 20)) {
+                    lex_error(ps, *loc, "a die has at most 1048576 sides, not %s", "that many");
+                    lval->i = 6;
+                } else if (lval->i < 1) {
+                    lex_error(ps, *loc, "a die needs at least one side%s", "");
+                    lval->i = 1;
+                }
+                return DIE;
+            }
+            ident {
+                TOKEN_SPAN(loc, ps);
+                lval->s = mem_strndup(ps->tok, (size_t)(ps->cur - ps->tok));
+                return IDENT;
+            }
+            digit+ {
+                TOKEN_SPAN(loc, ps);
+                if (!parse_int(ps->tok, ps->cur, &lval->i)) {
+                    lex_error(ps, *loc, "number too large: muster's integers are 64-bit (at most 9223372036854775807)%s", "");
+                    lval->i = 0;
+                }
+                return INT;
+            }
+            digit+ ident {
+                /* "2d6" is a count and a die: give back the die */
+                const char *d = ps->tok;
+                while (*d >= '0' && *d <= '9')
+                    d++;
+                const char *e = d + 1;
+                while (e < ps->cur && *e >= '0' && *e <= '9')
+                    e++;
+                if (*d == 'd' && e == ps->cur && e > d + 1) {
+                    ps->cur = d;
+                    TOKEN_SPAN(loc, ps);
+                    if (!parse_int(ps->tok, ps->cur, &lval->i)) {
+                        lex_error(ps, *loc, "number too large: muster's integers are 64-bit (at most 9223372036854775807)%s", "");
+                        lval->i = 0;
+                    }
+                    return INT;
+                }
+                TOKEN_SPAN(loc, ps);
+                lex_error(ps, *loc, "'%s' is neither a number nor a name (names cannot start with a digit; dice are written like 2d6)",
+                          mem_strndup(ps->tok, (size_t)(ps->cur - ps->tok)));
+                lval->i = 0;
+                return INT;
+            }
+            ["] ([^"\\\n\x00] | [\\] [^\n\x00])* ["] {
+                TOKEN_SPAN(loc, ps);
+                string_value(ps->tok + 1, ps->cur - 1, lval);
+                return STRING;
+            }
+            ["] ([^"\\\n\x00] | [\\] [^\n\x00])* {
+                TOKEN_SPAN(loc, ps);
+                lex_error(ps, *loc, "unterminated string: a string must end with '\"' on the same line%s", "");
+                string_value(ps->tok + 1, ps->cur, lval);
+                return STRING;
+            }
+
+            "->" { TOKEN_SPAN(loc, ps); return ARROW; }
+            "==" { TOKEN_SPAN(loc, ps); return EQ; }
+            "!=" { TOKEN_SPAN(loc, ps); return NE; }
+            "<=" { TOKEN_SPAN(loc, ps); return LE; }
+            ">=" { TOKEN_SPAN(loc, ps); return GE; }
+            [({] {
+                TOKEN_SPAN(loc, ps);
+                if (!open_bracket(ps, *loc, *ps->tok))
+                    return END;
+                return *ps->tok;
+            }
+            [)}] { TOKEN_SPAN(loc, ps); close_bracket(ps); return *ps->tok; }
+            [,:=+\-*/%<>.;] { TOKEN_SPAN(loc, ps); return *ps->tok; }
+
+            * {
+                TOKEN_SPAN(loc, ps);
+                unsigned char c = (unsigned char)*ps->tok;
+                char shown[16];
+                if (c >= 0x21 && c < 0x7f)
+                    snprintf(shown, sizeof shown, "'%c'", c);
+                else if (c >= 0x80) {
+                    /* skip the rest of a UTF-8 sequence so it is reported once */
+                    while (ps->cur < ps->lim && ((unsigned char)*ps->cur & 0xC0) == 0x80)
+                        ps->cur++;
+                    loc->end = (uint32_t)(ps->cur - ps->src->text);
+                    snprintf(shown, sizeof shown, "byte 0x%02x", c);
+                } else
+                    snprintf(shown, sizeof shown, "byte 0x%02x", c);
+                if (c >= 0x80)
+                    lex_error(ps, *loc, "unexpected %s: outside strings and comments a script is plain ASCII", shown);
+                else if (c == '!' )
+                    lex_error(ps, *loc, "unexpected %s: write 'not' for negation, '!=' for 'not equal'", shown);
+                else if (c == '&' || c == '|')
+                    lex_error(ps, *loc, "unexpected %s: write 'and' / 'or'", shown);
+                else
+                    lex_error(ps, *loc, "unexpected character %s", shown);
+                continue;
+            }
+        */
+    }
+}

@@ -1,0 +1,39 @@
+/* parse.h — turning a Source into a Module (syntax tree).
+ *
+ * The parser is Bison-generated (parser.y, pure and reentrant) and reads
+ * tokens from an re2c lexer (lexer.re) over the in-memory source text.  All
+ * state lives in a Parser struct passed to both, so parses can run in
+ * parallel.  Syntax errors are reported through the Diag with the span of
+ * the offending token; after an error the parser skips to the end of the
+ * current declaration and goes on, so one run can show several mistakes.
+ */
+#ifndef MUSTER_LANG_PARSE_H
+#define MUSTER_LANG_PARSE_H
+
+#include "ast.h"
+#include "source.h"
+
+typedef struct Parser {
+    const Source *src;
+    Diag *diag;
+    Module *module;
+    /* lexer state */
+    const char *cur, *lim, *tok;
+    /* open brackets, innermost last, for "not closed" notes */
+    uint32_t open[AST_MAX_DEPTH + 1];
+    char open_ch[AST_MAX_DEPTH + 1];
+    int nopen;
+    int aborted;             /* a fatal problem (too deep) was reported */
+} Parser;
+
+/* Parse a whole source.  Always returns a module (possibly partial);
+ * check diag->errors to know whether it is complete. */
+Module *parse_module(const Source *src, Diag *diag);
+
+/* The lexer, for the parser and for tests: the next token's kind, with its
+ * value in *lval and its span in *loc.  0 at the end of input. */
+union LANG_YYSTYPE;
+int lang_lex(Parser *ps, union LANG_YYSTYPE *lval, Span *loc);
+void lang_lex_init(Parser *ps, const Source *src, Diag *diag);
+
+#endif

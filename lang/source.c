@@ -1,0 +1,233 @@
+/* source.c — reading scripts and printing diagnostics with carets. */
+#include "config.h"
+#include "source.h"
+#include "mem.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+Source *source_new(const char *path, const char *text, size_t len)
+{
+    Source *s = mem_alloc(sizeof *s);
+    s->path = path;
+    s->text = text;
+    s->len = len;
+    size_t n = 1;
+    for (size_t i = 0; i < len; i++)
+        n += text[i] == '\n';
+    s->line_start = mem_alloc_atomic(sizeof(size_t) * n);
+    s->line_start[0] = 0;
+    size_t k = 1;
+    for (size_t i = 0; i < len; i++)
+        if (text[i] == '\n')
+            s->line_start[k++] = i + 1;
+    s->nlines = n;
+    return s;
+}
+
+Source *source_read(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = mem_alloc_atomic(cap);
+    for (;;) {
+        if (len + 1 >= cap) {
+            if (cap >= SOURCE_MAX_BYTES) {
+                fclose(f);
+                snprintf(err, errlen, "'%s' is larger than %u MiB; is it really a script?",
+                         path, SOURCE_MAX_BYTES >> 20);
+                return NULL;
+            }
+            buf = mem_realloc(buf, cap, cap * 2, 1);
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    buf[len] = '\0';
+    return source_new(mem_strdup(path), buf, len);
+}
+
+static size_t line_index(const Source *src, size_t offset)
+{
+    size_t lo = 0, hi = src->nlines;
+    while (hi - lo > 1) {
+        size_t mid = (lo + hi) / 2;
+        if (src->line_start[mid] <= offset)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Is text[from, to) well-formed UTF-8? */
+static bool utf8_valid(const char *text, size_t from, size_t to)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    for (size_t i = from; i < to;) {
+        unsigned char c = s[i];
+        int more = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : -1;
+        if (more < 0 || (more > 0 && c < 0xC2 && more == 1))
+            return false;
+        for (int k = 1; k <= more; k++)
+            if (i + (size_t)k >= to || (s[i + (size_t)k] & 0xC0) != 0x80)
+                return false;
+        i += (size_t)more + 1;
+    }
+    return true;
+}
+
+/* Characters in text[from, to): code points if the text is UTF-8, else bytes. */
+static int char_count(const char *text, size_t from, size_t to)
+{
+    if (!utf8_valid(text, from, to))
+        return (int)(to - from);
+    int n = 0;
+    for (size_t i = from; i < to; i++)
+        n += ((unsigned char)text[i] & 0xC0) != 0x80;
+    return n;
+}
+
+void source_linecol(const Source *src, size_t offset, int *line, int *col)
+{
+    if (offset > src->len)
+        offset = src->len;
+    size_t li = line_index(src, offset);
+    *line = (int)li + 1;
+    *col = char_count(src->text, src->line_start[li], offset) + 1;
+}
+
+void diag_init(Diag *d, FILE *out, int color)
+{
+    memset(d, 0, sizeof *d);
+    d->out = out;
+    d->color = color;
+    d->max_errors = 20;
+}
+
+#define SHOW_MAX 120   /* longest piece of a source line shown under a message */
+
+static void show_line(Diag *d, const Source *src, Span span, const char *caret_color)
+{
+    size_t li = line_index(src, span.begin);
+    size_t ls = src->line_start[li];
+    size_t le = ls;
+    while (le < src->len && src->text[le] != '\n')
+        le++;
+    if (le > ls && src->text[le - 1] == '\r')
+        le--;
+    size_t b = span.begin < ls ? ls : span.begin;
+    if (b > le)
+        b = le;
+    size_t e = span.end > le ? le : span.end;
+    if (e < b)
+        e = b;
+    /* window of at most SHOW_MAX bytes around the span's start */
+    size_t ws = ls, we = le;
+    int cut_left = 0, cut_right = 0;
+    if (we - ws > SHOW_MAX) {
+        if (b - ws > SHOW_MAX / 2) {
+            ws = b - SHOW_MAX / 2;
+            while (ws < b && ((unsigned char)src->text[ws] & 0xC0) == 0x80)
+                ws++;
+            cut_left = 1;
+        }
+        if (we - ws > SHOW_MAX) {
+            we = ws + SHOW_MAX;
+            while (we > b && ((unsigned char)src->text[we] & 0xC0) == 0x80)
+                we--;
+            cut_right = 1;
+        }
+        if (e > we)
+            e = we;
+    }
+    int lineno = (int)li + 1;
+    int width = fprintf(d->out, " %5d | ", lineno) - 3;
+    if (cut_left)
+        fputs("...", d->out);
+    bool utf8 = utf8_valid(src->text, ws, we);
+    for (size_t i = ws; i < we; i++) {
+        unsigned char c = (unsigned char)src->text[i];
+        if (c == '\t')
+            fputc(' ', d->out);
+        else if (c < 0x20 || c == 0x7f || (c >= 0x80 && !utf8))
+            fputc('?', d->out);
+        else
+            fputc(c, d->out);
+    }
+    if (cut_right)
+        fputs("...", d->out);
+    fputc('\n', d->out);
+    fprintf(d->out, "%*s | ", width, "");
+    if (cut_left)
+        fputs("   ", d->out);
+    int pad = utf8 ? char_count(src->text, ws, b) : (int)(b - ws);
+    fprintf(d->out, "%*s", pad, "");
+    if (d->color)
+        fputs(caret_color, d->out);
+    fputc('^', d->out);
+    int tail = (utf8 ? char_count(src->text, b, e) : (int)(e - b)) - 1;
+    for (int i = 0; i < tail; i++)
+        fputc('~', d->out);
+    if (d->color)
+        fputs("\033[0m", d->out);
+    fputc('\n', d->out);
+}
+
+void diag_vreport(Diag *d, DiagLevel level, const Source *src, Span span, const char *fmt, va_list ap)
+{
+    if (level == DIAG_ERROR)
+        d->errors++;
+    else if (level == DIAG_WARNING)
+        d->warnings++;
+    if (level == DIAG_ERROR && d->max_errors && d->errors > d->max_errors) {
+        if (d->errors == d->max_errors + 1)
+            fprintf(d->out, "%s: too many errors; stopping\n", src ? src->path : "muster");
+        return;
+    }
+    static const char *const word[] = { "error", "warning", "note" };
+    static const char *const colour[] = { "\033[1;31m", "\033[1;35m", "\033[1;36m" };
+    if (src) {
+        int line, col;
+        source_linecol(src, span.begin, &line, &col);
+        if (d->color)
+            fputs("\033[1m", d->out);
+        fprintf(d->out, "%s:%d:%d: ", src->path, line, col);
+    } else {
+        if (d->color)
+            fputs("\033[1m", d->out);
+        fputs("muster: ", d->out);
+    }
+    if (d->color)
+        fprintf(d->out, "%s%s:\033[0m\033[1m ", colour[level], word[level]);
+    else
+        fprintf(d->out, "%s: ", word[level]);
+    vfprintf(d->out, fmt, ap);
+    if (d->color)
+        fputs("\033[0m", d->out);
+    fputc('\n', d->out);
+    if (src)
+        show_line(d, src, span, colour[level]);
+}
+
+void diag_report(Diag *d, DiagLevel level, const Source *src, Span span, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vreport(d, level, src, span, fmt, ap);
+    va_end(ap);
+}

@@ -1,0 +1,54 @@
+/* source.h — source files and diagnostics.
+ *
+ * A Source is a script's text, kept whole for the life of the program so
+ * every later stage (parser, compiler, VM errors) can point back into it.
+ * Positions everywhere are byte offsets; they become line:column only when
+ * a message is printed.  Columns count characters (UTF-8 aware), not bytes.
+ *
+ * Diagnostics print as `file:line:col: error: message`, then the source line
+ * and a caret under the span, like a C compiler.  Colour is used only when
+ * asked for (the driver asks on a terminal without NO_COLOR).
+ */
+#ifndef MUSTER_LANG_SOURCE_H
+#define MUSTER_LANG_SOURCE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct Span {
+    uint32_t begin, end;     /* byte offsets, end exclusive */
+} Span;
+
+typedef struct Source {
+    const char *path;
+    const char *text;        /* NUL-terminated; may contain NULs before len */
+    size_t len;
+    size_t *line_start;      /* offsets where each line begins */
+    size_t nlines;
+} Source;
+
+/* Largest script accepted, in bytes. */
+#define SOURCE_MAX_BYTES (64u << 20)
+
+Source *source_new(const char *path, const char *text, size_t len);
+/* Read a file; NULL with a message in err if it cannot be read. */
+Source *source_read(const char *path, char *err, size_t errlen);
+void source_linecol(const Source *src, size_t offset, int *line, int *col);
+
+typedef enum { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
+
+typedef struct Diag {
+    FILE *out;
+    int color;
+    int errors, warnings;
+    int max_errors;          /* stop reporting (but keep counting) after this many */
+} Diag;
+
+void diag_init(Diag *d, FILE *out, int color);
+void diag_report(Diag *d, DiagLevel level, const Source *src, Span span, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+void diag_vreport(Diag *d, DiagLevel level, const Source *src, Span span, const char *fmt, va_list ap);
+
+#endif

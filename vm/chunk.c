@@ -1,0 +1,117 @@
+/* chunk.c — building protos and programs, and the disassembler. */
+#include "config.h"
+#include "chunk.h"
+#include "mem.h"
+#include "opcodes.h"
+
+#include <string.h>
+
+Program *chunk_program_new(void)
+{
+    return mem_alloc(sizeof(Program));
+}
+
+Proto *chunk_proto_new(Program *prog, const char *name, int source_id, uint32_t offset)
+{
+    Proto *p = mem_alloc(sizeof(Proto));
+    p->name = name;
+    p->source_id = source_id;
+    p->decl_offset = offset;
+    if (prog->nprotos == prog->protos_cap) {
+        int cap = prog->protos_cap ? prog->protos_cap * 2 : 16;
+        prog->protos = mem_realloc(prog->protos, sizeof(Proto *) * prog->protos_cap,
+                                   sizeof(Proto *) * cap, 0);
+        prog->protos_cap = cap;
+    }
+    prog->protos[prog->nprotos++] = p;
+    return p;
+}
+
+int chunk_emit(Proto *p, uint8_t byte, uint32_t offset)
+{
+    if (p->len == p->cap) {
+        int cap = p->cap ? p->cap * 2 : 64;
+        p->code = mem_realloc(p->code, p->cap, cap, 1);
+        p->offsets = mem_realloc(p->offsets, sizeof(uint32_t) * p->cap, sizeof(uint32_t) * cap, 1);
+        p->cap = cap;
+    }
+    p->code[p->len] = byte;
+    p->offsets[p->len] = offset;
+    return p->len++;
+}
+
+int chunk_const(Proto *p, Value v)
+{
+    for (int i = 0; i < p->nconsts; i++) {
+        Value c = p->consts[i];
+        if (c.tag == v.tag && (v.tag == VAL_INT || v.tag == VAL_ENUM)
+            && c.enum_id == v.enum_id && c.as.i == v.as.i)
+            return i;
+    }
+    if (p->nconsts == p->consts_cap) {
+        int cap = p->consts_cap ? p->consts_cap * 2 : 8;
+        p->consts = mem_realloc(p->consts, sizeof(Value) * p->consts_cap, sizeof(Value) * cap, 0);
+        p->consts_cap = cap;
+    }
+    p->consts[p->nconsts] = v;
+    return p->nconsts++;
+}
+
+int chunk_find_proto(const Program *prog, const char *name)
+{
+    for (int i = 0; i < prog->nprotos; i++)
+        if (strcmp(prog->protos[i]->name, name) == 0)
+            return i;
+    return -1;
+}
+
+int chunk_insn_len(const uint8_t *code, int pc)
+{
+    return 1 + op_info[code[pc]].operand_bytes;
+}
+
+static unsigned u16_at(const uint8_t *c) { return (unsigned)c[0] | ((unsigned)c[1] << 8); }
+
+void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
+{
+    fprintf(out, "proc %s (params %d, locals %d, stack %d, %d bytes)\n",
+            p->name, p->nparams, p->nlocals, p->max_stack, p->len);
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
+        const uint8_t *ip = p->code + pc;
+        const OpInfo *info = &op_info[*ip];
+        fprintf(out, "  %04d  %-11s", pc, info->name);
+        switch ((OpCode)*ip) {
+        case OP_CONST:
+            fprintf(out, " %-5u ; ", u16_at(ip + 1));
+            val_print(out, p->consts[u16_at(ip + 1)], prog->enums);
+            break;
+        case OP_LOAD: case OP_STORE:
+            fprintf(out, " %-5u", ip[1]);
+            if (ip[1] < p->nparams)
+                fprintf(out, " ; %s", p->param_names[ip[1]]);
+            break;
+        case OP_JUMP: case OP_JUMP_FALSE: case OP_AND_JUMP: case OP_OR_JUMP:
+            fprintf(out, " %-5u ; -> %04u", u16_at(ip + 1), pc + 3 + u16_at(ip + 1));
+            break;
+        case OP_CALL:
+            fprintf(out, " %-5u ; %s, %u args", u16_at(ip + 1),
+                    prog->protos[u16_at(ip + 1)]->name, ip[3]);
+            break;
+        case OP_FILTER: case OP_ANY: case OP_ALL:
+            fprintf(out, " %-5u ; %s", ip[1], ip[1] < 6 ? cmp_op_text[ip[1]] : "?");
+            break;
+        default:
+            break;
+        }
+        fputc('\n', out);
+    }
+}
+
+void chunk_disassemble_program(FILE *out, const Program *prog)
+{
+    for (int i = 0; i < prog->nprotos; i++) {
+        if (i)
+            fputc('\n', out);
+        chunk_disassemble(out, prog, prog->protos[i]);
+    }
+}

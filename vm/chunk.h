@@ -1,0 +1,54 @@
+/* chunk.h — compiled code: procedures (protos) and the program that holds them.
+ *
+ * A Proto is one procedure's bytecode with its constants and a line table:
+ * for every byte of code the source byte offset it came from, so a runtime
+ * error can point at the exact expression.  The VM only ever sees offsets;
+ * turning them into file:line:col is the front end's job (it owns the
+ * source text).  A Program is the list of protos plus the enum names that
+ * printing a value needs.
+ */
+#ifndef MUSTER_VM_CHUNK_H
+#define MUSTER_VM_CHUNK_H
+
+#include "value.h"
+
+#include <stdint.h>
+
+typedef struct Proto {
+    const char *name;
+    int nparams;
+    int nlocals;             /* params included */
+    int max_stack;           /* deepest the operand stack gets above the locals */
+    const char **param_names;
+    uint8_t *code;
+    uint32_t *offsets;       /* source byte offset for each code byte */
+    int len, cap;
+    Value *consts;
+    int nconsts, consts_cap;
+    int source_id;           /* which source file, for error reports */
+    uint32_t decl_offset;    /* where the procedure is declared */
+} Proto;
+
+typedef struct Program {
+    Proto **protos;
+    int nprotos, protos_cap;
+    EnumDesc *enums;
+    int nenums, enums_cap;
+} Program;
+
+Program *chunk_program_new(void);
+Proto *chunk_proto_new(Program *prog, const char *name, int source_id, uint32_t offset);
+/* Append a byte and return its position. */
+int chunk_emit(Proto *p, uint8_t byte, uint32_t offset);
+/* Add a constant (reusing an equal int/enum constant) and return its index. */
+int chunk_const(Proto *p, Value v);
+/* Look a procedure up by name; -1 if none. */
+int chunk_find_proto(const Program *prog, const char *name);
+
+/* Length of the instruction at code[pc], operands included. */
+int chunk_insn_len(const uint8_t *code, int pc);
+/* Disassemble one procedure / the whole program. */
+void chunk_disassemble(FILE *out, const Program *prog, const Proto *p);
+void chunk_disassemble_program(FILE *out, const Program *prog);
+
+#endif

@@ -1,0 +1,102 @@
+/* dice.c — the seeded and scripted dice sources. */
+#include "config.h"
+#include "dice.h"
+#include "mem.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int rng_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    RngDice *d = (RngDice *)self;
+    for (int64_t i = 0; i < n; i++)
+        out[i] = (int32_t)rng_below(&d->rng, (uint64_t)sides) + 1;
+    return 0;
+}
+
+void dice_rng_init(RngDice *d, uint64_t seed)
+{
+    d->base.roll = rng_roll;
+    d->seed = seed;
+    rng_seed(&d->rng, seed);
+}
+
+static int script_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out, char *err, size_t errlen)
+{
+    ScriptDice *d = (ScriptDice *)self;
+    for (int64_t i = 0; i < n; i++) {
+        if (d->next >= d->n) {
+            if (n == 1)
+                snprintf(err, errlen, "ran out of scripted dice: %zu given, a d%d needs one more",
+                         d->n, (int)sides);
+            else
+                snprintf(err, errlen,
+                         "ran out of scripted dice: %zu given, a pool of %lld d%d needs %lld more",
+                         d->n, (long long)n, (int)sides, (long long)(n - i));
+            return -1;
+        }
+        int64_t f = d->faces[d->next];
+        if (f < 1 || f > sides) {
+            snprintf(err, errlen, "scripted die #%zu is %lld, which is not a face of a d%d (1..%d)",
+                     d->next + 1, (long long)f, (int)sides, (int)sides);
+            return -1;
+        }
+        d->next++;
+        out[i] = (int32_t)f;
+    }
+    return 0;
+}
+
+void dice_script_init(ScriptDice *d, const int64_t *faces, size_t n)
+{
+    d->base.roll = script_roll;
+    d->faces = faces;
+    d->n = n;
+    d->next = 0;
+}
+
+long dice_parse_list(const char *text, int64_t **faces, char *err, size_t errlen)
+{
+    size_t cap = 8, n = 0;
+    int64_t *v = mem_alloc_atomic(cap * sizeof *v);
+    const char *p = text;
+    while (*p) {
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!isdigit((unsigned char)*p)) {
+            snprintf(err, errlen, "expected a die face (a whole number) at '%s'", *p ? p : "end of list");
+            return -1;
+        }
+        errno = 0;
+        char *end;
+        long long f = strtoll(p, &end, 10);
+        if (errno || f > 1000000000LL) {
+            snprintf(err, errlen, "die face '%.*s' is too large", (int)(end - p), p);
+            return -1;
+        }
+        if (n == cap) {
+            v = mem_realloc(v, cap * sizeof *v, 2 * cap * sizeof *v, 1);
+            cap *= 2;
+        }
+        v[n++] = f;
+        p = end;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (*p == ',')
+            p++;
+        else if (*p) {
+            snprintf(err, errlen, "expected ',' between die faces at '%s'", p);
+            return -1;
+        }
+    }
+    if (n == 0) {
+        snprintf(err, errlen, "the dice list is empty");
+        return -1;
+    }
+    *faces = v;
+    return (long)n;
+}

@@ -1,0 +1,99 @@
+/* mem.c — allocation: libgc, or plain calloc for the ASan build. */
+#include "config.h"
+#include "mem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef MUSTER_PLAIN_ALLOC
+
+void mem_init(size_t max_heap) { (void)max_heap; }
+
+static void *checked(void *p)
+{
+    if (!p) {
+        fputs("muster: error: out of memory\n", stderr);
+        exit(1);
+    }
+    return p;
+}
+
+void *mem_alloc(size_t size) { return checked(calloc(1, size ? size : 1)); }
+void *mem_alloc_atomic(size_t size) { return checked(malloc(size ? size : 1)); }
+
+void *mem_realloc(void *p, size_t old_size, size_t new_size, int atomic)
+{
+    void *q = atomic ? mem_alloc_atomic(new_size) : mem_alloc(new_size);
+    if (p && old_size)
+        memcpy(q, p, old_size < new_size ? old_size : new_size);
+    return q;
+}
+
+size_t mem_collections(void) { return 0; }
+
+#else
+
+#include <gc.h>
+
+static int initialised;
+
+static void *on_oom(size_t bytes)
+{
+    fprintf(stderr, "muster: error: out of memory (asked for %zu bytes; the memory limit is %s)\n",
+            bytes, getenv("MUSTER_MAX_HEAP") ? getenv("MUSTER_MAX_HEAP") : "the default");
+    exit(1);
+}
+
+void mem_init(size_t max_heap)
+{
+    if (initialised)
+        return;
+    initialised = 1;
+    GC_INIT();
+    GC_set_oom_fn(on_oom);
+    if (max_heap)
+        GC_set_max_heap_size(max_heap);
+}
+
+void *mem_alloc(size_t size)
+{
+    if (!initialised)
+        mem_init(0);
+    void *p = GC_MALLOC(size ? size : 1);
+    return p ? p : on_oom(size);
+}
+
+void *mem_alloc_atomic(size_t size)
+{
+    if (!initialised)
+        mem_init(0);
+    void *p = GC_MALLOC_ATOMIC(size ? size : 1);
+    return p ? p : on_oom(size);
+}
+
+void *mem_realloc(void *p, size_t old_size, size_t new_size, int atomic)
+{
+    if (!p)
+        return atomic ? mem_alloc_atomic(new_size) : mem_alloc(new_size);
+    void *q = GC_REALLOC(p, new_size ? new_size : 1);
+    if (!q)
+        return on_oom(new_size);
+    if (!atomic && new_size > old_size)
+        memset((char *)q + old_size, 0, new_size - old_size);
+    return q;
+}
+
+size_t mem_collections(void) { return (size_t)GC_get_gc_no(); }
+
+#endif
+
+char *mem_strndup(const char *s, size_t n)
+{
+    char *d = mem_alloc_atomic(n + 1);
+    memcpy(d, s, n);
+    d[n] = '\0';
+    return d;
+}
+
+char *mem_strdup(const char *s) { return mem_strndup(s, strlen(s)); }

@@ -1,0 +1,35 @@
+/* mem.h — the one door through which muster allocates its objects.
+ *
+ * Every object of the language (AST nodes, types, bytecode, values, pools)
+ * comes from here.  Normally that is the Boehm collector (libgc): objects
+ * that may hold pointers come from mem_alloc, pointer-free data (strings,
+ * bytecode, dice faces) from mem_alloc_atomic, so the collector never scans
+ * it.  Configured with --enable-plain-alloc the door maps onto calloc and
+ * nothing is ever freed: that build exists so AddressSanitizer, which cannot
+ * see inside GC memory, can check the bounds of the language's own objects.
+ *
+ * Rule: never keep the only pointer to one of these objects in malloc'ed
+ * memory; the collector does not scan it.
+ */
+#ifndef MUSTER_VM_MEM_H
+#define MUSTER_VM_MEM_H
+
+#include <stddef.h>
+
+/* Set the collector up once (idempotent); `max_heap` of 0 keeps the default. */
+void mem_init(size_t max_heap);
+
+/* Zeroed memory that may contain pointers; never NULL (out of memory aborts
+ * with a message, after the heap limit set by mem_init). */
+void *mem_alloc(size_t size);
+/* Memory that holds no pointers; its contents are NOT zeroed. */
+void *mem_alloc_atomic(size_t size);
+/* Grow a block from mem_alloc or mem_alloc_atomic (atomic says which). */
+void *mem_realloc(void *p, size_t old_size, size_t new_size, int atomic);
+/* Copy of a byte string, NUL-terminated, atomic. */
+char *mem_strndup(const char *s, size_t n);
+char *mem_strdup(const char *s);
+/* How many collections have run so far (0 under plain allocation). */
+size_t mem_collections(void);
+
+#endif

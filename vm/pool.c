@@ -1,0 +1,119 @@
+/* pool.c — pool operations. */
+#include "config.h"
+#include "pool.h"
+#include "mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+Pool *pool_alloc(int32_t sides, int64_t n)
+{
+    Pool *p = mem_alloc_atomic(sizeof(Pool) + sizeof(int32_t) * (size_t)n);
+    p->sides = sides;
+    p->n = n;
+    return p;
+}
+
+static int cmp_face(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+void pool_sort(Pool *p)
+{
+    if (p->n < 2)
+        return;
+    if (p->sides <= 64) {
+        /* counting sort: the common case of a handful of small dice */
+        int64_t count[65] = { 0 };
+        for (int64_t i = 0; i < p->n; i++)
+            count[p->face[i]]++;
+        int64_t k = 0;
+        for (int32_t f = 1; f <= p->sides; f++)
+            for (int64_t c = count[f]; c > 0; c--)
+                p->face[k++] = f;
+    } else {
+        qsort(p->face, (size_t)p->n, sizeof(int32_t), cmp_face);
+    }
+}
+
+bool pool_face_cmp(int32_t face, CmpOp op, Value x)
+{
+    int c = val_num_cmp(val_int(face), x);
+    switch (op) {
+    case CMP_EQ: return c == 0;
+    case CMP_NE: return c != 0;
+    case CMP_LT: return c < 0;
+    case CMP_LE: return c <= 0;
+    case CMP_GT: return c > 0;
+    case CMP_GE: return c >= 0;
+    }
+    return false;
+}
+
+Pool *pool_filter(const Pool *p, CmpOp op, Value x)
+{
+    int64_t n = 0;
+    for (int64_t i = 0; i < p->n; i++)
+        n += pool_face_cmp(p->face[i], op, x);
+    Pool *q = pool_alloc(p->sides, n);
+    int64_t k = 0;
+    for (int64_t i = 0; i < p->n; i++)
+        if (pool_face_cmp(p->face[i], op, x))
+            q->face[k++] = p->face[i];
+    return q;
+}
+
+bool pool_any(const Pool *p, CmpOp op, Value x)
+{
+    for (int64_t i = 0; i < p->n; i++)
+        if (pool_face_cmp(p->face[i], op, x))
+            return true;
+    return false;
+}
+
+bool pool_all(const Pool *p, CmpOp op, Value x)
+{
+    for (int64_t i = 0; i < p->n; i++)
+        if (!pool_face_cmp(p->face[i], op, x))
+            return false;
+    return true;
+}
+
+int64_t pool_sum(const Pool *p)
+{
+    int64_t s = 0;
+    for (int64_t i = 0; i < p->n; i++)
+        s += p->face[i];
+    return s;
+}
+
+static Pool *slice(const Pool *p, int64_t from, int64_t n)
+{
+    Pool *q = pool_alloc(p->sides, n);
+    memcpy(q->face, p->face + from, sizeof(int32_t) * (size_t)n);
+    return q;
+}
+
+Pool *pool_highest(const Pool *p, int64_t n)
+{
+    if (n > p->n)
+        n = p->n;
+    return slice(p, p->n - n, n);
+}
+
+Pool *pool_lowest(const Pool *p, int64_t n)
+{
+    if (n > p->n)
+        n = p->n;
+    return slice(p, 0, n);
+}
+
+bool pool_doubles(const Pool *p)
+{
+    for (int64_t i = 1; i < p->n; i++)
+        if (p->face[i] == p->face[i - 1])
+            return true;
+    return false;
+}

@@ -1,0 +1,33 @@
+/* pool.h — dice pools as sorted multisets, and what can be asked of them.
+ *
+ * Pools are immutable: every operation returns a new pool (or a number),
+ * so a pool may be shared between locals freely.  The faces are kept in
+ * ascending order, which makes highest/lowest a slice and filters a scan.
+ */
+#ifndef MUSTER_VM_POOL_H
+#define MUSTER_VM_POOL_H
+
+#include "opcodes.h"
+#include "value.h"
+
+#include <stdbool.h>
+
+Pool *pool_alloc(int32_t sides, int64_t n);
+/* Sort p's faces in place (only while building a fresh pool). */
+void pool_sort(Pool *p);
+/* The dice of p whose face compares to x (x an int or rational). */
+Pool *pool_filter(const Pool *p, CmpOp op, Value x);
+bool pool_any(const Pool *p, CmpOp op, Value x);
+bool pool_all(const Pool *p, CmpOp op, Value x);
+/* Sum of faces; cannot overflow for pools within the size limit. */
+int64_t pool_sum(const Pool *p);
+/* The n highest / lowest dice (n clamped to the pool's size; n >= 0). */
+Pool *pool_highest(const Pool *p, int64_t n);
+Pool *pool_lowest(const Pool *p, int64_t n);
+/* Whether two dice show the same face. */
+bool pool_doubles(const Pool *p);
+
+/* Does a face compare to x? */
+bool pool_face_cmp(int32_t face, CmpOp op, Value x);
+
+#endif

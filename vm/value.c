@@ -1,0 +1,350 @@
+/* value.c — exact integer and rational arithmetic, ordering and printing. */
+#include "config.h"
+#include "value.h"
+#include "mem.h"
+
+#include <string.h>
+
+typedef __int128 wide;
+
+static const char OVERFLOW[] = "integer overflow";
+static const char DIVZERO[] = "division by zero";
+
+static wide wide_gcd(wide a, wide b)
+{
+    if (a < 0) a = -a;
+    if (b < 0) b = -b;
+    while (b) {
+        wide t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Reduce num/den (den != 0) and store it if it fits in int64. */
+static bool rat_from_wide(wide num, wide den, Value *out)
+{
+    if (den < 0) {
+        num = -num;
+        den = -den;
+    }
+    wide g = wide_gcd(num, den);
+    if (g > 1) {
+        num /= g;
+        den /= g;
+    }
+    if (num > INT64_MAX || num < INT64_MIN || den > INT64_MAX)
+        return false;
+    out->tag = VAL_RAT;
+    out->enum_id = 0;
+    out->as.q.num = (int64_t)num;
+    out->as.q.den = (int64_t)den;
+    return true;
+}
+
+bool val_make_rat(int64_t num, int64_t den, Value *out)
+{
+    return rat_from_wide(num, den, out);
+}
+
+MuStr *val_new_str(const char *bytes, size_t len)
+{
+    MuStr *s = mem_alloc_atomic(sizeof(MuStr) + len + 1);
+    s->len = len;
+    memcpy(s->bytes, bytes, len);
+    s->bytes[len] = '\0';
+    return s;
+}
+
+static void as_frac(Value v, wide *num, wide *den)
+{
+    if (v.tag == VAL_RAT) {
+        *num = v.as.q.num;
+        *den = v.as.q.den;
+    } else {
+        *num = v.as.i;
+        *den = 1;
+    }
+}
+
+const char *val_add(Value a, Value b, Value *out)
+{
+    if (a.tag == VAL_INT && b.tag == VAL_INT) {
+        int64_t r;
+        if (__builtin_add_overflow(a.as.i, b.as.i, &r))
+            return OVERFLOW;
+        *out = val_int(r);
+        return NULL;
+    }
+    wide an, ad, bn, bd;
+    as_frac(a, &an, &ad);
+    as_frac(b, &bn, &bd);
+    /* each term fits in 127 bits: |n|,|d| < 2^63 */
+    return rat_from_wide(an * bd + bn * ad, ad * bd, out) ? NULL : OVERFLOW;
+}
+
+const char *val_sub(Value a, Value b, Value *out)
+{
+    if (a.tag == VAL_INT && b.tag == VAL_INT) {
+        int64_t r;
+        if (__builtin_sub_overflow(a.as.i, b.as.i, &r))
+            return OVERFLOW;
+        *out = val_int(r);
+        return NULL;
+    }
+    wide an, ad, bn, bd;
+    as_frac(a, &an, &ad);
+    as_frac(b, &bn, &bd);
+    return rat_from_wide(an * bd - bn * ad, ad * bd, out) ? NULL : OVERFLOW;
+}
+
+const char *val_mul(Value a, Value b, Value *out)
+{
+    if (a.tag == VAL_INT && b.tag == VAL_INT) {
+        int64_t r;
+        if (__builtin_mul_overflow(a.as.i, b.as.i, &r))
+            return OVERFLOW;
+        *out = val_int(r);
+        return NULL;
+    }
+    wide an, ad, bn, bd;
+    as_frac(a, &an, &ad);
+    as_frac(b, &bn, &bd);
+    /* cross-reduce first so the products stay within 127 bits */
+    wide g1 = wide_gcd(an, bd), g2 = wide_gcd(bn, ad);
+    if (g1 > 1) { an /= g1; bd /= g1; }
+    if (g2 > 1) { bn /= g2; ad /= g2; }
+    return rat_from_wide(an * bn, ad * bd, out) ? NULL : OVERFLOW;
+}
+
+const char *val_div(Value a, Value b, Value *out)
+{
+    wide an, ad, bn, bd;
+    as_frac(a, &an, &ad);
+    as_frac(b, &bn, &bd);
+    if (bn == 0)
+        return DIVZERO;
+    wide g1 = wide_gcd(an, bn), g2 = wide_gcd(ad, bd);
+    if (g1 > 1) { an /= g1; bn /= g1; }
+    if (g2 > 1) { ad /= g2; bd /= g2; }
+    return rat_from_wide(an * bd, ad * bn, out) ? NULL : OVERFLOW;
+}
+
+const char *val_mod(Value a, Value b, Value *out)
+{
+    if (b.as.i == 0)
+        return DIVZERO;
+    if (a.as.i == INT64_MIN && b.as.i == -1) {
+        *out = val_int(0);
+        return NULL;
+    }
+    int64_t r = a.as.i % b.as.i;
+    if (r != 0 && ((r < 0) != (b.as.i < 0)))
+        r += b.as.i;
+    *out = val_int(r);
+    return NULL;
+}
+
+const char *val_neg(Value a, Value *out)
+{
+    if (a.tag == VAL_INT) {
+        if (a.as.i == INT64_MIN)
+            return OVERFLOW;
+        *out = val_int(-a.as.i);
+        return NULL;
+    }
+    return rat_from_wide(-(wide)a.as.q.num, a.as.q.den, out) ? NULL : OVERFLOW;
+}
+
+/* floor of num/den for den > 0 */
+static int64_t floor_div(int64_t num, int64_t den)
+{
+    int64_t q = num / den;
+    if ((num % den != 0) && (num < 0))
+        q--;
+    return q;
+}
+
+const char *val_floor(Value a, Value *out)
+{
+    *out = a.tag == VAL_INT ? a : val_int(floor_div(a.as.q.num, a.as.q.den));
+    return NULL;
+}
+
+const char *val_ceil(Value a, Value *out)
+{
+    if (a.tag == VAL_INT) {
+        *out = a;
+        return NULL;
+    }
+    /* ceil(n/d) = -floor(-n/d); -n cannot overflow since d > 1 implies n != INT64_MIN or reducible */
+    wide n = a.as.q.num, d = a.as.q.den;
+    wide q = n / d;
+    if (n % d != 0 && n > 0)
+        q++;
+    *out = val_int((int64_t)q);
+    return NULL;
+}
+
+const char *val_round(Value a, Value *out)
+{
+    if (a.tag == VAL_INT) {
+        *out = a;
+        return NULL;
+    }
+    /* nearest integer, halves away from zero: sign * floor((2|n| + d) / 2d) */
+    wide n = a.as.q.num, d = a.as.q.den;
+    wide m = n < 0 ? -n : n;
+    wide r = (2 * m + d) / (2 * d);
+    *out = val_int((int64_t)(n < 0 ? -r : r));
+    return NULL;
+}
+
+const char *val_abs(Value a, Value *out)
+{
+    if (a.tag == VAL_INT ? a.as.i < 0 : a.as.q.num < 0)
+        return val_neg(a, out);
+    *out = a;
+    return NULL;
+}
+
+int val_num_cmp(Value a, Value b)
+{
+    if (a.tag == VAL_INT && b.tag == VAL_INT)
+        return (a.as.i > b.as.i) - (a.as.i < b.as.i);
+    wide an, ad, bn, bd;
+    as_frac(a, &an, &ad);
+    as_frac(b, &bn, &bd);
+    wide l = an * bd, r = bn * ad;
+    return (l > r) - (l < r);
+}
+
+static bool is_num(Value v) { return v.tag == VAL_INT || v.tag == VAL_RAT; }
+
+bool val_equal(Value a, Value b)
+{
+    if (is_num(a) && is_num(b))
+        return val_num_cmp(a, b) == 0;
+    return val_order(a, b) == 0;
+}
+
+static int tag_rank(ValTag t)
+{
+    switch (t) {
+    case VAL_INT: case VAL_RAT: return 0;
+    case VAL_BOOL: return 1;
+    case VAL_ENUM: return 2;
+    case VAL_STR: return 3;
+    case VAL_POOL: return 4;
+    }
+    return 5;
+}
+
+int val_order(Value a, Value b)
+{
+    int ra = tag_rank(a.tag), rb = tag_rank(b.tag);
+    if (ra != rb)
+        return ra < rb ? -1 : 1;
+    switch (a.tag) {
+    case VAL_INT: case VAL_RAT:
+        return val_num_cmp(a, b);
+    case VAL_BOOL:
+        return (int)a.as.b - (int)b.as.b;
+    case VAL_ENUM:
+        if (a.enum_id != b.enum_id)
+            return a.enum_id < b.enum_id ? -1 : 1;
+        return (a.as.i > b.as.i) - (a.as.i < b.as.i);
+    case VAL_STR: {
+        size_t n = a.as.s->len < b.as.s->len ? a.as.s->len : b.as.s->len;
+        int c = memcmp(a.as.s->bytes, b.as.s->bytes, n);
+        if (c)
+            return c;
+        return (a.as.s->len > b.as.s->len) - (a.as.s->len < b.as.s->len);
+    }
+    case VAL_POOL: {
+        const Pool *p = a.as.p, *q = b.as.p;
+        if (p->n != q->n)
+            return p->n < q->n ? -1 : 1;
+        for (int64_t i = 0; i < p->n; i++)
+            if (p->face[i] != q->face[i])
+                return p->face[i] < q->face[i] ? -1 : 1;
+        return 0;
+    }
+    }
+    return 0;
+}
+
+static void print_pool(FILE *out, const Pool *p)
+{
+    fputc('[', out);
+    for (int64_t i = 0; i < p->n; i++)
+        fprintf(out, i ? ", %d" : "%d", (int)p->face[i]);
+    fputc(']', out);
+}
+
+static const char *enum_member(Value v, const EnumDesc *enums)
+{
+    if (enums && v.as.i >= 0 && v.as.i < enums[v.enum_id].nmembers)
+        return enums[v.enum_id].members[v.as.i];
+    return "?";
+}
+
+void val_print(FILE *out, Value v, const EnumDesc *enums)
+{
+    switch (v.tag) {
+    case VAL_INT: fprintf(out, "%lld", (long long)v.as.i); break;
+    case VAL_RAT:
+        if (v.as.q.den == 1)
+            fprintf(out, "%lld", (long long)v.as.q.num);
+        else
+            fprintf(out, "%lld/%lld", (long long)v.as.q.num, (long long)v.as.q.den);
+        break;
+    case VAL_BOOL: fputs(v.as.b ? "true" : "false", out); break;
+    case VAL_ENUM: fputs(enum_member(v, enums), out); break;
+    case VAL_STR: val_json_string(out, v.as.s->bytes, v.as.s->len); break;
+    case VAL_POOL: print_pool(out, v.as.p); break;
+    }
+}
+
+void val_json_string(FILE *out, const char *s, size_t len)
+{
+    fputc('"', out);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        switch (c) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\t': fputs("\\t", out); break;
+        case '\r': fputs("\\r", out); break;
+        default:
+            if (c < 0x20)
+                fprintf(out, "\\u%04x", c);
+            else
+                fputc(c, out);
+        }
+    }
+    fputc('"', out);
+}
+
+void val_print_json(FILE *out, Value v, const EnumDesc *enums)
+{
+    switch (v.tag) {
+    case VAL_RAT:
+        if (v.as.q.den != 1) {
+            fprintf(out, "\"%lld/%lld\"", (long long)v.as.q.num, (long long)v.as.q.den);
+            break;
+        }
+        /* fall through */
+    case VAL_INT: case VAL_BOOL: case VAL_POOL:
+        val_print(out, v, enums);
+        break;
+    case VAL_ENUM: {
+        const char *m = enum_member(v, enums);
+        val_json_string(out, m, strlen(m));
+        break;
+    }
+    case VAL_STR: val_json_string(out, v.as.s->bytes, v.as.s->len); break;
+    }
+}

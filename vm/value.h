@@ -1,0 +1,107 @@
+/* value.h — the values a muster program computes with.
+ *
+ * A Value is a small tagged struct passed by value: ints, exact rationals,
+ * bools and enum members live inline, so arithmetic never allocates; strings
+ * and dice pools point at immutable objects from the collector.  Rules
+ * arithmetic is exact: ints are 64-bit and overflow is an error (never a
+ * wraparound), rationals are kept in lowest terms with a positive
+ * denominator, and there is no floating point anywhere.
+ *
+ * A pool is a multiset of dice faces, stored sorted ascending: no die has an
+ * identity or a position, so two pools with the same faces are the same pool.
+ */
+#ifndef MUSTER_VM_VALUE_H
+#define MUSTER_VM_VALUE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum {
+    VAL_INT,
+    VAL_RAT,
+    VAL_BOOL,
+    VAL_STR,
+    VAL_ENUM,
+    VAL_POOL
+} ValTag;
+
+typedef struct MuStr {
+    size_t len;
+    char bytes[];           /* NUL-terminated */
+} MuStr;
+
+typedef struct Pool {
+    int32_t sides;          /* every die of a pool has the same number of sides */
+    int64_t n;              /* number of dice */
+    int32_t face[];         /* sorted ascending */
+} Pool;
+
+typedef struct Value {
+    ValTag tag;
+    int32_t enum_id;        /* VAL_ENUM: which enum */
+    union {
+        int64_t i;          /* VAL_INT, VAL_ENUM (member index) */
+        struct { int64_t num, den; } q;  /* VAL_RAT: lowest terms, den > 0 */
+        bool b;
+        const MuStr *s;
+        const Pool *p;
+    } as;
+} Value;
+
+/* Names of enum members, for printing; supplied by the program. */
+typedef struct EnumDesc {
+    const char *name;
+    int nmembers;
+    const char **members;
+} EnumDesc;
+
+static inline Value val_int(int64_t i) { Value v = { .tag = VAL_INT }; v.as.i = i; return v; }
+static inline Value val_bool(bool b) { Value v = { .tag = VAL_BOOL }; v.as.b = b; return v; }
+static inline Value val_enum(int32_t id, int64_t index)
+{
+    Value v = { .tag = VAL_ENUM, .enum_id = id };
+    v.as.i = index;
+    return v;
+}
+static inline Value val_str(const MuStr *s) { Value v = { .tag = VAL_STR }; v.as.s = s; return v; }
+static inline Value val_pool(const Pool *p) { Value v = { .tag = VAL_POOL }; v.as.p = p; return v; }
+
+/* A rational from num/den, reduced; den must not be 0.  Returns false on
+ * overflow of int64. */
+bool val_make_rat(int64_t num, int64_t den, Value *out);
+
+MuStr *val_new_str(const char *bytes, size_t len);
+
+/* Exact arithmetic on ints and rationals.  Each returns NULL on success or a
+ * static message ("integer overflow", "division by zero") on failure.  An int
+ * result stays an int; anything involving a rational gives a rational. */
+const char *val_add(Value a, Value b, Value *out);
+const char *val_sub(Value a, Value b, Value *out);
+const char *val_mul(Value a, Value b, Value *out);
+const char *val_div(Value a, Value b, Value *out);   /* always rational */
+const char *val_mod(Value a, Value b, Value *out);   /* ints; result has the divisor's sign */
+const char *val_neg(Value a, Value *out);
+const char *val_floor(Value a, Value *out);
+const char *val_ceil(Value a, Value *out);
+const char *val_round(Value a, Value *out);          /* halves away from zero */
+const char *val_abs(Value a, Value *out);
+
+/* Numeric comparison of ints/rationals: <0, 0, >0. */
+int val_num_cmp(Value a, Value b);
+/* Equality of two values of the same static type. */
+bool val_equal(Value a, Value b);
+/* Total order used to sort outcomes: numbers by value, then bools, enums by
+ * (enum, index), strings bytewise, pools by size then faces. */
+int val_order(Value a, Value b);
+
+/* Text form: 7, 3/2, true, light, "text", [1, 4, 6].  JSON form: numbers,
+ * a non-integral rational as the string "3/2", enums as "name", pools as an
+ * array of faces. */
+void val_print(FILE *out, Value v, const EnumDesc *enums);
+void val_print_json(FILE *out, Value v, const EnumDesc *enums);
+/* Print a JSON string literal (quotes and escapes). */
+void val_json_string(FILE *out, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,287 @@
+/* vm.c — the interpreter loop. */
+#include "config.h"
+#include "vm.h"
+#include "mem.h"
+#include "opcodes.h"
+#include "pool.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#define MAX_SIDES (1 << 20)
+
+const VmLimits vm_default_limits = {
+    .max_steps = 100000000ULL,
+    .max_depth = 1000,
+    .max_pool = 1000000,
+    .max_rerolls = 1000000,
+};
+
+void vm_init(Vm *vm, const Program *prog, DiceSource *dice)
+{
+    memset(vm, 0, sizeof *vm);
+    vm->prog = prog;
+    vm->dice = dice;
+    vm->limits = vm_default_limits;
+}
+
+static void ensure_stacks(Vm *vm)
+{
+    if (vm->stack)
+        return;
+    /* every proto keeps < 256 locals and a bounded operand stack, so this
+     * is enough for max_depth frames of typical size; call checks the rest */
+    vm->stack_size = 1 << 16;
+    vm->stack = mem_alloc(sizeof(Value) * (size_t)vm->stack_size);
+    vm->frames = mem_alloc(sizeof(Frame) * (size_t)(vm->limits.max_depth + 1));
+}
+
+static int fail(Vm *vm, const Proto *p, const uint8_t *ip, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(vm->error, sizeof vm->error, fmt, ap);
+    va_end(ap);
+    vm->error_proto = p;
+    vm->error_offset = p && ip ? p->offsets[ip - p->code] : (p ? p->decl_offset : 0);
+    return -1;
+}
+
+static inline unsigned u16(const uint8_t *ip) { return (unsigned)ip[0] | ((unsigned)ip[1] << 8); }
+
+static bool compare(Value a, Value b, CmpOp op)
+{
+    int c;
+    if (a.tag == VAL_ENUM || a.tag == VAL_BOOL || a.tag == VAL_STR || a.tag == VAL_POOL)
+        c = val_order(a, b);
+    else
+        c = val_num_cmp(a, b);
+    switch (op) {
+    case CMP_EQ: return c == 0;
+    case CMP_NE: return c != 0;
+    case CMP_LT: return c < 0;
+    case CMP_LE: return c <= 0;
+    case CMP_GT: return c > 0;
+    case CMP_GE: return c >= 0;
+    }
+    return false;
+}
+
+int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
+{
+    ensure_stacks(vm);
+    const Program *prog = vm->prog;
+    const VmLimits *lim = &vm->limits;
+    uint64_t steps = 0;
+    int64_t rerolls = 0;
+    char dice_err[256];
+
+    const Proto *p = prog->protos[index];
+    vm->error_depth = 0;
+    if (nargs != p->nparams)
+        return fail(vm, p, NULL, "'%s' takes %d arguments, %d given", p->name, p->nparams, nargs);
+    Value *base = vm->stack;
+    if (p->nlocals + p->max_stack > vm->stack_size)
+        return fail(vm, p, NULL, "'%s' needs more stack than the machine has", p->name);
+    memcpy(base, args, sizeof(Value) * (size_t)nargs);
+    Value *sp = base + p->nlocals;
+    const uint8_t *ip = p->code;
+    int depth = 0;
+    vm->frames[0] = (Frame){ p, ip, base };
+
+#define PUSH(v) (*sp++ = (v))
+#define POP() (*--sp)
+#define PEEK(k) (sp[-1 - (k)])
+#define ERR(...) do { vm->steps = steps; vm->error_depth = depth; return fail(vm, p, ip - 1, __VA_ARGS__); } while (0)
+#define ARITH(fn) do { Value b_ = POP(); Value a_ = POP(); Value r_; \
+        const char *e_ = fn(a_, b_, &r_); if (e_) ERR("%s", e_); PUSH(r_); } while (0)
+#define UNARY(fn) do { Value a_ = POP(); Value r_; \
+        const char *e_ = fn(a_, &r_); if (e_) ERR("%s", e_); PUSH(r_); } while (0)
+
+    for (;;) {
+        if (++steps > lim->max_steps)
+            ERR("step limit reached: %llu instructions without finishing (a runaway recursion or reroll?)",
+                (unsigned long long)lim->max_steps);
+        uint8_t op = *ip++;
+        switch ((OpCode)op) {
+        case OP_CONST:
+            PUSH(p->consts[u16(ip)]);
+            ip += 2;
+            break;
+        case OP_TRUE: PUSH(val_bool(true)); break;
+        case OP_FALSE: PUSH(val_bool(false)); break;
+        case OP_LOAD: PUSH(base[*ip++]); break;
+        case OP_STORE: base[*ip++] = POP(); break;
+        case OP_POP: sp--; break;
+        case OP_ADD: {
+            if (PEEK(0).tag == VAL_STR) {
+                Value b = POP(), a = POP();
+                MuStr *s = val_new_str(a.as.s->bytes, a.as.s->len + b.as.s->len);
+                memcpy(s->bytes + a.as.s->len, b.as.s->bytes, b.as.s->len);
+                PUSH(val_str(s));
+                break;
+            }
+            if (PEEK(0).tag == VAL_INT && PEEK(1).tag == VAL_INT) {
+                int64_t r;
+                if (__builtin_add_overflow(PEEK(1).as.i, PEEK(0).as.i, &r))
+                    ERR("integer overflow");
+                sp--;
+                sp[-1].as.i = r;
+                break;
+            }
+            ARITH(val_add);
+            break;
+        }
+        case OP_SUB: ARITH(val_sub); break;
+        case OP_MUL: ARITH(val_mul); break;
+        case OP_DIV: ARITH(val_div); break;
+        case OP_MOD: ARITH(val_mod); break;
+        case OP_NEG: UNARY(val_neg); break;
+        case OP_NOT: sp[-1].as.b = !sp[-1].as.b; break;
+        case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: {
+            Value b = POP(), a = POP();
+            PUSH(val_bool(compare(a, b, (CmpOp)(op - OP_EQ))));
+            break;
+        }
+        case OP_JUMP: ip += 2 + u16(ip); break;
+        case OP_JUMP_FALSE: {
+            Value c = POP();
+            ip += c.as.b ? 2 : 2 + u16(ip);
+            break;
+        }
+        case OP_AND_JUMP:
+            if (!PEEK(0).as.b) ip += 2 + u16(ip);
+            else { sp--; ip += 2; }
+            break;
+        case OP_OR_JUMP:
+            if (PEEK(0).as.b) ip += 2 + u16(ip);
+            else { sp--; ip += 2; }
+            break;
+        case OP_CALL: {
+            const Proto *callee = prog->protos[u16(ip)];
+            int argc = ip[2];
+            ip += 3;
+            if (depth + 1 >= lim->max_depth)
+                ERR("recursion limit reached: more than %d nested calls (calling '%s')",
+                    lim->max_depth, callee->name);
+            Value *nbase = sp - argc;
+            if (nbase + callee->nlocals + callee->max_stack > vm->stack + vm->stack_size)
+                ERR("recursion limit reached: the call stack is full (calling '%s')", callee->name);
+            vm->frames[depth].ip = ip;
+            depth++;
+            p = callee;
+            base = nbase;
+            sp = base + p->nlocals;
+            ip = p->code;
+            vm->frames[depth] = (Frame){ p, ip, base };
+            break;
+        }
+        case OP_RETURN: {
+            Value r = POP();
+            if (depth == 0) {
+                *result = r;
+                vm->steps = steps;
+                return 0;
+            }
+            sp = base;
+            depth--;
+            p = vm->frames[depth].proto;
+            base = vm->frames[depth].base;
+            ip = vm->frames[depth].ip;
+            PUSH(r);
+            break;
+        }
+        case OP_REROLL:
+            if (++rerolls > lim->max_rerolls)
+                ERR("reroll limit reached: rerolled %lld times without a result (can the reroll condition ever be false?)",
+                    (long long)lim->max_rerolls);
+            if (vm->trace && vm->trace->on_reroll)
+                vm->trace->on_reroll(vm->trace->ud, p, p->offsets[ip - 1 - p->code]);
+            ip = p->code;
+            sp = base + p->nlocals;
+            break;
+        case OP_ROLL: {
+            int64_t sides = POP().as.i;
+            if (sides < 1 || sides > MAX_SIDES)
+                ERR("a die must have 1 to %d sides, not %lld", MAX_SIDES, (long long)sides);
+            int32_t face;
+            if (vm->dice->roll(vm->dice, 1, (int32_t)sides, &face, dice_err, sizeof dice_err))
+                ERR("%s", dice_err);
+            if (vm->trace && vm->trace->on_roll)
+                vm->trace->on_roll(vm->trace->ud, p, p->offsets[ip - 1 - p->code], (int32_t)sides, 1, NULL, face);
+            PUSH(val_int(face));
+            break;
+        }
+        case OP_ROLL_POOL: {
+            int64_t sides = POP().as.i;
+            int64_t n = POP().as.i;
+            if (sides < 1 || sides > MAX_SIDES)
+                ERR("a die must have 1 to %d sides, not %lld", MAX_SIDES, (long long)sides);
+            if (n < 0)
+                ERR("cannot roll a negative number of dice (%lld)", (long long)n);
+            if (n > lim->max_pool)
+                ERR("a pool of %lld dice is over the limit of %lld", (long long)n, (long long)lim->max_pool);
+            Pool *pool = pool_alloc((int32_t)sides, n);
+            if (n && vm->dice->roll(vm->dice, n, (int32_t)sides, pool->face, dice_err, sizeof dice_err))
+                ERR("%s", dice_err);
+            pool_sort(pool);
+            if (vm->trace && vm->trace->on_roll)
+                vm->trace->on_roll(vm->trace->ud, p, p->offsets[ip - 1 - p->code], (int32_t)sides, n, pool, 0);
+            PUSH(val_pool(pool));
+            break;
+        }
+        case OP_FILTER: {
+            Value x = POP();
+            sp[-1] = val_pool(pool_filter(sp[-1].as.p, (CmpOp)*ip++, x));
+            break;
+        }
+        case OP_ANY: {
+            Value x = POP();
+            sp[-1] = val_bool(pool_any(sp[-1].as.p, (CmpOp)*ip++, x));
+            break;
+        }
+        case OP_ALL: {
+            Value x = POP();
+            sp[-1] = val_bool(pool_all(sp[-1].as.p, (CmpOp)*ip++, x));
+            break;
+        }
+        case OP_COUNT: sp[-1] = val_int(sp[-1].as.p->n); break;
+        case OP_SUM: sp[-1] = val_int(pool_sum(sp[-1].as.p)); break;
+        case OP_HIGHEST: case OP_LOWEST: {
+            const Pool *pool = sp[-1].as.p;
+            if (pool->n == 0)
+                ERR("%s() of an empty pool", op == OP_HIGHEST ? "highest" : "lowest");
+            sp[-1] = val_int(op == OP_HIGHEST ? pool->face[pool->n - 1] : pool->face[0]);
+            break;
+        }
+        case OP_HIGHEST_N: case OP_LOWEST_N: {
+            Value pv = POP();
+            int64_t n = sp[-1].as.i;
+            if (n < 0)
+                ERR("%s() of a negative number of dice (%lld)",
+                    op == OP_HIGHEST_N ? "highest" : "lowest", (long long)n);
+            sp[-1] = val_pool(op == OP_HIGHEST_N ? pool_highest(pv.as.p, n) : pool_lowest(pv.as.p, n));
+            break;
+        }
+        case OP_DOUBLES: sp[-1] = val_bool(pool_doubles(sp[-1].as.p)); break;
+        case OP_FLOOR: UNARY(val_floor); break;
+        case OP_CEIL: UNARY(val_ceil); break;
+        case OP_ROUND: UNARY(val_round); break;
+        case OP_ABS: UNARY(val_abs); break;
+        case OP_MIN: case OP_MAX: {
+            Value b = POP(), a = POP();
+            int c = val_num_cmp(a, b);
+            PUSH((op == OP_MIN) == (c <= 0) ? a : b);
+            break;
+        }
+        default:
+            ERR("bad instruction %d", op);
+        }
+    }
+#undef PUSH
+#undef POP
+#undef PEEK
+#undef ERR
+#undef ARITH
+#undef UNARY
+}

@@ -1,0 +1,69 @@
+/* vm.h — the machine that runs compiled procedures.
+ *
+ * A stack machine: each call gets a frame whose first slots are its
+ * arguments and locals, with the operand stack above them.  The VM trusts
+ * the compiler's static types (a pool operand is a pool) and checks only
+ * what types cannot promise: overflow, division by zero, empty pools, the
+ * dice source running out.  It never recurses on the C stack, so a runaway
+ * script meets the step limit or the call-depth limit, never a crash.
+ *
+ * There is no global state: everything a run needs is in the Vm struct, and
+ * two Vms can run side by side (as Monte Carlo threads will).
+ *
+ * Errors are reported as a message plus the proto and code offset; the
+ * caller maps the offset to a source line through the proto's line table.
+ */
+#ifndef MUSTER_VM_VM_H
+#define MUSTER_VM_VM_H
+
+#include "chunk.h"
+#include "dice.h"
+
+#include <stdint.h>
+
+typedef struct VmLimits {
+    uint64_t max_steps;      /* instructions per top-level call */
+    int max_depth;           /* nested calls */
+    int64_t max_pool;        /* dice in one pool */
+    int64_t max_rerolls;     /* rerolls per top-level call */
+} VmLimits;
+
+extern const VmLimits vm_default_limits;
+
+/* What a run reports as it goes, for explanations and logs (all optional). */
+typedef struct VmTrace {
+    void *ud;
+    /* a die or pool was rolled: `pool` is NULL for a single die (then `face`) */
+    void (*on_roll)(void *ud, const Proto *p, uint32_t offset, int32_t sides, int64_t n,
+                    const Pool *pool, int64_t face);
+    void (*on_reroll)(void *ud, const Proto *p, uint32_t offset);
+} VmTrace;
+
+typedef struct Frame {
+    const Proto *proto;
+    const uint8_t *ip;
+    Value *base;
+} Frame;
+
+typedef struct Vm {
+    const Program *prog;
+    DiceSource *dice;
+    VmLimits limits;
+    const VmTrace *trace;
+    Value *stack;
+    int stack_size;
+    Frame *frames;
+    uint64_t steps;          /* instructions executed by the last call */
+    /* the error of the last failed call */
+    char error[320];
+    const Proto *error_proto;
+    uint32_t error_offset;
+    int error_depth;         /* frames[0..error_depth) are the callers, each with its ip at the call */
+} Vm;
+
+void vm_init(Vm *vm, const Program *prog, DiceSource *dice);
+/* Call protos[index] with nargs arguments; 0 on success with *result set,
+ * -1 on a runtime error (see vm->error, error_proto, error_offset). */
+int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result);
+
+#endif
