@@ -83,7 +83,8 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
     Value *base = vm->stack;
     if (p->nlocals + p->max_stack > vm->stack_size)
         return fail(vm, p, NULL, "'%s' needs more stack than the machine has", p->name);
-    memcpy(base, args, sizeof(Value) * (size_t)nargs);
+    if (nargs)
+        memcpy(base, args, sizeof(Value) * (size_t)nargs);
     Value *sp = base + p->nlocals;
     const uint8_t *ip = p->code;
     int depth = 0;

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# test.sh — set muster up and run the whole test suite:
+#   1. the unit, golden and bad-input tests (make check) on the normal build;
+#   2. the same suite in an AddressSanitizer + UndefinedBehaviorSanitizer
+#      build with the garbage collector, and again with plain allocation
+#      (--enable-plain-alloc) so ASan can see the language's own objects;
+#   3. make distcheck: the release tarball builds and passes without re2c/Bison.
+# Pass --quick to run only step 1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+top=$PWD
+bash scripts/setup.sh
+
+summary() {
+    # add up automake's per-directory counts from the test-suite logs given
+    local pass=0 fail=0 f p x
+    for f in "$@"; do
+        [ -f "$f" ] || continue
+        p=$(sed -n 's/^# PASS: *//p' "$f" | head -1); pass=$((pass + ${p:-0}))
+        for x in FAIL XPASS ERROR; do
+            p=$(sed -n "s/^# $x: *//p" "$f" | head -1); fail=$((fail + ${p:-0}))
+        done
+    done
+    echo "$pass $fail"
+}
+
+logs=()
+status=0
+echo "== make check"
+if ! make -s -j"$(nproc)" check >/dev/null 2>&1; then
+    status=1
+    cat test-suite.log >&2 || true
+fi
+logs+=("$top/test-suite.log")
+grep -E '^# (TOTAL|PASS|FAIL|ERROR)' test-suite.log || true
+
+if [ "${1:-}" != "--quick" ] && [ $status -eq 0 ]; then
+    echo "== make dist"
+    rm -f muster-*.tar.gz
+    make -s dist >/dev/null
+    tarball=$(ls muster-*.tar.gz)
+    san="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer --param asan-use-after-return=0"
+    export ASAN_OPTIONS=detect_stack_use_after_return=0:detect_leaks=0:abort_on_error=0
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+    for variant in gc plain; do
+        dir="$top/_build/asan-$variant"
+        echo "== sanitizer build ($variant allocation) in _build/asan-$variant"
+        rm -rf "$dir" && mkdir -p "$dir"
+        tar -xzf "$tarball" -C "$dir" --strip-components=1
+        extra=()
+        [ $variant = plain ] && extra=(--enable-plain-alloc)
+        (cd "$dir" && ./configure -q "${extra[@]}" CFLAGS="$san" >/dev/null \
+            && make -s -j"$(nproc)" >/dev/null 2>&1 \
+            && make -s -j"$(nproc)" check >/dev/null 2>&1) || { status=1; cat "$dir/test-suite.log" >&2 || true; }
+        logs+=("$dir/test-suite.log")
+        grep -E '^# (TOTAL|PASS|FAIL|ERROR)' "$dir/test-suite.log" || true
+    done
+    if [ $status -eq 0 ]; then
+        echo "== make distcheck"
+        make -s distcheck >/dev/null 2>&1 || { status=1; echo "distcheck failed" >&2; make distcheck 2>&1 | tail -40 >&2; }
+    fi
+fi
+
+read -r pass fail < <(summary "${logs[@]}")
+[ $status -ne 0 ] && [ "$fail" -eq 0 ] && fail=1
+echo "$pass passed, $fail failed"
+exit $status
