@@ -30,9 +30,22 @@ struct muster_program {
     Compiled *compiled;
 };
 
+/* The collector's heap stops growing here: a runaway script gets a clear
+ * "out of memory" instead of taking the machine down.  MUSTER_MAX_HEAP
+ * (bytes) overrides it. */
+#define DEFAULT_MAX_HEAP ((size_t)2 << 30)
+
 muster_ctx *muster_new(FILE *out, FILE *err, int color)
 {
-    mem_init(0);
+    size_t heap = DEFAULT_MAX_HEAP;
+    const char *env = getenv("MUSTER_MAX_HEAP");
+    if (env && *env) {
+        char *end;
+        unsigned long long v = strtoull(env, &end, 10);
+        if (!*end && v >= ((size_t)16 << 20))
+            heap = (size_t)v;
+    }
+    mem_init(heap);
     muster_ctx *ctx = mem_alloc(sizeof *ctx);
     ctx->out = out;
     ctx->err = err;
@@ -285,14 +298,19 @@ static const ProcSig *find_proc_or_complain(muster_ctx *ctx, const Compiled *c, 
 
 /* ---- the log of a run ---- */
 
+enum { LOG_ROLL, LOG_REROLL, LOG_CALL, LOG_RETURN };
+
 typedef struct LogEntry {
-    int kind;                /* 0 roll, 1 reroll */
+    int kind;
     const Proto *proto;
     uint32_t offset;
     int32_t sides;
     int64_t n;
     const Pool *pool;
     int64_t face;
+    int depth;               /* calls and returns */
+    Value *args;             /* calls: a copy of the arguments */
+    Value result;            /* returns */
 } LogEntry;
 
 typedef struct Log {
@@ -313,12 +331,37 @@ static void log_push(Log *log, LogEntry e)
 static void on_roll(void *ud, const Proto *p, uint32_t offset, int32_t sides, int64_t n, const Pool *pool,
                     int64_t face)
 {
-    log_push(ud, (LogEntry){ 0, p, offset, sides, n, pool, face });
+    log_push(ud, (LogEntry){ .kind = LOG_ROLL, .proto = p, .offset = offset, .sides = sides, .n = n,
+                             .pool = pool, .face = face });
 }
 
 static void on_reroll(void *ud, const Proto *p, uint32_t offset)
 {
-    log_push(ud, (LogEntry){ 1, p, offset, 0, 0, NULL, 0 });
+    log_push(ud, (LogEntry){ .kind = LOG_REROLL, .proto = p, .offset = offset });
+}
+
+static void on_call(void *ud, const Proto *p, const Value *args, int depth)
+{
+    Value *copy = mem_alloc(sizeof(Value) * (size_t)(p->nparams + 1));
+    memcpy(copy, args, sizeof(Value) * (size_t)p->nparams);
+    log_push(ud, (LogEntry){ .kind = LOG_CALL, .proto = p, .offset = p->decl_offset, .depth = depth,
+                             .args = copy });
+}
+
+static void on_return(void *ud, const Proto *p, Value result, int depth)
+{
+    log_push(ud, (LogEntry){ .kind = LOG_RETURN, .proto = p, .offset = p->decl_offset, .depth = depth,
+                             .result = result });
+}
+
+static void print_proto_call(FILE *out, const Program *prog, const Proto *p, const Value *args)
+{
+    fprintf(out, "%s(", p->name);
+    for (int i = 0; i < p->nparams; i++) {
+        fprintf(out, "%s%s: ", i ? ", " : "", p->param_names[i]);
+        val_print(out, args[i], prog->enums);
+    }
+    fputc(')', out);
 }
 
 static void print_dice(FILE *out, const LogEntry *e)
@@ -335,20 +378,46 @@ static void print_dice(FILE *out, const LogEntry *e)
 
 static void print_log_text(FILE *out, const Compiled *c, const Log *log)
 {
+    int depth = 0;
     for (size_t i = 0; i < log->n; i++) {
         const LogEntry *e = &log->items[i];
         int line, col;
         source_linecol(c->src, e->offset, &line, &col);
-        if (e->kind == 1) {
-            fprintf(out, "  %s, line %d: reroll — the procedure starts again\n", e->proto->name, line);
-            continue;
+        int indent = 2 + 2 * depth;
+        switch (e->kind) {
+        case LOG_REROLL:
+            fprintf(out, "%*sline %d: reroll: %s starts again\n", indent, "", line, e->proto->name);
+            break;
+        case LOG_ROLL:
+            if (e->pool)
+                fprintf(out, "%*sline %d: roll %lldd%d -> ", indent, "", line, (long long)e->n, (int)e->sides);
+            else
+                fprintf(out, "%*sline %d: roll d%d -> ", indent, "", line, (int)e->sides);
+            print_dice(out, e);
+            fputc('\n', out);
+            break;
+        case LOG_CALL:
+            fprintf(out, "%*s", indent, "");
+            print_proto_call(out, c->prog, e->proto, e->args);
+            if (i + 1 < log->n && log->items[i + 1].kind == LOG_RETURN) {
+                /* nothing happened inside: one line */
+                fputs(" = ", out);
+                val_print(out, log->items[i + 1].result, c->prog->enums);
+                fputc('\n', out);
+                i++;
+            } else {
+                fputc('\n', out);
+                depth++;
+            }
+            break;
+        case LOG_RETURN:
+            if (depth > 0)
+                depth--;
+            fprintf(out, "%*s%s = ", 2 + 2 * depth, "", e->proto->name);
+            val_print(out, e->result, c->prog->enums);
+            fputc('\n', out);
+            break;
         }
-        if (e->pool)
-            fprintf(out, "  %s, line %d: roll %lldd%d -> ", e->proto->name, line, (long long)e->n, (int)e->sides);
-        else
-            fprintf(out, "  %s, line %d: roll d%d -> ", e->proto->name, line, (int)e->sides);
-        print_dice(out, e);
-        fputc('\n', out);
     }
 }
 
@@ -366,10 +435,23 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
         source_linecol(c->src, e->offset, &line, &col);
         fputs(first ? "" : ", ", out);
         first = false;
-        fprintf(out, "{\"event\": \"%s\", \"proc\": ", e->kind ? "reroll" : "roll");
+        static const char *const kinds[] = { "roll", "reroll", "call", "return" };
+        fprintf(out, "{\"event\": \"%s\", \"proc\": ", kinds[e->kind]);
         val_json_string(out, e->proto->name, strlen(e->proto->name));
         fprintf(out, ", \"line\": %d", line);
-        if (e->kind == 0) {
+        if (e->kind == LOG_CALL) {
+            fprintf(out, ", \"depth\": %d, \"args\": {", e->depth);
+            for (int k = 0; k < e->proto->nparams; k++) {
+                fputs(k ? ", " : "", out);
+                val_json_string(out, e->proto->param_names[k], strlen(e->proto->param_names[k]));
+                fputs(": ", out);
+                val_print_json(out, e->args[k], c->prog->enums);
+            }
+            fputc('}', out);
+        } else if (e->kind == LOG_RETURN) {
+            fprintf(out, ", \"depth\": %d, \"value\": ", e->depth);
+            val_print_json(out, e->result, c->prog->enums);
+        } else if (e->kind == LOG_ROLL) {
             if (e->pool)
                 fprintf(out, ", \"dice\": \"%lldd%d\", \"faces\": ", (long long)e->n, (int)e->sides);
             else
@@ -426,7 +508,7 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
         return st;
 
     Log log = { 0 };
-    VmTrace trace = { &log, on_roll, on_reroll };
+    VmTrace trace = { &log, on_roll, on_reroll, on_call, on_return };
     vm.trace = &trace;
     Value result;
     int failed = vm_call(&vm, sig->proto, argv, sig->nparams, &result);

@@ -1055,7 +1055,7 @@ static void compile_defaults(Compiler *c, ProcSig *sig)
         size_t len = strlen(sig->name) + strlen(p->name) + 16;
         char *name = mem_alloc_atomic(len);
         snprintf(name, len, "%s.%s=default", sig->name, p->name);
-        chunk_proto_new(c->prog, name, 0, p->deflt->span.begin);
+        chunk_proto_new(c->prog, name, 0, p->deflt->span.begin)->hidden = true;
         sig->pdefault[i] = c->prog->nprotos - 1;
         ProcSig tmp = { .name = name, .proto = sig->pdefault[i], .ret = sig->ptypes[i], .span = p->span };
         FnState fn;

@@ -27,6 +27,7 @@ typedef struct Proto {
     int nconsts, consts_cap;
     int source_id;           /* which source file, for error reports */
     uint32_t decl_offset;    /* where the procedure is declared */
+    bool hidden;             /* compiler-made (a default value): not shown in traces */
 } Proto;
 
 typedef struct Program {

@@ -37,12 +37,21 @@ size_t mem_collections(void) { return 0; }
 #include <gc.h>
 
 static int initialised;
+static size_t max_heap_bytes;
 
 static void *on_oom(size_t bytes)
 {
-    fprintf(stderr, "muster: error: out of memory (asked for %zu bytes; the memory limit is %s)\n",
-            bytes, getenv("MUSTER_MAX_HEAP") ? getenv("MUSTER_MAX_HEAP") : "the default");
+    fprintf(stderr, "muster: error: out of memory (asked for %zu more bytes; the limit is %zu MiB, "
+            "set by MUSTER_MAX_HEAP)\n", bytes, max_heap_bytes >> 20);
     exit(1);
+}
+
+/* The collector's own warnings (e.g. before it reports out of memory) are
+ * not for hobbyists; on_oom says what matters. */
+static void quiet(char *msg, GC_word arg)
+{
+    (void)msg;
+    (void)arg;
 }
 
 void mem_init(size_t max_heap)
@@ -51,9 +60,12 @@ void mem_init(size_t max_heap)
         return;
     initialised = 1;
     GC_INIT();
+    GC_set_warn_proc(quiet);
     GC_set_oom_fn(on_oom);
-    if (max_heap)
+    if (max_heap) {
         GC_set_max_heap_size(max_heap);
+        max_heap_bytes = max_heap;
+    }
 }
 
 void *mem_alloc(size_t size)

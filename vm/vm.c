@@ -175,6 +175,8 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             sp = base + p->nlocals;
             ip = p->code;
             vm->frames[depth] = (Frame){ p, ip, base };
+            if (vm->trace && vm->trace->on_call && !p->hidden)
+                vm->trace->on_call(vm->trace->ud, p, base, depth);
             break;
         }
         case OP_RETURN: {
@@ -184,6 +186,8 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
                 vm->steps = steps;
                 return 0;
             }
+            if (vm->trace && vm->trace->on_return && !p->hidden)
+                vm->trace->on_return(vm->trace->ud, p, r, depth);
             sp = base;
             depth--;
             p = vm->frames[depth].proto;

@@ -37,6 +37,9 @@ typedef struct VmTrace {
     void (*on_roll)(void *ud, const Proto *p, uint32_t offset, int32_t sides, int64_t n,
                     const Pool *pool, int64_t face);
     void (*on_reroll)(void *ud, const Proto *p, uint32_t offset);
+    /* a procedure was entered (depth 1 = called from the top-level one) / returned */
+    void (*on_call)(void *ud, const Proto *callee, const Value *args, int depth);
+    void (*on_return)(void *ud, const Proto *p, Value result, int depth);
 } VmTrace;
 
 typedef struct Frame {
