@@ -331,35 +331,6 @@ static CmpOp cmp_flip(CmpOp op)
 
 static const char *pool_hint = "count(p), sum(p), highest(p) or lowest(p) turn a pool into an int";
 
-/* Compile `pool OP number` (either order) leaving the pool and the number on
- * the stack; returns the comparison as seen from the pool's side, or -1 if
- * the operands are not a pool and a number. */
-static int pool_comparison(Compiler *c, const Expr *e)
-{
-    if (e->kind != EX_BINARY || !is_cmp(e->as.binary.op))
-        return -1;
-    const Expr *l = e->as.binary.left, *r = e->as.binary.right;
-    Type lt = expr(c, l, T_NONE);
-    if (lt.kind == TY_POOL) {
-        Type rt = expr(c, r, T_INT);
-        if (!is_num(rt) && !is_err(rt))
-            error(c, r->span, "a pool's dice are compared with a number, not a %s", type_name(c, rt));
-        return (int)cmp_of(e->as.binary.op);
-    }
-    if (is_num(lt) || is_err(lt)) {
-        /* number OP pool: compile the pool, then swap by re-emitting?  The
-         * number is already on the stack, so compare from the pool's side
-         * with the operator flipped after moving the pool below it. */
-        Type rt = expr(c, r, T_NONE);
-        if (rt.kind == TY_POOL) {
-            error(c, e->span, "write the pool first, as in 'p %s x'", cmp_op_text[cmp_flip(cmp_of(e->as.binary.op))]);
-            return -2;
-        }
-        (void)rt;
-    }
-    return -3;  /* operands compiled, not a pool comparison */
-}
-
 static Type binary(Compiler *c, const Expr *e, Type hint)
 {
     Operator op = e->as.binary.op;
@@ -614,28 +585,32 @@ static Type call_builtin(Compiler *c, const Expr *e, bool *handled)
         if (!no_named_args(c, e) || !arity(c, e, 1, 1, any ? "any(p == 6) or any(p)" : "all(p == 1)"))
             return T_BOOL;
         const Expr *a = e->as.call.args[0].value;
-        int cmp = pool_comparison(c, a);
-        if (cmp >= 0) {
-            emit_op(c, any ? OP_ANY : OP_ALL, at);
-            emit_byte(c, (uint8_t)cmp, at);
+        if (a->kind == EX_BINARY && is_cmp(a->as.binary.op)) {
+            /* any(p OP x) / all(p OP x): ask the pool directly, no filtered pool is built */
+            Type lt = expr(c, a->as.binary.left, T_NONE);
+            if (lt.kind == TY_POOL) {
+                Type rt = expr(c, a->as.binary.right, T_INT);
+                if (!is_num(rt) && !is_err(rt))
+                    error(c, a->as.binary.right->span, "a pool's dice are compared with a number, not %s",
+                          type_name(c, rt));
+                emit_op(c, any ? OP_ANY : OP_ALL, at);
+                emit_byte(c, (uint8_t)cmp_of(a->as.binary.op), at);
+                return T_BOOL;
+            }
+            if (!is_err(lt))
+                error(c, a->span, "%s() needs a comparison of a pool's dice with the pool first, as in %s(p %s 6)",
+                      f, f, any ? ">=" : "==");
             return T_BOOL;
         }
-        if (cmp == -3) {
-            error(c, a->span, "%s() needs a comparison of a pool's dice, as in %s(p %s 6)", f, f, any ? ">=" : "==");
-            return T_BOOL;
-        }
-        if (cmp == -2)
-            return T_BOOL;
-        /* not a comparison: any(p) asks whether the pool has dice */
         Type t = expr(c, a, T_NONE);
-        if (!any || (t.kind != TY_POOL && !is_err(t))) {
-            if (!is_err(t))
-                error(c, a->span, "%s() needs a comparison of a pool's dice, as in %s(p %s 6)", f, f, any ? ">=" : "==");
-            return T_BOOL;
+        if (any && t.kind == TY_POOL) {
+            /* any(p): does the pool have dice at all? */
+            emit_op(c, OP_COUNT, at);
+            emit_const(c, val_int(0), at);
+            emit_op(c, OP_GT, at);
+        } else if (!is_err(t)) {
+            error(c, a->span, "%s() needs a comparison of a pool's dice, as in %s(p %s 6)", f, f, any ? ">=" : "==");
         }
-        emit_op(c, OP_COUNT, at);
-        emit_const(c, val_int(0), at);
-        emit_op(c, OP_GT, at);
         return T_BOOL;
     }
     if (!strcmp(f, "doubles")) {
