@@ -1,0 +1,1 @@
+check combat.muster values.muster tiny.muster

@@ -1,0 +1,1 @@
+run combat.muster casualties --dice=1,2

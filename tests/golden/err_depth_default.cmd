@@ -1,0 +1,1 @@
+run runtime.muster depth n=-1

@@ -1,0 +1,1 @@
+run runtime.muster two_dice --dice=0,1

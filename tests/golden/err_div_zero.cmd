@@ -1,0 +1,1 @@
+run runtime.muster divide a=1 b=0

@@ -1,0 +1,1 @@
+run runtime.muster modulo a=7 b=0

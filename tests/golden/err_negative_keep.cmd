@@ -1,0 +1,1 @@
+run runtime.muster keep n=3 k=-1 --dice=1,2,3

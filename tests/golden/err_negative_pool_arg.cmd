@@ -1,0 +1,1 @@
+run combat.muster shoot dice=-3 --dice=1

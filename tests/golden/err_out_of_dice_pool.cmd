@@ -1,0 +1,1 @@
+run runtime.muster volley n=4 --dice=1,2

@@ -1,0 +1,1 @@
+run runtime.muster next_after x=9223372036854775807

@@ -1,0 +1,1 @@
+run runtime.muster square x=4000000000

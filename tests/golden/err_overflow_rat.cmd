@@ -1,0 +1,1 @@
+run runtime.muster ratio_overflow

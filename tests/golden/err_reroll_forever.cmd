@@ -1,0 +1,1 @@
+run runtime.muster forever --seed=1

@@ -1,0 +1,1 @@
+prob values.muster ratio --seed=1 --trials=3

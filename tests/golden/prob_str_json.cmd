@@ -1,0 +1,1 @@
+prob combat.muster first --seed=2 --trials=50 --json

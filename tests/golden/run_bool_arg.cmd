@@ -1,0 +1,1 @@
+run values.muster visible w=clear night=true

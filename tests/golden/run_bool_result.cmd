@@ -1,0 +1,1 @@
+run values.muster wet w=rain

@@ -1,0 +1,1 @@
+run combat.muster morale --dice=3,4,5,6

@@ -1,0 +1,1 @@
+run combat.muster first --dice=3,3,2,2,5,1 --explain

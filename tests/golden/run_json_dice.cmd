@@ -1,0 +1,1 @@
+run combat.muster first --dice=4,4,1,2 --json

@@ -1,0 +1,1 @@
+run runtime.muster outer n=18 --max-depth=20

@@ -1,0 +1,1 @@
+run values.muster half x=-7/3

@@ -1,0 +1,1 @@
+run values.muster ratio a=10 b=4

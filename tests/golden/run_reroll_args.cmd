@@ -1,0 +1,1 @@
+run combat.muster first player=Carol "opponent=Dan the Elder" --dice=1,6

@@ -1,0 +1,1 @@
+run values.muster rounding x=-5/2

@@ -1,0 +1,1 @@
+run combat.muster shoot dice=10 --seed=42

@@ -1,0 +1,1 @@
+run values.muster greet "name=Marshal Ney"

@@ -1,0 +1,1 @@
+run values.muster quoted --json --seed=1

@@ -1,0 +1,1 @@
+dis tiny.muster add

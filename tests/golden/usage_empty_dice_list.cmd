@@ -1,0 +1,1 @@
+run combat.muster morale --dice=

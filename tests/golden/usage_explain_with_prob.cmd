@@ -1,0 +1,1 @@
+prob combat.muster shoot dice=5 --explain

@@ -1,0 +1,1 @@
+run runtime.muster depth n=3 --max-depth=100001

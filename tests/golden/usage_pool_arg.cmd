@@ -1,0 +1,1 @@
+run values.muster size p=1,2,3

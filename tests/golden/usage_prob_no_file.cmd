@@ -1,0 +1,1 @@
+prob --seed=1

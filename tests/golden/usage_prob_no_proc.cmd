@@ -1,0 +1,1 @@
+prob values.muster

@@ -1,0 +1,1 @@
+run errors.muster total

@@ -1,0 +1,1 @@
+run no-such-file.muster shoot

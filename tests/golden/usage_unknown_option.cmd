@@ -1,0 +1,1 @@
+run --frobnicate combat.muster shoot dice=5

@@ -1,0 +1,1 @@
+run -x combat.muster shoot dice=5
