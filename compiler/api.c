@@ -502,14 +502,14 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
     Vm vm;
     vm_init(&vm, c->prog, dice);
     vm.limits = ctx->limits;
+    Log log = { 0 };
+    VmTrace trace = { &log, on_roll, on_reroll, on_call, on_return };
+    vm.trace = &trace;
     Value argv[65];
     int st = build_args(ctx, c, sig, nargs, args, &vm, argv);
     if (st != MUSTER_OK)
         return st;
 
-    Log log = { 0 };
-    VmTrace trace = { &log, on_roll, on_reroll, on_call, on_return };
-    vm.trace = &trace;
     Value result;
     int failed = vm_call(&vm, sig->proto, argv, sig->nparams, &result);
 

@@ -1,6 +1,7 @@
 /* compiler.c — name resolution, type checking and code generation. */
 #include "config.h"
 #include "compiler.h"
+#include "names.h"
 #include "mem.h"
 #include "opcodes.h"
 
@@ -39,6 +40,10 @@ typedef struct Compiler {
     ProcSig *procs;
     int nprocs;
     FnState *fn;
+    Names proc_names;        /* name -> index in procs */
+    Names enum_names;        /* name -> enum id */
+    Names member_names;      /* member name -> the first enum that has it */
+    Names member_shared;     /* member names found in more than one enum */
 } Compiler;
 
 static const Type T_ERR = { TY_ERROR, 0 }, T_INT = { TY_INT, 0 }, T_RAT = { TY_RAT, 0 },
@@ -92,10 +97,7 @@ static bool fits(Type to, Type from)
 
 static int find_enum(const Compiler *c, const char *name)
 {
-    for (int i = 0; i < c->prog->nenums; i++)
-        if (strcmp(c->prog->enums[i].name, name) == 0)
-            return i;
-    return -1;
+    return names_get(&c->enum_names, name);
 }
 
 static int find_member(const Compiler *c, int enum_id, const char *name)
@@ -109,10 +111,8 @@ static int find_member(const Compiler *c, int enum_id, const char *name)
 
 static ProcSig *find_proc(Compiler *c, const char *name)
 {
-    for (int i = 0; i < c->nprocs; i++)
-        if (strcmp(c->procs[i].name, name) == 0)
-            return &c->procs[i];
-    return NULL;
+    int i = names_get(&c->proc_names, name);
+    return i >= 0 ? &c->procs[i] : NULL;
 }
 
 static bool resolve_type(Compiler *c, TypeRef ref, Type *out)
@@ -331,6 +331,22 @@ static CmpOp cmp_flip(CmpOp op)
 
 static const char *pool_hint = "count(p), sum(p), highest(p) or lowest(p) turn a pool into an int";
 
+/* The enum type of a bare `Enum.member` or of a local, without compiling it;
+ * lets `light == Armour.light` resolve its left side. */
+static Type enum_of(Compiler *c, const Expr *e)
+{
+    if (e->kind == EX_MEMBER) {
+        int id = find_enum(c, e->as.member.type);
+        if (id >= 0)
+            return (Type){ TY_ENUM, id };
+    } else if (e->kind == EX_NAME) {
+        Local *l = find_local(c, e->as.name);
+        if (l && l->type.kind == TY_ENUM)
+            return l->type;
+    }
+    return T_NONE;
+}
+
 static Type binary(Compiler *c, const Expr *e, Type hint)
 {
     Operator op = e->as.binary.op;
@@ -349,7 +365,7 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
         return T_BOOL;
     }
 
-    Type lt = expr(c, l, is_cmp(op) ? T_NONE : hint);
+    Type lt = expr(c, l, is_cmp(op) ? enum_of(c, r) : hint);
     Type rt = expr(c, r, lt.kind == TY_ENUM ? lt : T_NONE);
     if (is_err(lt) || is_err(rt)) {
         emit_op(c, OP_POP, e->span);
@@ -428,16 +444,9 @@ static Type name_expr(Compiler *c, const Expr *e, Type hint)
             return hint;
         }
     }
-    int found_enum = -1, found_member = -1, matches = 0;
-    for (int i = 0; i < c->prog->nenums; i++) {
-        int m = find_member(c, i, name);
-        if (m >= 0) {
-            if (matches++ == 0) {
-                found_enum = i;
-                found_member = m;
-            }
-        }
-    }
+    int found_enum = names_get(&c->member_names, name);
+    int found_member = found_enum >= 0 ? find_member(c, found_enum, name) : -1;
+    int matches = found_enum < 0 ? 0 : names_get(&c->member_shared, name) >= 0 ? 2 : 1;
     if (matches == 1) {
         emit_const(c, val_enum(found_enum, found_member), e->span);
         return (Type){ TY_ENUM, found_enum };
@@ -949,7 +958,16 @@ static void declare_enum(Compiler *c, const Decl *d)
         for (int j = 0; j < i; j++)
             if (strcmp(d->as.enm.members[i], d->as.enm.members[j]) == 0)
                 error(c, d->as.enm.spans[i], "'%s' is listed twice in enum %s", d->as.enm.members[i], d->name);
+    int id = prog->nenums;
     prog->enums[prog->nenums++] = (EnumDesc){ d->name, d->as.enm.n, d->as.enm.members };
+    names_put(&c->enum_names, d->name, id);
+    for (int i = 0; i < d->as.enm.n; i++) {
+        int first = names_get(&c->member_names, d->as.enm.members[i]);
+        if (first < 0)
+            names_put(&c->member_names, d->as.enm.members[i], id);
+        else if (first != id)
+            names_put(&c->member_shared, d->as.enm.members[i], 1);
+    }
 }
 
 static bool is_builtin_name(const char *name)
@@ -986,6 +1004,7 @@ static void declare_proc(Compiler *c, const Decl *d, int *cap)
         c->procs = mem_realloc(c->procs, sizeof(ProcSig) * (size_t)*cap, sizeof(ProcSig) * (size_t)ncap, 0);
         *cap = ncap;
     }
+    names_put(&c->proc_names, d->name, c->nprocs);
     ProcSig *sig = &c->procs[c->nprocs++];
     int np = d->as.proc.nparams;
     sig->name = d->name;
@@ -1049,8 +1068,13 @@ static void compile_proc(Compiler *c, ProcSig *sig)
     const Decl *d = sig->decl;
     FnState *fn = mem_alloc(sizeof *fn);
     begin_fn(c, fn, sig, sig->name, d->name_span);
-    for (int i = 0; i < sig->nparams; i++)
-        add_local(c, sig->pnames[i], d->as.proc.params[i].span, sig->ptypes[i], true);
+    for (int i = 0; i < sig->nparams; i++) {
+        bool dup = false;   /* a repeated parameter was reported when declared */
+        for (int j = 0; j < i; j++)
+            dup |= strcmp(sig->pnames[i], sig->pnames[j]) == 0;
+        if (!dup)
+            add_local(c, sig->pnames[i], d->as.proc.params[i].span, sig->ptypes[i], true);
+    }
     fn->scope = 1;
     bool ends = block(c, &d->as.proc.body);
     if (!ends && !is_err(sig->ret))

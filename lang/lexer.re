@@ -13,6 +13,8 @@
 
 #include <string.h>
 
+#define MAX_NAME 64   /* longest name, in characters */
+
 #define TOKEN_SPAN(loc, ps) do { (loc)->begin = (uint32_t)((ps)->tok - (ps)->src->text); \
                                  (loc)->end = (uint32_t)((ps)->cur - (ps)->src->text); } while (0)
 
@@ -23,6 +25,7 @@ void lang_lex_init(Parser *ps, const Source *src, Diag *diag)
     ps->diag = diag;
     ps->cur = src->text;
     ps->lim = src->text + src->len;
+    ps->skip_to = -1;
 }
 
 static void lex_error(Parser *ps, Span loc, const char *fmt, const char *arg)
@@ -137,8 +140,24 @@ int lang_lex(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
             }
             ident {
                 TOKEN_SPAN(loc, ps);
-                lval->s = mem_strndup(ps->tok, (size_t)(ps->cur - ps->tok));
+                size_t n = (size_t)(ps->cur - ps->tok);
+                if (n > MAX_NAME) {
+                    lex_error(ps, *loc, "this name is longer than %s characters", "64");
+                    n = MAX_NAME;
+                }
+                lval->s = mem_strndup(ps->tok, n);
                 return IDENT;
+            }
+            digit+ "." digit+ {
+                TOKEN_SPAN(loc, ps);
+                lex_error(ps, *loc, "muster has no decimal numbers; write a fraction such as 7/2 for 3%s", "\xc2\xbd");
+                lval->i = 0;
+                return INT;
+            }
+            "&&" | "||" {
+                TOKEN_SPAN(loc, ps);
+                lex_error(ps, *loc, "write '%s' here", ps->tok[0] == '&' ? "and" : "or");
+                return ps->tok[0] == '&' ? AND : OR;
             }
             digit+ {
                 TOKEN_SPAN(loc, ps);

@@ -24,6 +24,7 @@ typedef struct Parser {
     char open_ch[AST_MAX_DEPTH + 1];
     int nopen;
     int aborted;             /* a fatal problem (too deep) was reported */
+    int skip_to;             /* after a syntax error: skip tokens until open[skip_to] closes; -1 none */
 } Parser;
 
 /* Parse a whole source.  Always returns a module (possibly partial);

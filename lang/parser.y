@@ -70,6 +70,7 @@ static void arg_push(ArgList *l, Arg a)
 %define api.prefix {lang_yy}
 %define api.location.type {Span}
 %define parse.error custom
+%define parse.lac full
 %locations
 %expect 0
 %param {Parser *ps}
@@ -120,7 +121,7 @@ static void arg_push(ArgList *l, Arg a)
 module
     : %empty
     | module decl        { if ($2) ast_module_push(ps->module, $2); }
-    | module error '}'   { yyerrok; }
+    | module error '}'
     ;
 
 decl
@@ -192,6 +193,7 @@ members
 
 block
     : '{' stmts '}'  { $$ = $2; }
+    | '{' stmts error '}' { $$ = $2; yyerrok; }   /* the lexer skips to this '}' */
     ;
 
 stmts
@@ -295,7 +297,14 @@ arg
 
 int lang_yylex(LANG_YYSTYPE *lval, Span *loc, Parser *ps)
 {
-    return lang_lex(ps, lval, loc);
+    int tok = lang_lex(ps, lval, loc);
+    if (ps->skip_to >= 0) {
+        /* recovering: everything up to the '}' closing the block is dropped */
+        while (tok != END && !(tok == '}' && ps->nopen == ps->skip_to))
+            tok = lang_lex(ps, lval, loc);
+        ps->skip_to = -1;
+    }
+    return tok;
 }
 
 void lang_yyerror(Span *loc, Parser *ps, const char *msg)
@@ -338,12 +347,32 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
             len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s",
                                     i == 0 ? "" : i == n - 1 ? " or " : ", ", describe(expected[i]));
     }
+    bool new_decl = (found == YYSYMBOL_PROC || found == YYSYMBOL_ENUM) && ps->nopen > 0;
     if (found == YYSYMBOL_DIE && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (dice are rolled with 'roll', as in 'roll 2d6')");
+    else if (found == YYSYMBOL_YYUNDEF + 0 && 0)
+        ;
+    else if (loc->end == loc->begin + 1 && ps->src->text[loc->begin] == '=' && len < sizeof msg)
+        snprintf(msg + len, sizeof msg - len, " (to compare, write '==')");
+    else if (new_decl && len < sizeof msg)
+        snprintf(msg + len, sizeof msg - len, " (a '%c' before it is still open)", ps->open_ch[ps->nopen - 1]);
     else if (found == YYSYMBOL_YYEOF && ps->nopen > 0 && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (a '%c' is still open)", ps->open_ch[ps->nopen - 1]);
     diag_report(ps->diag, DIAG_ERROR, ps->src, *loc, "%s", msg);
-    if (found == YYSYMBOL_YYEOF && ps->nopen > 0) {
+    /* Recover at the end of the innermost block around the error: the
+     * lexer skips to the '}' that closes it (see lang_lex). */
+    if (found != YYSYMBOL_YYEOF && !new_decl) {
+        int top = ps->nopen - 1;
+        if (top >= 0 && ps->open[top] == loc->begin)
+            top--;   /* the unexpected token itself opened a bracket */
+        if (found == YYSYMBOL_YYUNDEF || ps->src->text[loc->begin] != '}')
+            while (top >= 0 && ps->open_ch[top] != '{')
+                top--;
+        else
+            top = -1;
+        ps->skip_to = top;
+    }
+    if ((found == YYSYMBOL_YYEOF || new_decl) && ps->nopen > 0) {
         Span open = { ps->open[ps->nopen - 1], ps->open[ps->nopen - 1] + 1 };
         diag_report(ps->diag, DIAG_NOTE, ps->src, open, "this '%c' is never closed", ps->open_ch[ps->nopen - 1]);
     }

@@ -37,24 +37,22 @@ Source *source_read(const char *path, char *err, size_t errlen)
     char *buf = mem_alloc_atomic(cap);
     for (;;) {
         if (len + 1 >= cap) {
-            if (cap >= SOURCE_MAX_BYTES) {
-                fclose(f);
-                snprintf(err, errlen, "'%s' is larger than %u MiB; is it really a script?",
-                         path, SOURCE_MAX_BYTES >> 20);
-                return NULL;
-            }
             buf = mem_realloc(buf, cap, cap * 2, 1);
             cap *= 2;
         }
         size_t got = fread(buf + len, 1, cap - len - 1, f);
         len += got;
-        if (got == 0)
+        if (got == 0 || len > SOURCE_MAX_BYTES)
             break;
     }
     int bad = ferror(f);
     fclose(f);
     if (bad) {
         snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    if (len > SOURCE_MAX_BYTES) {
+        snprintf(err, errlen, "'%s' is larger than %u MiB; is it really a script?", path, SOURCE_MAX_BYTES >> 20);
         return NULL;
     }
     buf[len] = '\0';
@@ -194,8 +192,9 @@ void diag_vreport(Diag *d, DiagLevel level, const Source *src, Span span, const 
         d->errors++;
     else if (level == DIAG_WARNING)
         d->warnings++;
-    if (level == DIAG_ERROR && d->max_errors && d->errors > d->max_errors) {
-        if (d->errors == d->max_errors + 1)
+    if (d->max_errors && d->errors > d->max_errors) {
+        /* past the limit nothing more is shown, notes included */
+        if (level == DIAG_ERROR && d->errors == d->max_errors + 1)
             fprintf(d->out, "%s: too many errors; stopping\n", src ? src->path : "muster");
         return;
     }

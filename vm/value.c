@@ -52,7 +52,8 @@ MuStr *val_new_str(const char *bytes, size_t len)
 {
     MuStr *s = mem_alloc_atomic(sizeof(MuStr) + len + 1);
     s->len = len;
-    memcpy(s->bytes, bytes, len);
+    if (bytes)
+        memcpy(s->bytes, bytes, len);
     s->bytes[len] = '\0';
     return s;
 }

@@ -72,6 +72,7 @@ static inline Value val_pool(const Pool *p) { Value v = { .tag = VAL_POOL }; v.a
  * overflow of int64. */
 bool val_make_rat(int64_t num, int64_t den, Value *out);
 
+/* A string of len bytes copied from bytes (or left to fill when bytes is NULL). */
 MuStr *val_new_str(const char *bytes, size_t len);
 
 /* Exact arithmetic on ints and rationals.  Each returns NULL on success or a

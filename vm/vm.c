@@ -117,7 +117,8 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
         case OP_ADD: {
             if (PEEK(0).tag == VAL_STR) {
                 Value b = POP(), a = POP();
-                MuStr *s = val_new_str(a.as.s->bytes, a.as.s->len + b.as.s->len);
+                MuStr *s = val_new_str(NULL, a.as.s->len + b.as.s->len);
+                memcpy(s->bytes, a.as.s->bytes, a.as.s->len);
                 memcpy(s->bytes + a.as.s->len, b.as.s->bytes, b.as.s->len);
                 PUSH(val_str(s));
                 break;
