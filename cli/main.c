@@ -57,7 +57,7 @@ static const struct option long_options[] = {
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    fputs("muster: ", stderr);
+    fputs("muster: error: ", stderr);
     fprintf(stderr, fmt, arg);
     fputs("\nTry 'muster --help' for more information.\n", stderr);
     return MUSTER_USAGE;
@@ -142,14 +142,28 @@ int main(int argc, char **argv)
                 char shown[3] = { '-', (char)optopt, '\0' };
                 return usage_error("unknown option '%s'", shown);
             }
-            /* fall through */
-        default: return usage_error("unknown option '%s'", sub_argv[optind - 1]);
+            if (optopt >= 256)
+                for (const struct option *o = long_options; o->name; o++)
+                    if (o->val == optopt)
+                        return usage_error(o->has_arg == no_argument ? "option '--%s' takes no value"
+                                                                     : "option '--%s' needs a value", o->name);
+            return usage_error("unknown or ambiguous option '%s'", sub_argv[optind - 1]);
         }
     }
+    if (mode == RUN && (prob.csv || prob.trials))
+        return usage_error("%s--csv and --trials go with 'prob', not 'run'", "");
+    if (mode == PROB && (run.dice || run.explain))
+        return usage_error("%s--dice and --explain go with 'run', not 'prob'", "");
+    if (mode == PROB && json && prob.csv)
+        return usage_error("%schoose one of --json and --csv", "");
+    if ((mode == CHECK || mode == DIS) && (run.dice || run.explain || json || prob.csv || prob.trials || have_seed))
+        return usage_error("%s'check' and 'dis' take no run or prob options", "");
+
     char **pos = sub_argv + optind;
     int npos = sub_argc - optind;
 
-    int color = isatty(2) && !getenv("NO_COLOR");
+    const char *no_color = getenv("NO_COLOR");   /* any non-empty value turns colour off */
+    int color = isatty(2) && !(no_color && *no_color);
     muster_ctx *ctx = muster_new(stdout, stderr, color);
     muster_set_limits(ctx, max_steps, (int)max_depth);
 
@@ -183,15 +197,11 @@ int main(int argc, char **argv)
         return MUSTER_USAGE;
     }
     if (mode == RUN) {
-        if (prob.csv || prob.trials)
-            return usage_error("%s--csv and --trials go with 'prob', not 'run'", "");
         run.have_seed = have_seed;
         run.seed = seed;
         run.json = json;
         return muster_run(ctx, prog, pos[1], npos - 2, pos + 2, &run);
     }
-    if (run.dice || run.explain)
-        return usage_error("%s--dice and --explain go with 'run', not 'prob'", "");
     prob.have_seed = have_seed;
     prob.seed = seed;
     prob.json = json;

@@ -202,29 +202,60 @@ static bool parse_value(const Compiled *c, Type t, const char *text, Value *out)
     return false;
 }
 
+/* Is text a well-formed [+-]digits[/digits] numeral with a non-zero
+ * denominator, so that failing to read it can only mean it is too big? */
+static bool numeral_out_of_range(const char *text)
+{
+    const char *p = text + (*text == '-' || *text == '+');
+    size_t whole = strspn(p, "0123456789");
+    if (!whole)
+        return false;
+    p += whole;
+    if (*p == '/') {
+        p++;
+        size_t den = strspn(p, "0123456789");
+        if (!den || strspn(p, "0") == den)
+            return false;
+        p += den;
+    }
+    return *p == '\0';
+}
+
 /* Report a runtime error at the failing expression, with the call chain. */
 static void report_runtime(muster_ctx *ctx, const Compiled *c, const Vm *vm)
 {
     Span at = { vm->error_offset, vm->error_offset + 1 };
     diag_report(&ctx->diag, DIAG_ERROR, c->src, at, "%s (in '%s')", vm->error,
                 vm->error_proto ? vm->error_proto->name : "?");
-    for (int d = vm->error_depth - 1, shown = 0; d >= 0; d--, shown++) {
+    /* the callers, innermost first; a run of identical recursive calls is one note */
+    int shown = 0;
+    for (int d = vm->error_depth - 1; d >= 0;) {
         const Frame *f = &vm->frames[d];
-        if (shown == 4 && d > 0) {
+        const uint8_t *ip = f->ip;
+        int run = 1;
+        while (d - run >= 0 && vm->frames[d - run].proto == f->proto && vm->frames[d - run].ip == ip)
+            run++;
+        if (shown == 4) {
             diag_report(&ctx->diag, DIAG_NOTE, NULL, at, "... and %d more calls", d + 1);
             break;
         }
-        uint32_t off = f->proto->offsets[f->ip - f->proto->code - 1];
-        diag_report(&ctx->diag, DIAG_NOTE, c->src, (Span){ off, off + 1 }, "called from '%s'", f->proto->name);
+        uint32_t off = f->proto->offsets[ip - f->proto->code - 1];
+        if (run > 1)
+            diag_report(&ctx->diag, DIAG_NOTE, c->src, (Span){ off, off + 1 }, "called from '%s' (%d times over)",
+                        f->proto->name, run);
+        else
+            diag_report(&ctx->diag, DIAG_NOTE, c->src, (Span){ off, off + 1 }, "called from '%s'", f->proto->name);
+        shown++;
+        d -= run;
     }
 }
 
 /* Build the argument vector for sig from "name=value" strings, running
  * default-value procedures for what is not given. */
 static int build_args(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, int nargs,
-                      char *const *args, Vm *vm, Value *out)
+                      char *const *args, Vm *vm, Value *out, bool *given)
 {
-    bool given[64] = { false };
+    memset(given, 0, sizeof(bool) * (size_t)sig->nparams);
     for (int i = 0; i < nargs; i++) {
         const char *eq = strchr(args[i], '=');
         if (!eq) {
@@ -253,6 +284,9 @@ static int build_args(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, in
             return usage_error(ctx, "parameter '%s' is a pool; pools cannot be given on the command line",
                                sig->pnames[p]);
         if (!parse_value(c, t, eq + 1, &out[p])) {
+            if ((t.kind == TY_INT || t.kind == TY_RAT) && numeral_out_of_range(eq + 1))
+                return usage_error(ctx, "'%s' is out of range for parameter '%s': muster's integers are "
+                                   "64-bit (-9223372036854775808 to 9223372036854775807)", eq + 1, sig->pnames[p]);
             fprintf(ctx->err, "muster: error: '%s' is not a valid %s for parameter '%s'", eq + 1,
                     compiler_type_name(c, t), sig->pnames[p]);
             print_choices(ctx->err, c, t);
@@ -273,12 +307,18 @@ static int build_args(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, in
             fputc('\n', ctx->err);
             return MUSTER_USAGE;
         }
-        if (vm_call(vm, sig->pdefault[p], NULL, 0, &out[p])) {
-            report_runtime(ctx, c, vm);
-            return MUSTER_ERROR;
-        }
     }
     return MUSTER_OK;
+}
+
+/* Work out the parameters not given; a default is evaluated afresh for
+ * every call (it may roll dice), as it is when a script calls the proc. */
+static int fill_defaults(const ProcSig *sig, const bool *given, Vm *vm, Value *out)
+{
+    for (int p = 0; p < sig->nparams; p++)
+        if (!given[p] && vm_call(vm, sig->pdefault[p], NULL, 0, &out[p]))
+            return -1;
+    return 0;
 }
 
 static const ProcSig *find_proc_or_complain(muster_ctx *ctx, const Compiled *c, const char *proc)
@@ -286,7 +326,9 @@ static const ProcSig *find_proc_or_complain(muster_ctx *ctx, const Compiled *c, 
     const ProcSig *sig = compiler_find_proc(c, proc);
     if (!sig) {
         fprintf(ctx->err, "muster: error: %s has no procedure '%s'", c->src->path, proc);
-        if (c->nprocs) {
+        if (!c->nprocs)
+            fputs("; it has no procedures at all", ctx->err);
+        else {
             fputs("; it has:", ctx->err);
             for (int i = 0; i < c->nprocs; i++)
                 fprintf(ctx->err, " %s", c->procs[i].name);
@@ -506,12 +548,13 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
     VmTrace trace = { &log, on_roll, on_reroll, on_call, on_return };
     vm.trace = &trace;
     Value argv[65];
-    int st = build_args(ctx, c, sig, nargs, args, &vm, argv);
+    bool given[65];
+    int st = build_args(ctx, c, sig, nargs, args, &vm, argv, given);
     if (st != MUSTER_OK)
         return st;
 
     Value result;
-    int failed = vm_call(&vm, sig->proto, argv, sig->nparams, &result);
+    int failed = fill_defaults(sig, given, &vm, argv) || vm_call(&vm, sig->proto, argv, sig->nparams, &result);
 
     if (opts->explain && !opts->json) {
         print_call(ctx->out, c, sig, argv);
@@ -594,6 +637,37 @@ static void wilson(uint64_t k, uint64_t n, double *lo, double *hi)
     *hi = centre + half > 1 ? 1 : centre + half;
 }
 
+/* A value's text form as a string (GC memory). */
+static char *value_text(Value v, const EnumDesc *enums)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem)
+        return mem_strdup("?");
+    val_print(mem, v, enums);
+    fclose(mem);
+    char *copy = mem_strndup(buf, len);
+    free(buf);
+    return copy;
+}
+
+/* A CSV field: quoted (with doubled quotes) when it holds a comma, quote or newline. */
+static void csv_field(FILE *out, const char *text)
+{
+    if (!strpbrk(text, ",\"\n\r")) {
+        fputs(text, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"')
+            fputc('"', out);
+        fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
 static double as_double(Value v)
 {
     return v.tag == VAL_RAT ? (double)v.as.q.num / (double)v.as.q.den : (double)v.as.i;
@@ -613,15 +687,21 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
     vm_init(&vm, c->prog, &rng.base);
     vm.limits = ctx->limits;
     Value argv[65];
-    int st = build_args(ctx, c, sig, nargs, args, &vm, argv);
+    bool given[65];
+    int st = build_args(ctx, c, sig, nargs, args, &vm, argv, given);
     if (st != MUSTER_OK)
         return st;
 
     Tallies t = { 0 };
     for (uint64_t i = 0; i < trials; i++) {
         Value r;
-        if (vm_call(&vm, sig->proto, argv, sig->nparams, &r)) {
+        if (fill_defaults(sig, given, &vm, argv) || vm_call(&vm, sig->proto, argv, sig->nparams, &r)) {
             report_runtime(ctx, c, &vm);
+            diag_report(&ctx->diag, DIAG_NOTE, NULL, (Span){ 0, 0 },
+                        "this happened in trial %llu of the simulation with seed %llu; "
+                        "--seed %llu --trials %llu repeats it",
+                        (unsigned long long)i + 1, (unsigned long long)rng.seed, (unsigned long long)rng.seed,
+                        (unsigned long long)i + 1);
             return MUSTER_ERROR;
         }
         tally(&t, r);
@@ -662,7 +742,7 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
         for (size_t i = 0; i < t.n; i++) {
             double lo, hi;
             wilson(t.items[i].count, trials, &lo, &hi);
-            val_print(out, t.items[i].value, c->prog->enums);
+            csv_field(out, value_text(t.items[i].value, c->prog->enums));
             fprintf(out, ",%.6f,%.6f,%.6f,%llu\n", (double)t.items[i].count / (double)trials, lo, hi,
                     (unsigned long long)t.items[i].count);
         }
@@ -671,24 +751,31 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
     print_call(out, c, sig, argv);
     fprintf(out, ": %llu trials, seed %llu (simulated; 95%% intervals)\n", (unsigned long long)trials,
             (unsigned long long)rng.seed);
-    fprintf(out, "%10s  %9s  %19s  %9s  %9s\n", "value", "p", "95% interval", "at least", "at most");
+    /* the value column is as wide as the widest value (up to a point) */
+    char **texts = mem_alloc(sizeof(char *) * (t.n + 1));
+    int width = 5;
+    for (size_t i = 0; i < t.n; i++) {
+        texts[i] = value_text(t.items[i].value, c->prog->enums);
+        int w = (int)strlen(texts[i]);
+        if (w > 40) {
+            strcpy(texts[i] + 37, "...");
+            w = 40;
+        }
+        if (w > width)
+            width = w;
+    }
+    fprintf(out, "%*s  %9s  %19s  %9s  %9s\n", width, "value", "p", "95% interval", "at least", "at most");
     uint64_t below = 0;
     for (size_t i = 0; i < t.n; i++) {
         double p = (double)t.items[i].count / (double)trials, lo, hi;
         wilson(t.items[i].count, trials, &lo, &hi);
-        char vbuf[64];
-        FILE *mem = fmemopen(vbuf, sizeof vbuf, "w");
-        if (mem) {
-            val_print(mem, t.items[i].value, c->prog->enums);
-            fclose(mem);
-        } else {
-            strcpy(vbuf, "?");
-        }
         double at_least = (double)(trials - below) / (double)trials;
         below += t.items[i].count;
         double at_most = (double)below / (double)trials;
-        fprintf(out, "%10s  %9.5f  [%7.5f, %7.5f]  %9.5f  %9.5f  ", vbuf, p, lo, hi, at_least, at_most);
+        fprintf(out, "%*s  %9.5f  [%7.5f, %7.5f]  %9.5f  %9.5f", width, texts[i], p, lo, hi, at_least, at_most);
         int bar = (int)(p * 40 + 0.5);
+        if (bar)
+            fputs("  ", out);
         for (int k = 0; k < bar; k++)
             fputc('#', out);
         fputc('\n', out);

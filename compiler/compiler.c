@@ -274,7 +274,7 @@ static Local *find_local(Compiler *c, const char *name)
 static Local *add_local(Compiler *c, const char *name, Span span, Type type, bool is_param)
 {
     FnState *fn = c->fn;
-    for (int i = fn->nlocals - 1; i >= 0 && fn->locals[i].scope == fn->scope; i--)
+    for (int i = fn->nlocals - 1; *name && i >= 0 && fn->locals[i].scope == fn->scope; i--)
         if (strcmp(fn->locals[i].name, name) == 0) {
             error(c, span, "'%s' is already defined in this block", name);
             note(c, fn->locals[i].span, "'%s' was defined here", name);
@@ -291,7 +291,8 @@ static Local *add_local(Compiler *c, const char *name, Span span, Type type, boo
     return l;
 }
 
-/* A hidden temporary slot (for reordering named arguments). */
+/* A hidden temporary slot (for reordering named arguments); its empty name
+ * can never be looked up or clash. */
 static int add_temp(Compiler *c, Span at)
 {
     Local *l = add_local(c, "", at, T_ERR, false);
@@ -375,8 +376,8 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
     if (is_cmp(op)) {
         CmpOp cmp = cmp_of(op);
         if (lt.kind == TY_POOL && is_num(rt)) {
-            emit_op(c, OP_FILTER, e->span);
-            emit_byte(c, (uint8_t)cmp, e->span);
+            emit_op(c, OP_FILTER, e->as.binary.op_span);
+            emit_byte(c, (uint8_t)cmp, e->as.binary.op_span);
             return T_POOL;
         }
         if (is_num(lt) && rt.kind == TY_POOL) {
@@ -402,13 +403,13 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
                 error(c, e->span, "cannot compare %s with %s", type_name(c, lt), type_name(c, rt));
             return T_BOOL;
         }
-        emit_op(c, (OpCode)(OP_EQ + cmp), e->span);
+        emit_op(c, (OpCode)(OP_EQ + cmp), e->as.binary.op_span);
         return T_BOOL;
     }
 
     /* arithmetic */
     if (op == OPR_ADD && lt.kind == TY_STR && rt.kind == TY_STR) {
-        emit_op(c, OP_ADD, e->span);
+        emit_op(c, OP_ADD, e->as.binary.op_span);
         return T_STR;
     }
     if (!is_num(lt) || !is_num(rt)) {
@@ -422,7 +423,7 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
         error(c, e->span, "'%%' needs two ints (round a rational first with floor, ceil or round)");
         return T_ERR;
     }
-    emit_op(c, ops[op - OPR_ADD], e->span);
+    emit_op(c, ops[op - OPR_ADD], e->as.binary.op_span);
     if (op == OPR_DIV)
         return T_RAT;
     return lt.kind == TY_RAT || rt.kind == TY_RAT ? T_RAT : T_INT;
@@ -584,7 +585,12 @@ static Type call_builtin(Compiler *c, const Expr *e, bool *handled)
             emit_op(c, hi ? OP_HIGHEST : OP_LOWEST, at);
             return T_INT;
         }
-        arg_expect(c, e, 0, TY_INT, "a number of dice (an int)");
+        const Expr *first = e->as.call.args[0].value;
+        Type t0 = expr(c, first, T_INT);
+        if (t0.kind == TY_POOL)
+            error(c, first->span, "%s(n, p) takes the number of dice first and the pool second", f);
+        else if (t0.kind != TY_INT && !is_err(t0))
+            error(c, first->span, "%s() needs a number of dice (an int) here, not %s", f, type_name(c, t0));
         arg_expect(c, e, 1, TY_POOL, "a pool");
         emit_op(c, hi ? OP_HIGHEST_N : OP_LOWEST_N, at);
         return T_POOL;
@@ -1046,9 +1052,9 @@ static void compile_defaults(Compiler *c, ProcSig *sig)
         const Param *p = &d->as.proc.params[i];
         if (!p->deflt)
             continue;
-        size_t len = strlen(sig->name) + strlen(p->name) + 16;
+        size_t len = strlen(sig->name) + strlen(p->name) + 32;
         char *name = mem_alloc_atomic(len);
-        snprintf(name, len, "%s.%s=default", sig->name, p->name);
+        snprintf(name, len, "%s(%s: default)", sig->name, p->name);
         chunk_proto_new(c->prog, name, 0, p->deflt->span.begin)->hidden = true;
         sig->pdefault[i] = c->prog->nprotos - 1;
         ProcSig tmp = { .name = name, .proto = sig->pdefault[i], .ret = sig->ptypes[i], .span = p->span };

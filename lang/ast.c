@@ -25,10 +25,11 @@ Expr *ast_unary(Operator op, Expr *operand, Span span)
     return e;
 }
 
-Expr *ast_binary(Operator op, Expr *l, Expr *r, Span span)
+Expr *ast_binary(Operator op, Span op_span, Expr *l, Expr *r, Span span)
 {
     Expr *e = ast_expr(EX_BINARY, span);
     e->as.binary.op = op;
+    e->as.binary.op_span = op_span;
     e->as.binary.left = l;
     e->as.binary.right = r;
     e->depth = (l->depth > r->depth ? l->depth : r->depth) + 1;

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 /* Deepest expression or block nesting accepted. */
-#define AST_MAX_DEPTH 256
+#define AST_MAX_DEPTH 1000
 
 typedef enum {
     EX_INT, EX_BOOL, EX_STR, EX_NAME, EX_MEMBER,
@@ -50,7 +50,7 @@ struct Expr {
         const char *name;
         struct { const char *type, *member; } member;
         struct { Operator op; Expr *operand; } unary;
-        struct { Operator op; Expr *left, *right; } binary;
+        struct { Operator op; Expr *left, *right; Span op_span; } binary;
         struct { const char *callee; Span callee_span; Arg *args; int nargs; } call;
         struct { Expr *count; int64_t sides; } roll;   /* count NULL: a single die */
     } as;
@@ -109,7 +109,7 @@ typedef struct Module {
 /* Constructors used by the parser. */
 Expr *ast_expr(ExprKind kind, Span span);
 Expr *ast_unary(Operator op, Expr *operand, Span span);
-Expr *ast_binary(Operator op, Expr *l, Expr *r, Span span);
+Expr *ast_binary(Operator op, Span op_span, Expr *l, Expr *r, Span span);
 Expr *ast_call(const char *callee, Span callee_span, Arg *args, int nargs, Span span);
 Expr *ast_roll(Expr *count, int64_t sides, Span span);
 Stmt *ast_stmt(StmtKind kind, Span span);

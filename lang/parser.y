@@ -243,20 +243,20 @@ if_stmt
     ;
 
 expr
-    : expr OR expr   { $$ = ast_binary(OPR_OR, $1, $3, @$); DEPTH($$); }
-    | expr AND expr  { $$ = ast_binary(OPR_AND, $1, $3, @$); DEPTH($$); }
+    : expr OR expr   { $$ = ast_binary(OPR_OR, @2, $1, $3, @$); DEPTH($$); }
+    | expr AND expr  { $$ = ast_binary(OPR_AND, @2, $1, $3, @$); DEPTH($$); }
     | NOT expr       { $$ = ast_unary(OPR_NOT, $2, @$); DEPTH($$); }
-    | expr EQ expr   { $$ = ast_binary(OPR_EQ, $1, $3, @$); DEPTH($$); }
-    | expr NE expr   { $$ = ast_binary(OPR_NE, $1, $3, @$); DEPTH($$); }
-    | expr '<' expr  { $$ = ast_binary(OPR_LT, $1, $3, @$); DEPTH($$); }
-    | expr LE expr   { $$ = ast_binary(OPR_LE, $1, $3, @$); DEPTH($$); }
-    | expr '>' expr  { $$ = ast_binary(OPR_GT, $1, $3, @$); DEPTH($$); }
-    | expr GE expr   { $$ = ast_binary(OPR_GE, $1, $3, @$); DEPTH($$); }
-    | expr '+' expr  { $$ = ast_binary(OPR_ADD, $1, $3, @$); DEPTH($$); }
-    | expr '-' expr  { $$ = ast_binary(OPR_SUB, $1, $3, @$); DEPTH($$); }
-    | expr '*' expr  { $$ = ast_binary(OPR_MUL, $1, $3, @$); DEPTH($$); }
-    | expr '/' expr  { $$ = ast_binary(OPR_DIV, $1, $3, @$); DEPTH($$); }
-    | expr '%' expr  { $$ = ast_binary(OPR_MOD, $1, $3, @$); DEPTH($$); }
+    | expr EQ expr   { $$ = ast_binary(OPR_EQ, @2, $1, $3, @$); DEPTH($$); }
+    | expr NE expr   { $$ = ast_binary(OPR_NE, @2, $1, $3, @$); DEPTH($$); }
+    | expr '<' expr  { $$ = ast_binary(OPR_LT, @2, $1, $3, @$); DEPTH($$); }
+    | expr LE expr   { $$ = ast_binary(OPR_LE, @2, $1, $3, @$); DEPTH($$); }
+    | expr '>' expr  { $$ = ast_binary(OPR_GT, @2, $1, $3, @$); DEPTH($$); }
+    | expr GE expr   { $$ = ast_binary(OPR_GE, @2, $1, $3, @$); DEPTH($$); }
+    | expr '+' expr  { $$ = ast_binary(OPR_ADD, @2, $1, $3, @$); DEPTH($$); }
+    | expr '-' expr  { $$ = ast_binary(OPR_SUB, @2, $1, $3, @$); DEPTH($$); }
+    | expr '*' expr  { $$ = ast_binary(OPR_MUL, @2, $1, $3, @$); DEPTH($$); }
+    | expr '/' expr  { $$ = ast_binary(OPR_DIV, @2, $1, $3, @$); DEPTH($$); }
+    | expr '%' expr  { $$ = ast_binary(OPR_MOD, @2, $1, $3, @$); DEPTH($$); }
     | '-' expr %prec NEG { $$ = ast_unary(OPR_NEG, $2, @$); DEPTH($$); }
     | primary
     ;
@@ -325,14 +325,22 @@ static const char *describe(yysymbol_kind_t sym)
     return yysymbol_name(sym);
 }
 
+static bool expects(const yysymbol_kind_t *list, int n, yysymbol_kind_t sym)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i] == sym)
+            return true;
+    return false;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
 {
     if (ps->aborted)
         return 0;
     yysymbol_kind_t found = yypcontext_token(ctx);
     const Span *loc = yypcontext_location(ctx);
-    yysymbol_kind_t expected[6];
-    int n = yypcontext_expected_tokens(ctx, expected, 6);
+    yysymbol_kind_t expected[YYNTOKENS];
+    int n = yypcontext_expected_tokens(ctx, expected, YYNTOKENS);
     char msg[512];
     size_t len = 0;
     if (found == YYSYMBOL_IDENT || found == YYSYMBOL_INT || found == YYSYMBOL_DIE)
@@ -348,11 +356,24 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
                                     i == 0 ? "" : i == n - 1 ? " or " : ", ", describe(expected[i]));
     }
     bool new_decl = (found == YYSYMBOL_PROC || found == YYSYMBOL_ENUM) && ps->nopen > 0;
-    if (found == YYSYMBOL_DIE && len < sizeof msg)
+    char first = ps->src->text[loc->begin];
+    bool comparison = found == YYSYMBOL_EQ || found == YYSYMBOL_NE || found == YYSYMBOL_LE || found == YYSYMBOL_GE
+                      || (loc->end == loc->begin + 1 && (first == '<' || first == '>'));
+    bool brace = false;   /* is a '{' one of the things that could come here? */
+    for (int i = 0; i < n; i++)
+        brace |= expected[i] == YYTRANSLATE('{');
+    if (found == YYSYMBOL_DIE && expects(expected, n, YYSYMBOL_IDENT) && len < sizeof msg)
+        snprintf(msg + len, sizeof msg - len, " (a die like d6 cannot be used as a name)");
+    else if (found == YYSYMBOL_DIE && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (dice are rolled with 'roll', as in 'roll 2d6')");
+    else if (comparison && len < sizeof msg)
+        snprintf(msg + len, sizeof msg - len, " (comparisons do not chain: write 'a < x and x < b')");
+    else if (brace && n > 5 && found != YYSYMBOL_YYEOF && len < sizeof msg)
+        snprintf(msg + len, sizeof msg - len, " (is a '{' missing?)");
     else if (found == YYSYMBOL_YYUNDEF + 0 && 0)
         ;
-    else if (loc->end == loc->begin + 1 && ps->src->text[loc->begin] == '=' && len < sizeof msg)
+    else if (loc->end == loc->begin + 1 && ps->src->text[loc->begin] == '=' && expects(expected, n, YYSYMBOL_EQ)
+             && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (to compare, write '==')");
     else if (new_decl && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (a '%c' before it is still open)", ps->open_ch[ps->nopen - 1]);

@@ -207,7 +207,7 @@ expect_error gen:huge_die huge_die.muster 'a die has at most'
 { printf 'proc f() -> str {\n  return "'; repeat 100000 'abc'; printf '\n}\n'; } >long_string.muster
 expect_error gen:long_unterminated_string long_string.muster 'unterminated string'
 { printf 'proc f() -> int {\n  return '; repeat 10000 'x'; printf '\n}\n'; } >long_name.muster
-expect_error gen:10000_letter_name long_name.muster 'unknown name'
+expect_error gen:10000_letter_name long_name.muster 'longer than 64 characters'
 
 # the empty file is a valid script with nothing in it
 : >empty.muster

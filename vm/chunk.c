@@ -79,16 +79,19 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
     for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
         const uint8_t *ip = p->code + pc;
         const OpInfo *info = &op_info[*ip];
-        fprintf(out, "  %04d  %-11s", pc, info->name);
+        fprintf(out, "  %04d  %s", pc, info->name);
+        if (info->operand_bytes)
+            fprintf(out, "%*s", 11 - (int)strlen(info->name), "");
         switch ((OpCode)*ip) {
         case OP_CONST:
             fprintf(out, " %-5u ; ", u16_at(ip + 1));
             val_print(out, p->consts[u16_at(ip + 1)], prog->enums);
             break;
         case OP_LOAD: case OP_STORE:
-            fprintf(out, " %-5u", ip[1]);
             if (ip[1] < p->nparams)
-                fprintf(out, " ; %s", p->param_names[ip[1]]);
+                fprintf(out, " %-5u ; %s", ip[1], p->param_names[ip[1]]);
+            else
+                fprintf(out, " %u", ip[1]);
             break;
         case OP_JUMP: case OP_JUMP_FALSE: case OP_AND_JUMP: case OP_OR_JUMP:
             fprintf(out, " %-5u ; -> %04u", u16_at(ip + 1), pc + 3 + u16_at(ip + 1));

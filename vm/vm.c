@@ -27,13 +27,26 @@ void vm_init(Vm *vm, const Program *prog, DiceSource *dice)
 
 static void ensure_stacks(Vm *vm)
 {
-    if (vm->stack)
-        return;
-    /* every proto keeps < 256 locals and a bounded operand stack, so this
-     * is enough for max_depth frames of typical size; call checks the rest */
-    vm->stack_size = 1 << 16;
-    vm->stack = mem_alloc(sizeof(Value) * (size_t)vm->stack_size);
-    vm->frames = mem_alloc(sizeof(Frame) * (size_t)(vm->limits.max_depth + 1));
+    if (!vm->stack) {
+        /* enough for most runs; a deep recursion grows it (see OP_CALL) */
+        vm->stack_size = 1 << 12;
+        vm->stack = mem_alloc(sizeof(Value) * (size_t)vm->stack_size);
+    }
+    if (vm->frames_cap < vm->limits.max_depth + 1) {
+        vm->frames_cap = vm->limits.max_depth + 1;
+        vm->frames = mem_alloc(sizeof(Frame) * (size_t)vm->frames_cap);
+    }
+}
+
+static void grow_stack(Vm *vm, ptrdiff_t need)
+{
+    int size = vm->stack_size;
+    while (size < need)
+        size *= 2;
+    Value *stack = mem_alloc(sizeof(Value) * (size_t)size);
+    memcpy(stack, vm->stack, sizeof(Value) * (size_t)vm->stack_size);
+    vm->stack = stack;
+    vm->stack_size = size;
 }
 
 static int fail(Vm *vm, const Proto *p, const uint8_t *ip, const char *fmt, ...)
@@ -80,9 +93,9 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
     vm->error_depth = 0;
     if (nargs != p->nparams)
         return fail(vm, p, NULL, "'%s' takes %d arguments, %d given", p->name, p->nparams, nargs);
-    Value *base = vm->stack;
     if (p->nlocals + p->max_stack > vm->stack_size)
-        return fail(vm, p, NULL, "'%s' needs more stack than the machine has", p->name);
+        grow_stack(vm, p->nlocals + p->max_stack);
+    Value *base = vm->stack;
     if (nargs)
         memcpy(base, args, sizeof(Value) * (size_t)nargs);
     Value *sp = base + p->nlocals;
@@ -100,10 +113,10 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
         const char *e_ = fn(a_, &r_); if (e_) ERR("%s", e_); PUSH(r_); } while (0)
 
     for (;;) {
-        if (++steps > lim->max_steps)
-            ERR("step limit reached: %llu instructions without finishing (a runaway recursion or reroll?)",
-                (unsigned long long)lim->max_steps);
         uint8_t op = *ip++;
+        if (++steps > lim->max_steps)
+            ERR("step limit reached: %llu instructions without finishing; is a recursion or a reroll running away?",
+                (unsigned long long)lim->max_steps);
         switch ((OpCode)op) {
         case OP_CONST:
             PUSH(p->consts[u16(ip)]);
@@ -164,11 +177,19 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             int argc = ip[2];
             ip += 3;
             if (depth + 1 >= lim->max_depth)
-                ERR("recursion limit reached: more than %d nested calls (calling '%s')",
+                ERR("recursion limit reached: more than %d calls active at once when calling '%s'",
                     lim->max_depth, callee->name);
+            if (sp + callee->nlocals + callee->max_stack > vm->stack + vm->stack_size) {
+                /* grow the value stack; frames hold pointers into it, so move them too */
+                ptrdiff_t need = (sp - vm->stack) + callee->nlocals + callee->max_stack;
+                Value *old = vm->stack;
+                grow_stack(vm, need);
+                for (int f = 0; f <= depth; f++)
+                    vm->frames[f].base = vm->stack + (vm->frames[f].base - old);
+                base = vm->stack + (base - old);
+                sp = vm->stack + (sp - old);
+            }
             Value *nbase = sp - argc;
-            if (nbase + callee->nlocals + callee->max_stack > vm->stack + vm->stack_size)
-                ERR("recursion limit reached: the call stack is full (calling '%s')", callee->name);
             vm->frames[depth].ip = ip;
             depth++;
             p = callee;

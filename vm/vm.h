@@ -56,6 +56,7 @@ typedef struct Vm {
     Value *stack;
     int stack_size;
     Frame *frames;
+    int frames_cap;
     uint64_t steps;          /* instructions executed by the last call */
     /* the error of the last failed call */
     char error[320];
