@@ -1,10 +1,10 @@
-/* harness.h — the shared main() of the unit tests and helpers for them.
+/* harness.h — the shared main() of the unit tests and the functions they share.
  *
  * Each test program defines register_tests(), which adds its suites to the
  * CUnit registry; main() (harness.c) runs them verbosely and exits 1 if
  * any test, assertion or suite set-up failed.
  *
- * The helpers turn muster source text into a syntax tree or a compiled
+ * These functions turn muster source text into a syntax tree or a compiled
  * program with the diagnostics captured in memory, and call a procedure by
  * name on the VM with scripted or seeded dice.  Objects come from the
  * collector, so tests keep them in locals (on the stack), never in

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "harness.h"
 
+#include "muster.h"
 #include "opcodes.h"
 
 #include <stdlib.h>
@@ -792,6 +793,140 @@ static void test_procedure_limits(void)
     CU_ASSERT(contains(m, "error: 'f' has 65 parameters; the limit is 64"));
 }
 
+/* ---- the public interface (api.c) ---- */
+
+static const char *api_src =
+    "enum Cover { none, light, heavy }\n"
+    "proc f(n: int, q: rat = 1/2, c: Cover = none) -> rat { return n * q + 10 / (n - 3) }\n"
+    "proc dice(n: int) -> int { return sum(roll n d6) }\n"
+    "proc cover(c: Cover) -> bool { return c == heavy }\n";
+
+typedef struct Api {
+    FILE *out, *err;
+    char *out_buf, *err_buf;
+    size_t out_len, err_len;
+    muster_ctx *ctx;
+    muster_program *prog;
+} Api;
+
+static void api_open(Api *a, const char *src)
+{
+    memset(a, 0, sizeof *a);
+    a->out = open_memstream(&a->out_buf, &a->out_len);
+    a->err = open_memstream(&a->err_buf, &a->err_len);
+    CU_ASSERT_FATAL(a->out && a->err);
+    a->ctx = muster_new(a->out, a->err, 0);
+    a->prog = muster_load_string(a->ctx, "api.muster", src, strlen(src));
+}
+
+static const char *api_out(Api *a) { fflush(a->out); return a->out_buf ? a->out_buf : ""; }
+static const char *api_err(Api *a) { fflush(a->err); return a->err_buf ? a->err_buf : ""; }
+
+static void api_close(Api *a)
+{
+    fclose(a->out);
+    fclose(a->err);
+    free(a->out_buf);
+    free(a->err_buf);
+}
+
+static int api_run(Api *a, const char *proc, int nargs, char *const *args, const char *dice, int json)
+{
+    muster_run_opts o = { .have_seed = 1, .seed = 1, .dice = dice, .json = json };
+    return muster_run(a->ctx, a->prog, proc, nargs, args, &o);
+}
+
+static void test_api_run(void)
+{
+    Api a;
+    api_open(&a, api_src);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    CU_ASSERT_EQUAL(muster_error_count(a.ctx), 0);
+    char *n4[] = { "n=4" };
+    CU_ASSERT_EQUAL(api_run(&a, "f", 1, n4, NULL, 0), MUSTER_OK);
+    char *all[] = { "c=Cover.light", "q=3/2", "n=4" };
+    CU_ASSERT_EQUAL(api_run(&a, "f", 3, all, NULL, 0), MUSTER_OK);
+    char *n5[] = { "n=5", "q=-1/3" };
+    CU_ASSERT_EQUAL(api_run(&a, "f", 2, n5, NULL, 0), MUSTER_OK);
+    char *heavy[] = { "c=heavy" };
+    CU_ASSERT_EQUAL(api_run(&a, "cover", 1, heavy, NULL, 0), MUSTER_OK);
+    CU_ASSERT_STRING_EQUAL(api_out(&a), "12\n16\n10/3\ntrue\n");
+    CU_ASSERT_STRING_EQUAL(api_err(&a), "");
+    api_close(&a);
+}
+
+static void test_api_dice(void)
+{
+    Api a;
+    api_open(&a, api_src);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    char *n2[] = { "n=2" };
+    CU_ASSERT_EQUAL(api_run(&a, "dice", 1, n2, "1,2,3", 0), MUSTER_OK);
+    CU_ASSERT_EQUAL(api_run(&a, "dice", 1, n2, "6,5", 1), MUSTER_OK);
+    CU_ASSERT_STRING_EQUAL(api_out(&a), "3\n{\"result\": 11, \"log\": [{\"event\": \"roll\", \"proc\": \"dice\", "
+                                        "\"line\": 3, \"dice\": \"2d6\", \"faces\": [5, 6]}]}\n");
+    CU_ASSERT_STRING_EQUAL(api_err(&a), "muster: warning: 1 of the 3 scripted dice were not used\n");
+    CU_ASSERT_EQUAL(api_run(&a, "dice", 1, n2, "1,x", 0), MUSTER_USAGE);
+    CU_ASSERT(contains(api_err(&a), "muster: error: --dice: expected a die face (a whole number) at 'x'\n"));
+    CU_ASSERT_EQUAL(api_run(&a, "dice", 1, n2, "1", 0), MUSTER_ERROR);
+    CU_ASSERT(contains(api_err(&a), "api.muster:3:39: error: ran out of scripted dice: 1 given, a pool of 2 d6 needs 1 more (in 'dice')"));
+    /* the same seed gives the same answer */
+    muster_run_opts o = { .have_seed = 1, .seed = 99 };
+    char *n10[] = { "n=10" };
+    api_out(&a);
+    size_t before = a.out_len;
+    CU_ASSERT_EQUAL(muster_run(a.ctx, a.prog, "dice", 1, n10, &o), MUSTER_OK);
+    CU_ASSERT_EQUAL(muster_run(a.ctx, a.prog, "dice", 1, n10, &o), MUSTER_OK);
+    const char *out = api_out(&a) + before;
+    const char *nl = strchr(out, '\n');
+    CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+    CU_ASSERT_EQUAL(strncmp(out, nl + 1, (size_t)(nl - out + 1)), 0);
+    api_close(&a);
+}
+
+static void test_api_errors(void)
+{
+    Api a;
+    api_open(&a, api_src);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    char *n3[] = { "n=3" };
+    CU_ASSERT_EQUAL(api_run(&a, "f", 1, n3, NULL, 0), MUSTER_ERROR);
+    /* a runtime error points at the failing expression, 10 / (n - 3) */
+    CU_ASSERT(contains(api_err(&a), "api.muster:2:71: error: division by zero (in 'f')\n"));
+    CU_ASSERT_EQUAL(muster_error_count(a.ctx), 1);
+
+    CU_ASSERT_EQUAL(api_run(&a, "f", 0, NULL, NULL, 0), MUSTER_USAGE);
+    CU_ASSERT(contains(api_err(&a), "muster: error: missing argument n=int (a whole number)\n"
+                                    "usage: f(n: int, q: rat = ..., c: Cover = ...) -> rat\n"));
+    char *bad_int[] = { "n=x" };
+    CU_ASSERT_EQUAL(api_run(&a, "f", 1, bad_int, NULL, 0), MUSTER_USAGE);
+    CU_ASSERT(contains(api_err(&a), "'x' is not a valid int for parameter 'n' (a whole number)"));
+    char *bad_enum[] = { "n=4", "c=medium" };
+    CU_ASSERT_EQUAL(api_run(&a, "f", 2, bad_enum, NULL, 0), MUSTER_USAGE);
+    CU_ASSERT(contains(api_err(&a), "'medium' is not a valid Cover for parameter 'c' (one of: none light heavy)"));
+    char *bad_rat[] = { "n=4", "q=1/0" };
+    CU_ASSERT_EQUAL(api_run(&a, "f", 2, bad_rat, NULL, 0), MUSTER_USAGE);
+    CU_ASSERT(contains(api_err(&a), "'1/0' is not a valid rat for parameter 'q'"));
+    char *twice[] = { "n=4", "n=5" };
+    CU_ASSERT_EQUAL(api_run(&a, "f", 2, twice, NULL, 0), MUSTER_USAGE);
+    CU_ASSERT(contains(api_err(&a), "parameter 'n' is given twice"));
+    char *unknown[] = { "m=4" };
+    CU_ASSERT_EQUAL(api_run(&a, "f", 1, unknown, NULL, 0), MUSTER_USAGE);
+    CU_ASSERT(contains(api_err(&a), "'f' has no parameter named 'm'"));
+    CU_ASSERT_EQUAL(api_run(&a, "nope", 0, NULL, NULL, 0), MUSTER_USAGE);
+    CU_ASSERT(contains(api_err(&a), "api.muster has no procedure 'nope'; it has: f dice cover\n"));
+    CU_ASSERT_STRING_EQUAL(api_out(&a), "");
+    api_close(&a);
+
+    /* a script with errors gives no program */
+    api_open(&a, "proc f() -> int { return true }\nproc g() -> int { return nope }\n");
+    CU_ASSERT_PTR_NULL(a.prog);
+    CU_ASSERT_EQUAL(muster_error_count(a.ctx), 2);
+    CU_ASSERT(contains(api_err(&a), "api.muster:1:26: error: 'f' returns int, but this is bool"));
+    CU_ASSERT(contains(api_err(&a), "api.muster:2:26: error: unknown name 'nope'"));
+    api_close(&a);
+}
+
 void register_tests(void)
 {
     static const TestDef types[] = {
@@ -839,4 +974,11 @@ void register_tests(void)
     add_suite("compiler: names and calls", names);
     add_suite("compiler: resolution", resolution);
     add_suite("compiler: bytecode", bytecode);
+    static const TestDef api[] = {
+        { "run", test_api_run },
+        { "dice and seeds", test_api_dice },
+        { "errors", test_api_errors },
+        { NULL, NULL },
+    };
+    add_suite("compiler: public interface", api);
 }

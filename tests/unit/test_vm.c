@@ -621,6 +621,142 @@ static void test_wrong_argument_count(void)
     CU_ASSERT_STRING_EQUAL(r.vm.error, "'f' takes 1 arguments, 0 given");
 }
 
+static void test_no_arguments_as_null(void)
+{
+    /* vm.h: "Call protos[index] with nargs arguments" — with none, the
+     * argument pointer may be NULL, as api.c passes for defaults.  (Under
+     * -fsanitize=undefined this reports vm.c's memcpy(base, NULL, 0).) */
+    Compiled *c = compile_text("proc f() -> int { return 42 }", NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    Run r;
+    run_scripted(&r, c, NULL);
+    CU_ASSERT_EQUAL(vm_call(&r.vm, compiler_find_proc(c, "f")->proto, NULL, 0, &r.result), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "42");
+}
+
+/* ---- tracing ---- */
+
+typedef struct Event {
+    int kind;                /* 0 roll, 1 reroll */
+    const char *proc;
+    uint32_t offset;
+    int32_t sides;
+    int64_t n;
+    char dice[64];
+} Event;
+
+typedef struct Events {
+    Event items[16];
+    int n;
+} Events;
+
+static void on_roll(void *ud, const Proto *p, uint32_t offset, int32_t sides, int64_t n, const Pool *pool,
+                    int64_t face)
+{
+    Events *ev = ud;
+    if (ev->n == 16)
+        return;
+    Event *e = &ev->items[ev->n++];
+    *e = (Event){ 0, p->name, offset, sides, n, "" };
+    snprintf(e->dice, sizeof e->dice, "%s", pool ? show_value(val_pool(pool)) : show_value(val_int(face)));
+}
+
+static void on_reroll(void *ud, const Proto *p, uint32_t offset)
+{
+    Events *ev = ud;
+    if (ev->n < 16)
+        ev->items[ev->n++] = (Event){ 1, p->name, offset, 0, 0, "" };
+}
+
+static void test_trace(void)
+{
+    const char *src = "proc f() -> int {\n"
+                      "  let a = roll d6\n"
+                      "  if a == 1 { reroll }\n"
+                      "  return a + count(roll 3d8 >= 5)\n"
+                      "}\n";
+    Compiled *c = compile_text(src, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    Run r;
+    run_scripted(&r, c, "1,4,8,2,5");
+    Events ev = { .n = 0 };
+    VmTrace trace = { &ev, on_roll, on_reroll };
+    r.vm.trace = &trace;
+    CU_ASSERT_EQUAL(run_call(&r, "f", NULL, 0), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "6");
+    CU_ASSERT_EQUAL_FATAL(ev.n, 4);
+    uint32_t die_at = (uint32_t)(strstr(src, "roll d6") - src);
+    uint32_t reroll_at = (uint32_t)(strstr(src, "reroll") - src);
+    uint32_t pool_at = (uint32_t)(strstr(src, "roll 3d8") - src);
+    CU_ASSERT_EQUAL(ev.items[0].kind, 0);
+    CU_ASSERT_EQUAL(ev.items[0].offset, die_at);
+    CU_ASSERT_EQUAL(ev.items[0].sides, 6);
+    CU_ASSERT_EQUAL(ev.items[0].n, 1);
+    CU_ASSERT_STRING_EQUAL(ev.items[0].dice, "1");
+    CU_ASSERT_EQUAL(ev.items[1].kind, 1);
+    CU_ASSERT_EQUAL(ev.items[1].offset, reroll_at);
+    CU_ASSERT_STRING_EQUAL(ev.items[1].proc, "f");
+    CU_ASSERT_STRING_EQUAL(ev.items[2].dice, "4");
+    CU_ASSERT_EQUAL(ev.items[3].offset, pool_at);
+    CU_ASSERT_EQUAL(ev.items[3].sides, 8);
+    CU_ASSERT_EQUAL(ev.items[3].n, 3);
+    CU_ASSERT_STRING_EQUAL(ev.items[3].dice, "[2, 5, 8]");
+}
+
+/* ---- values ---- */
+
+static Value make_pool(int32_t sides, int n, const int32_t *faces)
+{
+    Pool *p = pool_alloc(sides, n);
+    memcpy(p->face, faces, sizeof(int32_t) * (size_t)n);
+    pool_sort(p);
+    return val_pool(p);
+}
+
+static const char *json(Value v, const EnumDesc *enums)
+{
+    static char buf[2][128];
+    static int next;
+    char *b = buf[next++ % 2];
+    FILE *f = fmemopen(b, sizeof buf[0], "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    val_print_json(f, v, enums);
+    fclose(f);
+    return b;
+}
+
+static void test_value_order_and_printing(void)
+{
+    static const int32_t a[] = { 3, 1 }, b[] = { 1, 4 }, c[] = { 6 };
+    Value pa = make_pool(6, 2, a), pb = make_pool(6, 2, b), pc = make_pool(6, 1, c);
+    /* pools: by size, then faces */
+    CU_ASSERT(val_order(pa, pb) < 0);
+    CU_ASSERT(val_order(pb, pa) > 0);
+    CU_ASSERT(val_order(pc, pa) < 0);
+    CU_ASSERT_EQUAL(val_order(pa, make_pool(6, 2, (const int32_t[]){ 1, 3 })), 0);
+    /* numbers by value, across ints and rationals */
+    CU_ASSERT(val_equal(val_int(2), rat(4, 2)));
+    CU_ASSERT(val_order(rat(1, 3), rat(1, 2)) < 0);
+    CU_ASSERT(val_order(val_int(-1), rat(-1, 2)) < 0);
+    /* then bools, enums, strings, pools */
+    CU_ASSERT(val_order(val_int(1000), val_bool(false)) < 0);
+    CU_ASSERT(val_order(val_bool(true), val_enum(0, 0)) < 0);
+    CU_ASSERT(val_order(val_enum(0, 5), val_enum(1, 0)) < 0);
+    CU_ASSERT(val_order(val_enum(1, 1), val_enum(1, 0)) > 0);
+    Value s1 = val_str(val_new_str("ab", 2)), s2 = val_str(val_new_str("abc", 3));
+    CU_ASSERT(val_order(s1, s2) < 0);
+    CU_ASSERT(val_order(s2, pa) < 0);
+
+    static const char *members[] = { "none", "light" };
+    const EnumDesc enums[] = { { "Cover", 2, members } };
+    CU_ASSERT_STRING_EQUAL(json(rat(3, 2), enums), "\"3/2\"");
+    CU_ASSERT_STRING_EQUAL(json(rat(4, 2), enums), "2");
+    CU_ASSERT_STRING_EQUAL(json(val_enum(0, 1), enums), "\"light\"");
+    CU_ASSERT_STRING_EQUAL(json(pa, enums), "[1, 3]");
+    CU_ASSERT_STRING_EQUAL(json(val_str(val_new_str("a\"\n", 3)), enums), "\"a\\\"\\n\"");
+    CU_ASSERT_STRING_EQUAL(show_value(rat(-6, 4)), "-3/2");
+}
+
 void register_tests(void)
 {
     static const TestDef arithmetic[] = {
@@ -661,11 +797,18 @@ void register_tests(void)
         { "error location of dice", test_error_location_of_dice },
         { "overflow location", test_overflow_location },
         { "wrong argument count", test_wrong_argument_count },
+        { "no arguments as NULL", test_no_arguments_as_null },
         { NULL, NULL },
     };
     (void)test_step_limit_location;
     add_suite("vm: arithmetic", arithmetic);
     add_suite("vm: control", control);
     add_suite("vm: dice and pools", dice);
+    static const TestDef other[] = {
+        { "trace of rolls and rerolls", test_trace },
+        { "value order and printing", test_value_order_and_printing },
+        { NULL, NULL },
+    };
     add_suite("vm: errors", errors);
+    add_suite("vm: tracing and values", other);
 }
