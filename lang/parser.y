@@ -362,7 +362,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
     bool brace = false;   /* is a '{' one of the things that could come here? */
     for (int i = 0; i < n; i++)
         brace |= expected[i] == YYTRANSLATE('{');
-    if (found == YYSYMBOL_DIE && expects(expected, n, YYSYMBOL_IDENT) && len < sizeof msg)
+    if (found == YYSYMBOL_DIE && expects(expected, n, YYSYMBOL_IDENT) && !expects(expected, n, YYTRANSLATE('+'))
+        && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (a die like d6 cannot be used as a name)");
     else if (found == YYSYMBOL_DIE && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (dice are rolled with 'roll', as in 'roll 2d6')");
