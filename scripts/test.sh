@@ -12,13 +12,19 @@ top=$PWD
 bash scripts/setup.sh
 
 summary() {
-    # add up automake's per-directory counts from the test-suite logs given
-    local pass=0 fail=0 f p x
-    for f in "$@"; do
-        [ -f "$f" ] || continue
-        p=$(sed -n 's/^# PASS: *//p' "$f" | head -1); pass=$((pass + ${p:-0}))
-        for x in FAIL XPASS ERROR; do
-            p=$(sed -n "s/^# $x: *//p" "$f" | head -1); fail=$((fail + ${p:-0}))
+    # count test cases, not programs: CUnit's "tests" row and the script
+    # suites' closing "N passed, N failed" line, in every build directory given
+    local pass=0 fail=0 dir f p x
+    for dir in "$@"; do
+        for f in "$dir"/tests/unit/*.log; do
+            [ -f "$f" ] || continue
+            read -r p x < <(awk '$1 == "tests" { print $4, $5 }' "$f")
+            pass=$((pass + ${p:-0})); fail=$((fail + ${x:-0}))
+        done
+        for f in "$dir"/tests/*.log; do
+            [ -f "$f" ] || continue
+            read -r p x < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$f" | tail -1)
+            pass=$((pass + ${p:-0})); fail=$((fail + ${x:-0}))
         done
     done
     echo "$pass $fail"
@@ -31,7 +37,7 @@ if ! make -s -j"$(nproc)" check >/dev/null 2>&1; then
     status=1
     cat test-suite.log >&2 || true
 fi
-logs+=("$top/test-suite.log")
+logs+=("$top")
 grep -E '^# (TOTAL|PASS|FAIL|ERROR)' test-suite.log || true
 
 if [ "${1:-}" != "--quick" ] && [ $status -eq 0 ]; then
@@ -52,7 +58,7 @@ if [ "${1:-}" != "--quick" ] && [ $status -eq 0 ]; then
         (cd "$dir" && ./configure -q "${extra[@]}" CFLAGS="$san" >/dev/null \
             && make -s -j"$(nproc)" >/dev/null 2>&1 \
             && make -s -j"$(nproc)" check >/dev/null 2>&1) || { status=1; cat "$dir/test-suite.log" >&2 || true; }
-        logs+=("$dir/test-suite.log")
+        logs+=("$dir")
         grep -E '^# (TOTAL|PASS|FAIL|ERROR)' "$dir/test-suite.log" || true
     done
     if [ $status -eq 0 ]; then
