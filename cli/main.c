@@ -3,7 +3,9 @@
 #include "muster.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,11 +15,13 @@ static const char usage_text[] =
     "Compile and run wargame rules written in the muster language.\n"
     "\n"
     "Commands:\n"
-    "  check FILE...             compile each script and report any error\n"
+    "  check FILE...             compile each script, report any error, run its examples\n"
     "  run FILE PROC [NAME=VALUE]...\n"
     "                            run a procedure and print its result\n"
     "  prob FILE PROC [NAME=VALUE]...\n"
     "                            simulate a procedure and print the odds of each result\n"
+    "  test FILE|DIR...          run the examples of each script (DIR: every .muster in it)\n"
+    "  turn FILE                 print the turn sequence as a checklist\n"
     "  dis FILE                  print the compiled bytecode\n"
     "\n"
     "Options for run:\n"
@@ -25,6 +29,8 @@ static const char usage_text[] =
     "      --dice=6,3,4          use these dice, in order, instead of random ones\n"
     "      --explain             show every roll on the way to the result\n"
     "      --json                print {\"result\": ..., \"log\": [...]}\n"
+    "      --choose=CHOICE=OPTION  take OPTION at CHOICE instead of its default (run and prob;\n"
+    "                            may be repeated)\n"
     "Options for prob:\n"
     "      --trials=N            number of simulated runs (default 100000)\n"
     "      --seed=N              seed the simulation\n"
@@ -39,7 +45,7 @@ static const char usage_text[] =
     "Exit status: 0 success, 1 an error in the rules (compile or run), 2 a usage error.\n"
     "Diagnostics are coloured on a terminal unless NO_COLOR is set.\n";
 
-enum { OPT_SEED = 256, OPT_DICE, OPT_EXPLAIN, OPT_JSON, OPT_CSV, OPT_TRIALS, OPT_MAX_STEPS, OPT_MAX_DEPTH };
+enum { OPT_SEED = 256, OPT_DICE, OPT_EXPLAIN, OPT_JSON, OPT_CSV, OPT_TRIALS, OPT_MAX_STEPS, OPT_MAX_DEPTH, OPT_CHOOSE };
 
 static const struct option long_options[] = {
     { "seed", required_argument, NULL, OPT_SEED },
@@ -50,6 +56,7 @@ static const struct option long_options[] = {
     { "trials", required_argument, NULL, OPT_TRIALS },
     { "max-steps", required_argument, NULL, OPT_MAX_STEPS },
     { "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
+    { "choose", required_argument, NULL, OPT_CHOOSE },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
     { NULL, 0, NULL, 0 },
@@ -76,6 +83,89 @@ static int parse_u64(const char *s, uint64_t *out)
     return 1;
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every .muster file below dir, in name order, appended to *files. */
+static void find_scripts(const char *dir, char ***files, int *n, int *cap)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    char **here = NULL;
+    int nhere = 0, caphere = 0;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        char *path = malloc(len);
+        snprintf(path, len, "%s/%s", dir, e->d_name);
+        if (nhere == caphere) {
+            caphere = caphere ? caphere * 2 : 16;
+            here = realloc(here, sizeof *here * (size_t)caphere);
+        }
+        here[nhere++] = path;
+    }
+    closedir(d);
+    qsort(here, (size_t)nhere, sizeof *here, by_name);
+    for (int i = 0; i < nhere; i++) {
+        struct stat st;
+        if (stat(here[i], &st) != 0)
+            continue;
+        size_t len = strlen(here[i]);
+        if (S_ISDIR(st.st_mode))
+            find_scripts(here[i], files, n, cap);
+        else if (len > 7 && !strcmp(here[i] + len - 7, ".muster")) {
+            if (*n == *cap) {
+                *cap = *cap ? *cap * 2 : 16;
+                *files = realloc(*files, sizeof **files * (size_t)*cap);
+            }
+            (*files)[(*n)++] = here[i];
+        }
+    }
+    free(here);
+}
+
+/* muster test: the examples of every script named or found; one line each,
+ * then the totals. */
+static int run_tests(muster_ctx *ctx, char **pos, int npos)
+{
+    if (npos == 0)
+        return usage_error("%stest needs at least one FILE or DIR", "");
+    char **files = NULL;
+    int n = 0, cap = 0;
+    for (int i = 0; i < npos; i++) {
+        struct stat st;
+        if (stat(pos[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            int before = n;
+            find_scripts(pos[i], &files, &n, &cap);
+            if (n == before)
+                fprintf(stderr, "muster: warning: no .muster files in %s\n", pos[i]);
+            continue;
+        }
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            files = realloc(files, sizeof *files * (size_t)cap);
+        }
+        files[n++] = pos[i];
+    }
+    int passed = 0, failed = 0;
+    for (int i = 0; i < n; i++) {
+        muster_program *prog = muster_load(ctx, files[i]);
+        if (!prog) {
+            printf("FAIL %s: does not compile\n", files[i]);
+            failed++;
+            continue;
+        }
+        muster_test(ctx, prog, &passed, &failed);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? MUSTER_ERROR : MUSTER_OK;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -89,9 +179,13 @@ int main(int argc, char **argv)
         printf("muster %s\n", muster_version());
         return 0;
     }
-    enum { CHECK, RUN, PROB, DIS } mode;
+    enum { CHECK, RUN, PROB, DIS, TEST, TURN } mode;
     if (!strcmp(cmd, "check"))
         mode = CHECK;
+    else if (!strcmp(cmd, "test"))
+        mode = TEST;
+    else if (!strcmp(cmd, "turn"))
+        mode = TURN;
     else if (!strcmp(cmd, "run"))
         mode = RUN;
     else if (!strcmp(cmd, "prob"))
@@ -105,6 +199,8 @@ int main(int argc, char **argv)
     muster_prob_opts prob = { 0 };
     uint64_t max_steps = 0, max_depth = 0, seed = 0;
     int have_seed = 0, json = 0;
+    char **choices = calloc((size_t)argc, sizeof *choices);
+    int nchoices = 0;
     int opt;
     int sub_argc = argc - 1;
     char **sub_argv = argv + 1;   /* argv[0] of the sub-command is the command name */
@@ -121,6 +217,7 @@ int main(int argc, char **argv)
             have_seed = 1;
             break;
         case OPT_DICE: run.dice = optarg; break;
+        case OPT_CHOOSE: choices[nchoices++] = optarg; break;
         case OPT_EXPLAIN: run.explain = 1; break;
         case OPT_JSON: json = 1; break;
         case OPT_CSV: prob.csv = 1; break;
@@ -156,8 +253,9 @@ int main(int argc, char **argv)
         return usage_error("%s--dice and --explain go with 'run', not 'prob'", "");
     if (mode == PROB && json && prob.csv)
         return usage_error("%schoose one of --json and --csv", "");
-    if ((mode == CHECK || mode == DIS) && (run.dice || run.explain || json || prob.csv || prob.trials || have_seed))
-        return usage_error("%s'check' and 'dis' take no run or prob options", "");
+    if ((mode == CHECK || mode == DIS || mode == TEST || mode == TURN)
+        && (run.dice || run.explain || json || prob.csv || prob.trials || have_seed || nchoices))
+        return usage_error("'%s' takes no run or prob options", cmd);
 
     char **pos = sub_argv + optind;
     int npos = sub_argc - optind;
@@ -172,22 +270,31 @@ int main(int argc, char **argv)
             return usage_error("%scheck needs at least one FILE", "");
         int status = MUSTER_OK;
         for (int i = 0; i < npos; i++) {
-            if (muster_load(ctx, pos[i]))
-                printf("%s: ok\n", pos[i]);
-            else
+            muster_program *prog = muster_load(ctx, pos[i]);
+            int passed = 0, failed = 0;
+            if (!prog || muster_check(ctx, prog, &passed, &failed) != MUSTER_OK) {
                 status = MUSTER_ERROR;
+                continue;
+            }
+            if (passed)
+                printf("%s: ok (%d example%s pass)\n", pos[i], passed, passed == 1 ? "" : "s");
+            else
+                printf("%s: ok\n", pos[i]);
         }
         return status;
     }
+    if (mode == TEST)
+        return run_tests(ctx, pos, npos);
     if (npos == 0)
         return usage_error("%s needs a FILE", cmd);
     muster_program *prog = muster_load(ctx, pos[0]);
     if (!prog)
         return MUSTER_ERROR;
-    if (mode == DIS) {
+    if (mode == DIS || mode == TURN) {
         if (npos > 1)
-            return usage_error("dis takes one FILE, not '%s' after it", pos[1]);
-        return muster_disassemble(ctx, prog);
+            return usage_error(mode == DIS ? "dis takes one FILE, not '%s' after it" : "turn takes one FILE, not '%s' after it",
+                               pos[1]);
+        return mode == DIS ? muster_disassemble(ctx, prog) : muster_turn(ctx, prog);
     }
     if (npos < 2) {
         fprintf(stderr, "muster: %s needs a procedure to %s; %s has:\n", cmd, mode == RUN ? "run" : "simulate",
@@ -200,10 +307,14 @@ int main(int argc, char **argv)
         run.have_seed = have_seed;
         run.seed = seed;
         run.json = json;
+        run.choices = choices;
+        run.nchoices = nchoices;
         return muster_run(ctx, prog, pos[1], npos - 2, pos + 2, &run);
     }
     prob.have_seed = have_seed;
     prob.seed = seed;
     prob.json = json;
+    prob.choices = choices;
+    prob.nchoices = nchoices;
     return muster_prob(ctx, prog, pos[1], npos - 2, pos + 2, &prob);
 }

@@ -8,9 +8,12 @@
 #include "config.h"
 #include "muster.h"
 
+#include "ast.h"
+
 #include "compiler.h"
 #include "dice.h"
 #include "mem.h"
+#include "opcodes.h"
 #include "parse.h"
 #include "vm.h"
 
@@ -66,12 +69,124 @@ int muster_error_count(const muster_ctx *ctx) { return ctx->diag.errors; }
 
 const char *muster_version(void) { return PACKAGE_VERSION; }
 
+/* ---- imports ---- */
+
+#define MAX_IMPORT_DEPTH 32
+
+typedef struct Loaded {
+    char **paths;            /* real paths of the files read so far */
+    int n, cap;
+} Loaded;
+
+static bool already_loaded(Loaded *seen, const char *path)
+{
+    char *real = realpath(path, NULL);
+    if (!real)
+        return false;
+    for (int i = 0; i < seen->n; i++)
+        if (!strcmp(seen->paths[i], real)) {
+            free(real);
+            return true;
+        }
+    seen->paths = ast_grow(seen->paths, seen->n, &seen->cap, sizeof(char *));
+    seen->paths[seen->n++] = mem_strdup(real);
+    free(real);
+    return false;
+}
+
+static bool readable(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f)
+        fclose(f);
+    return f != NULL;
+}
+
+/* Where `import "name"` finds its file: beside the importing file, then in
+ * each folder of MUSTER_PATH, then in the installed library. */
+static char *find_import(const char *from, const char *name)
+{
+    size_t nl = strlen(name);
+    bool has_ext = nl > 7 && !strcmp(name + nl - 7, ".muster");
+    char file[4096];
+    snprintf(file, sizeof file, "%s%s", name, has_ext ? "" : ".muster");
+    char buf[8192];
+    if (file[0] == '/')
+        return readable(file) ? mem_strdup(file) : NULL;
+    const char *slash = strrchr(from, '/');
+    snprintf(buf, sizeof buf, "%.*s%s", slash ? (int)(slash - from + 1) : 0, from, file);
+    if (readable(buf))
+        return mem_strdup(buf);
+    const char *path = getenv("MUSTER_PATH");
+    while (path && *path) {
+        const char *end = strchr(path, ':');
+        size_t len = end ? (size_t)(end - path) : strlen(path);
+        if (len) {
+            snprintf(buf, sizeof buf, "%.*s/%s", (int)len, path, file);
+            if (readable(buf))
+                return mem_strdup(buf);
+        }
+        path = end ? end + 1 : NULL;
+    }
+    static const char *const libs[] = { MUSTER_DATADIR, MUSTER_SOURCE_STDLIB };
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+        snprintf(buf, sizeof buf, "%s/%s", libs[i], file);
+        if (readable(buf))
+            return mem_strdup(buf);
+    }
+    return NULL;
+}
+
+/* Parse the files a module imports (and theirs) and add their declarations. */
+static void load_imports(muster_ctx *ctx, Module *into, const Module *m, Loaded *seen, int depth)
+{
+    for (int i = 0; i < m->n; i++) {
+        const Decl *d = m->decls[i];
+        if (d->kind != DECL_IMPORT)
+            continue;
+        char *path = find_import(d->src->path, d->as.import.path);
+        if (!path) {
+            diag_report(&ctx->diag, DIAG_ERROR, d->src, d->name_span,
+                        "cannot find '%s' beside this file, in MUSTER_PATH or in %s", d->as.import.path,
+                        MUSTER_DATADIR);
+            continue;
+        }
+        if (already_loaded(seen, path))
+            continue;
+        if (depth >= MAX_IMPORT_DEPTH) {
+            diag_report(&ctx->diag, DIAG_ERROR, d->src, d->name_span, "imports nest more than %d deep",
+                        MAX_IMPORT_DEPTH);
+            continue;
+        }
+        char err[512];
+        Source *src = source_read(path, err, sizeof err);
+        if (!src) {
+            diag_report(&ctx->diag, DIAG_ERROR, d->src, d->name_span, "%s", err);
+            continue;
+        }
+        Module *sub = parse_module(src, &ctx->diag);
+        for (int k = 0; k < sub->n; k++)
+            ast_module_push(into, sub->decls[k]);
+        load_imports(ctx, into, sub, seen, depth + 1);
+    }
+}
+
 static muster_program *load_source(muster_ctx *ctx, const Source *src)
 {
     int before = ctx->diag.errors;
     Module *m = parse_module(src, &ctx->diag);
     if (ctx->diag.errors > before)
         return NULL;
+    Loaded seen = { 0 };
+    already_loaded(&seen, src->path);
+    Module *all = mem_alloc(sizeof *all);
+    all->src = src;
+    for (int k = 0; k < m->n; k++)
+        ast_module_push(all, m->decls[k]);
+    load_imports(ctx, all, m, &seen, 0);
+    if (ctx->diag.errors > before)
+        return NULL;
+    m = all;
     Compiled *c = compiler_compile(m, &ctx->diag);
     if (!c)
         return NULL;
@@ -196,6 +311,7 @@ static bool parse_value(const Compiled *c, Type t, const char *text, Value *out)
         return false;
     }
     case TY_POOL:
+    case TY_RECORD:
     case TY_ERROR:
         break;
     }
@@ -225,7 +341,7 @@ static bool numeral_out_of_range(const char *text)
 static void report_runtime(muster_ctx *ctx, const Compiled *c, const Vm *vm)
 {
     Span at = { vm->error_offset, vm->error_offset + 1 };
-    diag_report(&ctx->diag, DIAG_ERROR, c->src, at, "%s (in '%s')", vm->error,
+    diag_report(&ctx->diag, DIAG_ERROR, compiler_source_of(c, vm->error_proto), at, "%s (in '%s')", vm->error,
                 vm->error_proto ? vm->error_proto->name : "?");
     /* the callers, innermost first; a run of identical recursive calls is one note */
     int shown = 0;
@@ -240,11 +356,12 @@ static void report_runtime(muster_ctx *ctx, const Compiled *c, const Vm *vm)
             break;
         }
         uint32_t off = f->proto->offsets[ip - f->proto->code - 1];
+        const Source *fsrc = compiler_source_of(c, f->proto);
         if (run > 1)
-            diag_report(&ctx->diag, DIAG_NOTE, c->src, (Span){ off, off + 1 }, "called from '%s' (%d times over)",
+            diag_report(&ctx->diag, DIAG_NOTE, fsrc, (Span){ off, off + 1 }, "called from '%s' (%d times over)",
                         f->proto->name, run);
         else
-            diag_report(&ctx->diag, DIAG_NOTE, c->src, (Span){ off, off + 1 }, "called from '%s'", f->proto->name);
+            diag_report(&ctx->diag, DIAG_NOTE, fsrc, (Span){ off, off + 1 }, "called from '%s'", f->proto->name);
         shown++;
         d -= run;
     }
@@ -280,9 +397,9 @@ static int build_args(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, in
         if (given[p])
             return usage_error(ctx, "parameter '%s' is given twice", sig->pnames[p]);
         Type t = sig->ptypes[p];
-        if (t.kind == TY_POOL)
-            return usage_error(ctx, "parameter '%s' is a pool; pools cannot be given on the command line",
-                               sig->pnames[p]);
+        if (t.kind == TY_POOL || t.kind == TY_RECORD)
+            return usage_error(ctx, "parameter '%s' is a %s; that cannot be given on the command line",
+                               sig->pnames[p], t.kind == TY_POOL ? "pool" : "record");
         if (!parse_value(c, t, eq + 1, &out[p])) {
             if ((t.kind == TY_INT || t.kind == TY_RAT) && numeral_out_of_range(eq + 1))
                 return usage_error(ctx, "'%s' is out of range for parameter '%s': muster's integers are "
@@ -338,9 +455,50 @@ static const ProcSig *find_proc_or_complain(muster_ctx *ctx, const Compiled *c, 
     return sig;
 }
 
+/* "Choice=option" strings into the per-enum overrides the VM reads. */
+static int parse_choices(muster_ctx *ctx, const Compiled *c, char *const *texts, int n, int **out)
+{
+    *out = NULL;
+    if (n == 0)
+        return MUSTER_OK;
+    int *pick = mem_alloc_atomic(sizeof(int) * (size_t)(c->prog->nenums + 1));
+    for (int i = 0; i < c->prog->nenums; i++)
+        pick[i] = -1;
+    for (int i = 0; i < n; i++) {
+        const char *eq = strchr(texts[i], '=');
+        int id = -1;
+        if (eq)
+            for (int k = 0; k < c->prog->nenums; k++)
+                if (c->prog->enums[k].flavour == FLAVOUR_CHOICE && strlen(c->prog->enums[k].name) == (size_t)(eq - texts[i])
+                    && !strncmp(c->prog->enums[k].name, texts[i], (size_t)(eq - texts[i])))
+                    id = k;
+        if (id < 0) {
+            fprintf(ctx->err, "muster: error: --choose wants CHOICE=OPTION, where CHOICE is one of the script's choices:");
+            for (int k = 0; k < c->prog->nenums; k++)
+                if (c->prog->enums[k].flavour == FLAVOUR_CHOICE)
+                    fprintf(ctx->err, " %s", c->prog->enums[k].name);
+            fputc('\n', ctx->err);
+            return MUSTER_USAGE;
+        }
+        const EnumDesc *e = &c->prog->enums[id];
+        for (int k = 0; k < e->nmembers; k++)
+            if (!strcmp(e->members[k], eq + 1))
+                pick[id] = k;
+        if (pick[id] < 0) {
+            fprintf(ctx->err, "muster: error: '%s' is not an option of %s (one of:", eq + 1, e->name);
+            for (int k = 0; k < e->nmembers; k++)
+                fprintf(ctx->err, " %s", e->members[k]);
+            fputs(")\n", ctx->err);
+            return MUSTER_USAGE;
+        }
+    }
+    *out = pick;
+    return MUSTER_OK;
+}
+
 /* ---- the log of a run ---- */
 
-enum { LOG_ROLL, LOG_REROLL, LOG_CALL, LOG_RETURN };
+enum { LOG_ROLL, LOG_REROLL, LOG_CALL, LOG_RETURN, LOG_NOTE };
 
 typedef struct LogEntry {
     int kind;
@@ -352,7 +510,9 @@ typedef struct LogEntry {
     int64_t face;
     int depth;               /* calls and returns */
     Value *args;             /* calls: a copy of the arguments */
-    Value result;            /* returns */
+    Value result;            /* returns; notes: the value reported */
+    const MuStr *label;      /* notes */
+    int note;                /* notes: a NoteKind */
 } LogEntry;
 
 typedef struct Log {
@@ -396,12 +556,39 @@ static void on_return(void *ud, const Proto *p, Value result, int depth)
                              .result = result });
 }
 
+static void on_note(void *ud, const Proto *p, uint32_t offset, const MuStr *label, int kind, Value value)
+{
+    log_push(ud, (LogEntry){ .kind = LOG_NOTE, .proto = p, .offset = offset, .label = label, .note = kind,
+                             .result = value });
+}
+
+/* A value, with the sheet's words for it when it has some:
+ * routs ("Target Routs"). */
+static void print_explained(FILE *out, Value v, const Program *prog)
+{
+    val_print(out, v, prog);
+    if (v.tag == VAL_ENUM && prog->enums[v.enum_id].texts && prog->enums[v.enum_id].texts[v.as.i]) {
+        const char *t = prog->enums[v.enum_id].texts[v.as.i];
+        fputs(" (", out);
+        val_json_string(out, t, strlen(t));
+        fputc(')', out);
+    }
+}
+
+static void print_signed(FILE *out, Value v, const Program *prog)
+{
+    bool negative = v.tag == VAL_INT ? v.as.i < 0 : v.tag == VAL_RAT ? v.as.q.num < 0 : false;
+    if (!negative && (v.tag == VAL_INT || v.tag == VAL_RAT))
+        fputc('+', out);
+    val_print(out, v, prog);
+}
+
 static void print_proto_call(FILE *out, const Program *prog, const Proto *p, const Value *args)
 {
     fprintf(out, "%s(", p->name);
     for (int i = 0; i < p->nparams; i++) {
         fprintf(out, "%s%s: ", i ? ", " : "", p->param_names[i]);
-        val_print(out, args[i], prog->enums);
+        val_print(out, args[i], prog);
     }
     fputc(')', out);
 }
@@ -438,13 +625,25 @@ static void print_log_text(FILE *out, const Compiled *c, const Log *log)
             print_dice(out, e);
             fputc('\n', out);
             break;
+        case LOG_NOTE:
+            fprintf(out, "%*s", indent, "");
+            switch (e->note) {
+            case NOTE_ADD: print_signed(out, e->result, c->prog); break;
+            case NOTE_MUL: fputs("x ", out); val_print(out, e->result, c->prog); break;
+            case NOTE_CAP: fputs("capped at ", out); val_print(out, e->result, c->prog); break;
+            case NOTE_BASE: fputs("start at ", out); val_print(out, e->result, c->prog); break;
+            }
+            if (e->label && e->label->len)
+                fprintf(out, "  %s", e->label->bytes);
+            fputc('\n', out);
+            break;
         case LOG_CALL:
             fprintf(out, "%*s", indent, "");
             print_proto_call(out, c->prog, e->proto, e->args);
             if (i + 1 < log->n && log->items[i + 1].kind == LOG_RETURN) {
                 /* nothing happened inside: one line */
                 fputs(" = ", out);
-                val_print(out, log->items[i + 1].result, c->prog->enums);
+                print_explained(out, log->items[i + 1].result, c->prog);
                 fputc('\n', out);
                 i++;
             } else {
@@ -456,7 +655,7 @@ static void print_log_text(FILE *out, const Compiled *c, const Log *log)
             if (depth > 0)
                 depth--;
             fprintf(out, "%*s%s = ", 2 + 2 * depth, "", e->proto->name);
-            val_print(out, e->result, c->prog->enums);
+            print_explained(out, e->result, c->prog);
             fputc('\n', out);
             break;
         }
@@ -477,7 +676,7 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
         source_linecol(c->src, e->offset, &line, &col);
         fputs(first ? "" : ", ", out);
         first = false;
-        static const char *const kinds[] = { "roll", "reroll", "call", "return" };
+        static const char *const kinds[] = { "roll", "reroll", "call", "return", "modifier" };
         fprintf(out, "{\"event\": \"%s\", \"proc\": ", kinds[e->kind]);
         val_json_string(out, e->proto->name, strlen(e->proto->name));
         fprintf(out, ", \"line\": %d", line);
@@ -487,12 +686,18 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
                 fputs(k ? ", " : "", out);
                 val_json_string(out, e->proto->param_names[k], strlen(e->proto->param_names[k]));
                 fputs(": ", out);
-                val_print_json(out, e->args[k], c->prog->enums);
+                val_print_json(out, e->args[k], c->prog);
             }
             fputc('}', out);
+        } else if (e->kind == LOG_NOTE) {
+            static const char *const notes[] = { "add", "factor", "cap", "base" };
+            fprintf(out, ", \"kind\": \"%s\", \"label\": ", notes[e->note]);
+            val_json_string(out, e->label->bytes, e->label->len);
+            fputs(", \"value\": ", out);
+            val_print_json(out, e->result, c->prog);
         } else if (e->kind == LOG_RETURN) {
             fprintf(out, ", \"depth\": %d, \"value\": ", e->depth);
-            val_print_json(out, e->result, c->prog->enums);
+            val_print_json(out, e->result, c->prog);
         } else if (e->kind == LOG_ROLL) {
             if (e->pool)
                 fprintf(out, ", \"dice\": \"%lldd%d\", \"faces\": ", (long long)e->n, (int)e->sides);
@@ -512,7 +717,7 @@ static void print_call(FILE *out, const Compiled *c, const ProcSig *sig, const V
     fprintf(out, "%s(", sig->name);
     for (int i = 0; i < sig->nparams; i++) {
         fprintf(out, "%s%s: ", i ? ", " : "", sig->pnames[i]);
-        val_print(out, args[i], c->prog->enums);
+        val_print(out, args[i], c->prog);
     }
     fputc(')', out);
 }
@@ -544,8 +749,13 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
     Vm vm;
     vm_init(&vm, c->prog, dice);
     vm.limits = ctx->limits;
+    int *choices;
+    int cst = parse_choices(ctx, c, opts->choices, opts->nchoices, &choices);
+    if (cst != MUSTER_OK)
+        return cst;
+    vm.choices = choices;
     Log log = { 0 };
-    VmTrace trace = { &log, on_roll, on_reroll, on_call, on_return };
+    VmTrace trace = { &log, on_roll, on_reroll, on_call, on_return, on_note, NULL };
     vm.trace = &trace;
     Value argv[65];
     bool given[65];
@@ -575,14 +785,17 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
                 script.n - script.next, script.n);
     if (opts->json) {
         fputs("{\"result\": ", ctx->out);
-        val_print_json(ctx->out, result, c->prog->enums);
+        val_print_json(ctx->out, result, c->prog);
         fputs(", \"log\": ", ctx->out);
         print_log_json(ctx->out, c, &log, opts->dice ? NULL : &rng);
         fputs("}\n", ctx->out);
     } else {
         if (opts->explain)
             fputs("result: ", ctx->out);
-        val_print(ctx->out, result, c->prog->enums);
+        if (opts->explain)
+            print_explained(ctx->out, result, c->prog);
+        else
+            val_print(ctx->out, result, c->prog);
         fputc('\n', ctx->out);
     }
     return MUSTER_OK;
@@ -638,14 +851,14 @@ static void wilson(uint64_t k, uint64_t n, double *lo, double *hi)
 }
 
 /* A value's text form as a string (GC memory). */
-static char *value_text(Value v, const EnumDesc *enums)
+static char *value_text(Value v, const Program *prog)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
     if (!mem)
         return mem_strdup("?");
-    val_print(mem, v, enums);
+    val_print(mem, v, prog);
     fclose(mem);
     char *copy = mem_strndup(buf, len);
     free(buf);
@@ -686,6 +899,11 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
     Vm vm;
     vm_init(&vm, c->prog, &rng.base);
     vm.limits = ctx->limits;
+    int *choices;
+    int cst = parse_choices(ctx, c, opts->choices, opts->nchoices, &choices);
+    if (cst != MUSTER_OK)
+        return cst;
+    vm.choices = choices;
     Value argv[65];
     bool given[65];
     int st = build_args(ctx, c, sig, nargs, args, &vm, argv, given);
@@ -728,7 +946,7 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
             wilson(t.items[i].count, trials, &lo, &hi);
             fputs(i ? ", " : "", out);
             fputs("{\"value\": ", out);
-            val_print_json(out, t.items[i].value, c->prog->enums);
+            val_print_json(out, t.items[i].value, c->prog);
             fprintf(out, ", \"p\": %.6g, \"probability\": %.6g, \"low\": %.6g, \"high\": %.6g}", p, p, lo, hi);
         }
         fputs("]", out);
@@ -742,7 +960,7 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
         for (size_t i = 0; i < t.n; i++) {
             double lo, hi;
             wilson(t.items[i].count, trials, &lo, &hi);
-            csv_field(out, value_text(t.items[i].value, c->prog->enums));
+            csv_field(out, value_text(t.items[i].value, c->prog));
             fprintf(out, ",%.6f,%.6f,%.6f,%llu\n", (double)t.items[i].count / (double)trials, lo, hi,
                     (unsigned long long)t.items[i].count);
         }
@@ -755,7 +973,7 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
     char **texts = mem_alloc(sizeof(char *) * (t.n + 1));
     int width = 5;
     for (size_t i = 0; i < t.n; i++) {
-        texts[i] = value_text(t.items[i].value, c->prog->enums);
+        texts[i] = value_text(t.items[i].value, c->prog);
         int w = (int)strlen(texts[i]);
         if (w > 40) {
             strcpy(texts[i] + 37, "...");
@@ -782,6 +1000,158 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
     }
     if (numeric)
         fprintf(out, "mean %.4f, standard deviation %.4f\n", mean, sqrt(var));
+    return MUSTER_OK;
+}
+
+/* ---- examples ---- */
+
+typedef struct ExampleRun {
+    muster_ctx *ctx;
+    const Compiled *c;
+    const Example *ex;
+    int failures;
+} ExampleRun;
+
+static void on_expect(void *ud, const Proto *p, uint32_t offset, int index, bool ok, Value left, Value right)
+{
+    (void)p;
+    (void)offset;
+    ExampleRun *run = ud;
+    if (ok)
+        return;
+    run->failures++;
+    const Example *ex = run->ex;
+    const Program *prog = run->c->prog;
+    int op = ex->expect_ops[index];
+    char *msg = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&msg, &len);
+    if (!m)
+        return;
+    fprintf(m, "example \"%s\" fails: ", ex->name);
+    if (op < 0) {
+        fputs("expected this to be true, but it is false", m);
+    } else if (op == OPR_EQ) {
+        fputs("expected ", m);
+        print_explained(m, right, prog);
+        fputs(", got ", m);
+        print_explained(m, left, prog);
+    } else {
+        fprintf(m, "expected a value %s ", ast_operator_text[op]);
+        print_explained(m, right, prog);
+        fputs(", got ", m);
+        print_explained(m, left, prog);
+    }
+    fclose(m);
+    diag_report(&run->ctx->diag, DIAG_ERROR, ex->src, ex->expects[index], "%s", msg);
+    free(msg);
+}
+
+/* Run one example; true if it passed.  Failures are reported as diagnostics. */
+static bool run_example(muster_ctx *ctx, const Compiled *c, const Example *ex)
+{
+    ScriptDice dice;
+    dice_script_init(&dice, ex->dice, (size_t)ex->ndice);
+    Vm vm;
+    vm_init(&vm, c->prog, &dice.base);
+    vm.limits = ctx->limits;
+    vm.choices = ex->choices;
+    ExampleRun run = { ctx, c, ex, 0 };
+    VmTrace trace = { .ud = &run, .on_expect = on_expect };
+    vm.trace = &trace;
+    Value result;
+    if (vm_call(&vm, ex->proto, NULL, 0, &result)) {
+        report_runtime(ctx, c, &vm);
+        diag_report(&ctx->diag, DIAG_NOTE, ex->src, ex->decl->name_span, "while running example \"%s\"", ex->name);
+        return false;
+    }
+    if (dice.next < dice.n) {
+        diag_report(&ctx->diag, DIAG_ERROR, ex->src, ex->decl->name_span,
+                    "example \"%s\" gives %zu dice but uses only %zu of them", ex->name, dice.n, dice.next);
+        return false;
+    }
+    return run.failures == 0;
+}
+
+int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed)
+{
+    const Compiled *c = prog->compiled;
+    for (int i = 0; i < c->nunknowns; i++)
+        diag_report(&ctx->diag, DIAG_WARNING, c->unknowns[i].src, c->unknowns[i].span,
+                    "not given in the rules text: %s", c->unknowns[i].what);
+    int status = MUSTER_OK;
+    for (int i = 0; i < c->nexamples; i++) {
+        if (run_example(ctx, c, &c->examples[i]))
+            ++*passed;
+        else {
+            ++*failed;
+            status = MUSTER_ERROR;
+        }
+    }
+    return status;
+}
+
+int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed)
+{
+    const Compiled *c = prog->compiled;
+    int status = MUSTER_OK;
+    for (int i = 0; i < c->nexamples; i++) {
+        const Example *ex = &c->examples[i];
+        fflush(ctx->out);
+        bool ok = run_example(ctx, c, ex);
+        int line, col;
+        source_linecol(ex->src, ex->decl->name_span.begin, &line, &col);
+        fprintf(ctx->out, "%s %s:%d: %s\n", ok ? "PASS" : "FAIL", ex->src->path, line, ex->name);
+        fflush(ctx->out);
+        if (ok)
+            ++*passed;
+        else {
+            ++*failed;
+            status = MUSTER_ERROR;
+        }
+    }
+    return status;
+}
+
+/* ---- the turn sequence ---- */
+
+static void print_steps(FILE *out, const SeqList *items, const char *prefix, int indent)
+{
+    for (int i = 0; i < items->n; i++) {
+        const SeqItem *it = &items->items[i];
+        char number[64];
+        snprintf(number, sizeof number, "%s%d.", prefix, i + 1);
+        fprintf(out, "%*s%s %s", indent, "", number, it->text);
+        if (it->proc)
+            fprintf(out, "  [muster run ... %s]", it->proc);
+        fputc('\n', out);
+        if (it->phase) {
+            char sub[64];
+            snprintf(sub, sizeof sub, "%s%d.", prefix, i + 1);
+            print_steps(out, &it->children, sub, indent + 3);
+        }
+    }
+}
+
+int muster_turn(muster_ctx *ctx, const muster_program *prog)
+{
+    const Compiled *c = prog->compiled;
+    if (c->nsequences == 0) {
+        fprintf(ctx->err, "muster: error: %s declares no turn sequence (a 'sequence' block)\n", c->src->path);
+        return MUSTER_ERROR;
+    }
+    for (int i = 0; i < c->nsequences; i++) {
+        const Decl *d = c->sequences[i];
+        if (i)
+            fputc('\n', ctx->out);
+        if (c->ruleset && c->nsequences == 1)
+            fprintf(ctx->out, "%s: %s\n", c->ruleset->name, d->name);
+        else
+            fprintf(ctx->out, "%s\n", d->name);
+        if (d->doc)
+            fprintf(ctx->out, "%s\n", d->doc);
+        print_steps(ctx->out, &d->as.seq.items, "", 0);
+    }
     return MUSTER_OK;
 }
 

@@ -1,59 +1,16 @@
 /* compiler.c — name resolution, type checking and code generation. */
 #include "config.h"
-#include "compiler.h"
-#include "names.h"
+#include "internal.h"
 #include "mem.h"
 #include "opcodes.h"
 
 #include <stdarg.h>
 #include <string.h>
 
-#define MAX_SLOTS 255
-#define MAX_CODE 65535
-#define MAX_CONSTS 65535
-
-typedef struct Local {
-    const char *name;
-    Span span;
-    Type type;
-    int slot;
-    int scope;
-    bool is_param;
-} Local;
-
-typedef struct FnState {
-    ProcSig *sig;
-    Proto *proto;
-    Local locals[MAX_SLOTS + 1];
-    int nlocals;
-    int scope;
-    int stack, max_stack;
-    int next_slot, max_slot;
-    bool too_big;            /* already reported */
-} FnState;
-
-typedef struct Compiler {
-    Diag *diag;
-    const Source *src;
-    Program *prog;
-    const Decl **enum_decls;
-    ProcSig *procs;
-    int nprocs;
-    FnState *fn;
-    Names proc_names;        /* name -> index in procs */
-    Names enum_names;        /* name -> enum id */
-    Names member_names;      /* member name -> the first enum that has it */
-    Names member_shared;     /* member names found in more than one enum */
-} Compiler;
-
-static const Type T_ERR = { TY_ERROR, 0 }, T_INT = { TY_INT, 0 }, T_RAT = { TY_RAT, 0 },
-                  T_BOOL = { TY_BOOL, 0 }, T_STR = { TY_STR, 0 }, T_POOL = { TY_POOL, 0 };
-static const Type T_NONE = { TY_ERROR, -1 };   /* "no expectation" hint */
-
 /* ---- diagnostics ---- */
 
 __attribute__((format(printf, 3, 4)))
-static void error(Compiler *c, Span at, const char *fmt, ...)
+void comp_error(Compiler *c, Span at, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -62,7 +19,15 @@ static void error(Compiler *c, Span at, const char *fmt, ...)
 }
 
 __attribute__((format(printf, 3, 4)))
-static void note(Compiler *c, Span at, const char *fmt, ...)
+void comp_warning(Compiler *c, Span at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vreport(c->diag, DIAG_WARNING, c->src, at, fmt, ap);
+    va_end(ap);
+}
+
+void comp_note(Compiler *c, Span at, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -72,7 +37,7 @@ static void note(Compiler *c, Span at, const char *fmt, ...)
 
 /* ---- types ---- */
 
-static const char *type_name(const Compiler *c, Type t)
+const char *comp_type_name(const Compiler *c, Type t)
 {
     switch (t.kind) {
     case TY_INT: return "int";
@@ -81,26 +46,19 @@ static const char *type_name(const Compiler *c, Type t)
     case TY_STR: return "str";
     case TY_POOL: return "pool";
     case TY_ENUM: return c->prog->enums[t.enum_id].name;
+    case TY_RECORD: return c->prog->records[t.enum_id].name;
     case TY_ERROR: break;
     }
     return "<error>";
 }
 
-static bool is_err(Type t) { return t.kind == TY_ERROR; }
-static bool is_num(Type t) { return t.kind == TY_INT || t.kind == TY_RAT; }
-static bool same(Type a, Type b) { return a.kind == b.kind && (a.kind != TY_ENUM || a.enum_id == b.enum_id); }
-/* Can a value of type `from` be used where `to` is expected? */
-static bool fits(Type to, Type from)
-{
-    return is_err(to) || is_err(from) || same(to, from) || (to.kind == TY_RAT && from.kind == TY_INT);
-}
 
-static int find_enum(const Compiler *c, const char *name)
+int comp_find_enum(const Compiler *c, const char *name)
 {
     return names_get(&c->enum_names, name);
 }
 
-static int find_member(const Compiler *c, int enum_id, const char *name)
+int comp_find_member(const Compiler *c, int enum_id, const char *name)
 {
     const EnumDesc *e = &c->prog->enums[enum_id];
     for (int i = 0; i < e->nmembers; i++)
@@ -109,13 +67,13 @@ static int find_member(const Compiler *c, int enum_id, const char *name)
     return -1;
 }
 
-static ProcSig *find_proc(Compiler *c, const char *name)
+ProcSig *comp_find_proc(Compiler *c, const char *name)
 {
     int i = names_get(&c->proc_names, name);
     return i >= 0 ? &c->procs[i] : NULL;
 }
 
-static bool resolve_type(Compiler *c, TypeRef ref, Type *out)
+bool comp_resolve_type(Compiler *c, TypeRef ref, Type *out)
 {
     static const struct { const char *name; TypeKind kind; } builtin[] = {
         { "int", TY_INT }, { "rat", TY_RAT }, { "bool", TY_BOOL }, { "str", TY_STR }, { "pool", TY_POOL },
@@ -125,12 +83,17 @@ static bool resolve_type(Compiler *c, TypeRef ref, Type *out)
             *out = (Type){ builtin[i].kind, 0 };
             return true;
         }
-    int e = find_enum(c, ref.name);
+    int e = comp_find_enum(c, ref.name);
     if (e >= 0) {
         *out = (Type){ TY_ENUM, e };
         return true;
     }
-    error(c, ref.span, "unknown type '%s' (the types are int, rat, bool, str, pool and the enums declared in the script)",
+    int r = names_get(&c->record_names, ref.name);
+    if (r >= 0) {
+        *out = (Type){ TY_RECORD, r };
+        return true;
+    }
+    comp_error(c, ref.span, "unknown type '%s' (the types are int, rat, bool, str, pool and the enums and records the script declares)",
           ref.name);
     *out = T_ERR;
     return false;
@@ -173,8 +136,23 @@ static void consider(Suggest *s, const char *name)
 
 static const char *const builtin_names[] = {
     "floor", "ceil", "round", "abs", "min", "max", "clamp",
-    "count", "sum", "highest", "lowest", "any", "all", "doubles", NULL
+    "count", "sum", "highest", "lowest", "any", "all", "doubles",
+    "shift", "choose", "text", NULL
 };
+
+static bool is_builtin_name(const char *name)
+{
+    for (int i = 0; builtin_names[i]; i++)
+        if (strcmp(builtin_names[i], name) == 0)
+            return true;
+    return false;
+}
+
+static bool is_type_name(const char *name)
+{
+    return !strcmp(name, "int") || !strcmp(name, "rat") || !strcmp(name, "bool") || !strcmp(name, "str")
+           || !strcmp(name, "pool");
+}
 
 static const char *suggest_name(Compiler *c, const char *name, bool values, bool calls)
 {
@@ -197,12 +175,12 @@ static const char *suggest_name(Compiler *c, const char *name, bool values, bool
 
 /* ---- emitting ---- */
 
-static void emit_byte(Compiler *c, uint8_t b, Span at)
+void comp_emit_byte(Compiler *c, uint8_t b, Span at)
 {
     FnState *fn = c->fn;
     if (fn->proto->len >= MAX_CODE) {
         if (!fn->too_big)
-            error(c, fn->sig->span, "procedure '%s' is too long to compile (over %d bytes of code); split it up",
+            comp_error(c, fn->sig->span, "procedure '%s' is too long to compile (over %d bytes of code); split it up",
                   fn->sig->name, MAX_CODE);
         fn->too_big = true;
         return;
@@ -210,7 +188,7 @@ static void emit_byte(Compiler *c, uint8_t b, Span at)
     chunk_emit(fn->proto, b, at.begin);
 }
 
-static void adjust_stack(Compiler *c, int effect)
+void comp_adjust_stack(Compiler *c, int effect)
 {
     FnState *fn = c->fn;
     fn->stack += effect;
@@ -218,37 +196,37 @@ static void adjust_stack(Compiler *c, int effect)
         fn->max_stack = fn->stack;
 }
 
-static void emit_op(Compiler *c, OpCode op, Span at)
+void comp_emit_op(Compiler *c, OpCode op, Span at)
 {
-    emit_byte(c, (uint8_t)op, at);
-    adjust_stack(c, op_info[op].stack_effect);
+    comp_emit_byte(c, (uint8_t)op, at);
+    comp_adjust_stack(c, op_info[op].stack_effect);
 }
 
-static void emit_u16(Compiler *c, unsigned v, Span at)
+void comp_emit_u16(Compiler *c, unsigned v, Span at)
 {
-    emit_byte(c, (uint8_t)(v & 0xff), at);
-    emit_byte(c, (uint8_t)(v >> 8), at);
+    comp_emit_byte(c, (uint8_t)(v & 0xff), at);
+    comp_emit_byte(c, (uint8_t)(v >> 8), at);
 }
 
-static void emit_const(Compiler *c, Value v, Span at)
+void comp_emit_const(Compiler *c, Value v, Span at)
 {
     if (c->fn->proto->nconsts >= MAX_CONSTS) {
-        error(c, at, "too many constants in one procedure");
+        comp_error(c, at, "too many constants in one procedure");
         return;
     }
-    emit_op(c, OP_CONST, at);
-    emit_u16(c, (unsigned)chunk_const(c->fn->proto, v), at);
+    comp_emit_op(c, OP_CONST, at);
+    comp_emit_u16(c, (unsigned)chunk_const(c->fn->proto, v), at);
 }
 
-static int emit_jump(Compiler *c, OpCode op, Span at)
+int comp_emit_jump(Compiler *c, OpCode op, Span at)
 {
-    emit_op(c, op, at);
+    comp_emit_op(c, op, at);
     int pos = c->fn->proto->len;
-    emit_u16(c, 0xffff, at);
+    comp_emit_u16(c, 0xffff, at);
     return pos;
 }
 
-static void patch_jump(Compiler *c, int pos)
+void comp_patch_jump(Compiler *c, int pos)
 {
     Proto *p = c->fn->proto;
     if (c->fn->too_big)
@@ -260,7 +238,7 @@ static void patch_jump(Compiler *c, int pos)
 
 /* ---- locals ---- */
 
-static Local *find_local(Compiler *c, const char *name)
+Local *comp_find_local(Compiler *c, const char *name)
 {
     FnState *fn = c->fn;
     if (!fn)
@@ -271,17 +249,17 @@ static Local *find_local(Compiler *c, const char *name)
     return NULL;
 }
 
-static Local *add_local(Compiler *c, const char *name, Span span, Type type, bool is_param)
+Local *comp_add_local(Compiler *c, const char *name, Span span, Type type, bool is_param)
 {
     FnState *fn = c->fn;
     for (int i = fn->nlocals - 1; *name && i >= 0 && fn->locals[i].scope == fn->scope; i--)
         if (strcmp(fn->locals[i].name, name) == 0) {
-            error(c, span, "'%s' is already defined in this block", name);
-            note(c, fn->locals[i].span, "'%s' was defined here", name);
+            comp_error(c, span, "'%s' is already defined in this block", name);
+            comp_note(c, fn->locals[i].span, "'%s' was defined here", name);
             return NULL;
         }
     if (fn->nlocals >= MAX_SLOTS || fn->next_slot >= MAX_SLOTS) {
-        error(c, span, "too many local names in one procedure (the limit is %d)", MAX_SLOTS);
+        comp_error(c, span, "too many local names in one procedure (the limit is %d)", MAX_SLOTS);
         return NULL;
     }
     Local *l = &fn->locals[fn->nlocals++];
@@ -293,15 +271,16 @@ static Local *add_local(Compiler *c, const char *name, Span span, Type type, boo
 
 /* A hidden temporary slot (for reordering named arguments); its empty name
  * can never be looked up or clash. */
-static int add_temp(Compiler *c, Span at)
+int comp_add_temp(Compiler *c, Span at)
 {
-    Local *l = add_local(c, "", at, T_ERR, false);
+    Local *l = comp_add_local(c, "", at, T_ERR, false);
     return l ? l->slot : 0;
 }
 
-static void begin_scope(Compiler *c) { c->fn->scope++; }
+void comp_begin_scope(Compiler *c) { c->fn->scope++; }
 
-static void end_scope(Compiler *c)
+
+void comp_end_scope(Compiler *c)
 {
     FnState *fn = c->fn;
     while (fn->nlocals > 0 && fn->locals[fn->nlocals - 1].scope == fn->scope) {
@@ -313,7 +292,7 @@ static void end_scope(Compiler *c)
 
 /* ---- expressions ---- */
 
-static Type expr(Compiler *c, const Expr *e, Type hint);
+Type comp_expr(Compiler *c, const Expr *e, Type hint);
 
 static bool is_cmp(Operator op) { return op >= OPR_EQ && op <= OPR_GE; }
 
@@ -336,12 +315,13 @@ static const char *pool_hint = "count(p), sum(p), highest(p) or lowest(p) turn a
  * lets `light == Armour.light` resolve its left side. */
 static Type enum_of(Compiler *c, const Expr *e)
 {
-    if (e->kind == EX_MEMBER) {
-        int id = find_enum(c, e->as.member.type);
+    if (e->kind == EX_MEMBER && e->as.member.object->kind == EX_NAME
+        && !comp_find_local(c, e->as.member.object->as.name)) {
+        int id = comp_find_enum(c, e->as.member.object->as.name);
         if (id >= 0)
             return (Type){ TY_ENUM, id };
     } else if (e->kind == EX_NAME) {
-        Local *l = find_local(c, e->as.name);
+        Local *l = comp_find_local(c, e->as.name);
         if (l && l->type.kind == TY_ENUM)
             return l->type;
     }
@@ -354,34 +334,34 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
     const Expr *l = e->as.binary.left, *r = e->as.binary.right;
 
     if (op == OPR_AND || op == OPR_OR) {
-        Type lt = expr(c, l, T_BOOL);
+        Type lt = comp_expr(c, l, T_BOOL);
         if (!fits(T_BOOL, lt))
-            error(c, l->span, "'%s' needs bool operands, not %s", ast_operator_text[op], type_name(c, lt));
-        int j = emit_jump(c, op == OPR_AND ? OP_AND_JUMP : OP_OR_JUMP, e->span);
-        adjust_stack(c, -1);   /* the operand is popped on the fall-through path */
-        Type rt = expr(c, r, T_BOOL);
+            comp_error(c, l->span, "'%s' needs bool operands, not %s", ast_operator_text[op], comp_type_name(c, lt));
+        int j = comp_emit_jump(c, op == OPR_AND ? OP_AND_JUMP : OP_OR_JUMP, e->span);
+        comp_adjust_stack(c, -1);   /* the operand is popped on the fall-through path */
+        Type rt = comp_expr(c, r, T_BOOL);
         if (!fits(T_BOOL, rt))
-            error(c, r->span, "'%s' needs bool operands, not %s", ast_operator_text[op], type_name(c, rt));
-        patch_jump(c, j);
+            comp_error(c, r->span, "'%s' needs bool operands, not %s", ast_operator_text[op], comp_type_name(c, rt));
+        comp_patch_jump(c, j);
         return T_BOOL;
     }
 
-    Type lt = expr(c, l, is_cmp(op) ? enum_of(c, r) : hint);
-    Type rt = expr(c, r, lt.kind == TY_ENUM ? lt : T_NONE);
+    Type lt = comp_expr(c, l, is_cmp(op) ? enum_of(c, r) : hint);
+    Type rt = comp_expr(c, r, lt.kind == TY_ENUM ? lt : T_NONE);
     if (is_err(lt) || is_err(rt)) {
-        emit_op(c, OP_POP, e->span);
+        comp_emit_op(c, OP_POP, e->span);
         return is_cmp(op) ? T_BOOL : T_ERR;
     }
 
     if (is_cmp(op)) {
         CmpOp cmp = cmp_of(op);
         if (lt.kind == TY_POOL && is_num(rt)) {
-            emit_op(c, OP_FILTER, e->as.binary.op_span);
-            emit_byte(c, (uint8_t)cmp, e->as.binary.op_span);
+            comp_emit_op(c, OP_FILTER, e->as.binary.op_span);
+            comp_emit_byte(c, (uint8_t)cmp, e->as.binary.op_span);
             return T_POOL;
         }
         if (is_num(lt) && rt.kind == TY_POOL) {
-            error(c, e->span, "write the pool first when filtering dice, as in 'p %s x'", cmp_op_text[cmp_flip(cmp)]);
+            comp_error(c, e->span, "write the pool first when filtering dice, as in 'p %s x'", cmp_op_text[cmp_flip(cmp)]);
             return T_ERR;
         }
         bool ok;
@@ -395,35 +375,35 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
             ok = false;
         if (!ok) {
             if (lt.kind == TY_POOL || rt.kind == TY_POOL)
-                error(c, e->span, "cannot compare %s with %s (a pool compared with a number filters its dice)",
-                      type_name(c, lt), type_name(c, rt));
+                comp_error(c, e->span, "cannot compare %s with %s (a pool compared with a number filters its dice)",
+                      comp_type_name(c, lt), comp_type_name(c, rt));
             else if (same(lt, rt))
-                error(c, e->span, "%s values can only be compared with == and !=", type_name(c, lt));
+                comp_error(c, e->span, "%s values can only be compared with == and !=", comp_type_name(c, lt));
             else
-                error(c, e->span, "cannot compare %s with %s", type_name(c, lt), type_name(c, rt));
+                comp_error(c, e->span, "cannot compare %s with %s", comp_type_name(c, lt), comp_type_name(c, rt));
             return T_BOOL;
         }
-        emit_op(c, (OpCode)(OP_EQ + cmp), e->as.binary.op_span);
+        comp_emit_op(c, (OpCode)(OP_EQ + cmp), e->as.binary.op_span);
         return T_BOOL;
     }
 
     /* arithmetic */
     if (op == OPR_ADD && lt.kind == TY_STR && rt.kind == TY_STR) {
-        emit_op(c, OP_ADD, e->as.binary.op_span);
+        comp_emit_op(c, OP_ADD, e->as.binary.op_span);
         return T_STR;
     }
     if (!is_num(lt) || !is_num(rt)) {
         Type bad = is_num(lt) ? rt : lt;
-        error(c, is_num(lt) ? r->span : l->span, "'%s' needs numbers, not %s%s%s", ast_operator_text[op],
-              type_name(c, bad), bad.kind == TY_POOL ? ": " : "", bad.kind == TY_POOL ? pool_hint : "");
+        comp_error(c, is_num(lt) ? r->span : l->span, "'%s' needs numbers, not %s%s%s", ast_operator_text[op],
+              comp_type_name(c, bad), bad.kind == TY_POOL ? ": " : "", bad.kind == TY_POOL ? pool_hint : "");
         return T_ERR;
     }
     static const OpCode ops[] = { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD };
     if (op == OPR_MOD && (lt.kind != TY_INT || rt.kind != TY_INT)) {
-        error(c, e->span, "'%%' needs two ints (round a rational first with floor, ceil or round)");
+        comp_error(c, e->span, "'%%' needs two ints (round a rational first with floor, ceil or round)");
         return T_ERR;
     }
-    emit_op(c, ops[op - OPR_ADD], e->as.binary.op_span);
+    comp_emit_op(c, ops[op - OPR_ADD], e->as.binary.op_span);
     if (op == OPR_DIV)
         return T_RAT;
     return lt.kind == TY_RAT || rt.kind == TY_RAT ? T_RAT : T_INT;
@@ -432,36 +412,36 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
 static Type name_expr(Compiler *c, const Expr *e, Type hint)
 {
     const char *name = e->as.name;
-    Local *l = find_local(c, name);
+    Local *l = comp_find_local(c, name);
     if (l) {
-        emit_op(c, OP_LOAD, e->span);
-        emit_byte(c, (uint8_t)l->slot, e->span);
+        comp_emit_op(c, OP_LOAD, e->span);
+        comp_emit_byte(c, (uint8_t)l->slot, e->span);
         return l->type;
     }
     if (hint.kind == TY_ENUM) {
-        int m = find_member(c, hint.enum_id, name);
+        int m = comp_find_member(c, hint.enum_id, name);
         if (m >= 0) {
-            emit_const(c, val_enum(hint.enum_id, m), e->span);
+            comp_emit_const(c, val_enum(hint.enum_id, m), e->span);
             return hint;
         }
     }
     int found_enum = names_get(&c->member_names, name);
-    int found_member = found_enum >= 0 ? find_member(c, found_enum, name) : -1;
+    int found_member = found_enum >= 0 ? comp_find_member(c, found_enum, name) : -1;
     int matches = found_enum < 0 ? 0 : names_get(&c->member_shared, name) >= 0 ? 2 : 1;
     if (matches == 1) {
-        emit_const(c, val_enum(found_enum, found_member), e->span);
+        comp_emit_const(c, val_enum(found_enum, found_member), e->span);
         return (Type){ TY_ENUM, found_enum };
     }
     if (matches > 1) {
-        error(c, e->span, "'%s' is a member of more than one enum; write it as %s.%s (or another enum's name)",
+        comp_error(c, e->span, "'%s' is a member of more than one enum; write it as %s.%s (or another enum's name)",
               name, c->prog->enums[found_enum].name, name);
         return T_ERR;
     }
-    if (find_proc(c, name))
-        error(c, e->span, "'%s' is a procedure; call it with %s(...)", name, name);
-    else if (find_enum(c, name) >= 0)
-        error(c, e->span, "'%s' is an enum type, not a value; name a member, as in %s.%s", name, name,
-              c->prog->enums[find_enum(c, name)].nmembers ? c->prog->enums[find_enum(c, name)].members[0] : "x");
+    if (comp_find_proc(c, name))
+        comp_error(c, e->span, "'%s' is a procedure; call it with %s(...)", name, name);
+    else if (comp_find_enum(c, name) >= 0)
+        comp_error(c, e->span, "'%s' is an enum type, not a value; name a member, as in %s.%s", name, name,
+              c->prog->enums[comp_find_enum(c, name)].nmembers ? c->prog->enums[comp_find_enum(c, name)].members[0] : "x");
     else if (hint.kind == TY_ENUM) {
         const EnumDesc *en = &c->prog->enums[hint.enum_id];
         char list[256];
@@ -469,31 +449,72 @@ static Type name_expr(Compiler *c, const Expr *e, Type hint)
         list[0] = '\0';
         for (int i = 0; i < en->nmembers && len < sizeof list - 8; i++)
             len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", en->members[i]);
-        error(c, e->span, "unknown name '%s': %s has no such member (its members are %s)", name, en->name, list);
+        comp_error(c, e->span, "unknown name '%s': %s has no such member (its members are %s)", name, en->name, list);
     } else {
         const char *s = suggest_name(c, name, true, false);
         if (s)
-            error(c, e->span, "unknown name '%s'; did you mean '%s'?", name, s);
+            comp_error(c, e->span, "unknown name '%s'; did you mean '%s'?", name, s);
         else
-            error(c, e->span, "unknown name '%s'", name);
+            comp_error(c, e->span, "unknown name '%s'", name);
     }
     return T_ERR;
 }
 
+/* x.m: a member of an enum (Enum.member), a field of a record, or a field
+ * of an outcome. */
 static Type member_expr(Compiler *c, const Expr *e)
 {
-    int id = find_enum(c, e->as.member.type);
-    if (id < 0) {
-        error(c, e->span, "unknown enum '%s'", e->as.member.type);
+    const Expr *obj = e->as.member.object;
+    const char *m = e->as.member.member;
+    if (obj->kind == EX_NAME && !comp_find_local(c, obj->as.name)) {
+        int id = comp_find_enum(c, obj->as.name);
+        if (id >= 0) {
+            int k = comp_find_member(c, id, m);
+            if (k < 0) {
+                comp_error(c, e->as.member.member_span, "%s has no member '%s'", obj->as.name, m);
+                return T_ERR;
+            }
+            comp_emit_const(c, val_enum(id, k), e->span);
+            return (Type){ TY_ENUM, id };
+        }
+        if (names_get(&c->record_names, obj->as.name) >= 0) {
+            comp_error(c, e->span, "'%s' is a record type; make one with %s(...) and read its fields from that",
+                       obj->as.name, obj->as.name);
+            return T_ERR;
+        }
+    }
+    Type t = comp_expr(c, obj, T_NONE);
+    if (is_err(t))
+        return T_ERR;
+    if (t.kind == TY_RECORD) {
+        const RecordDesc *r = &c->prog->records[t.enum_id];
+        for (int i = 0; i < r->nfields; i++)
+            if (strcmp(r->fields[i], m) == 0) {
+                comp_emit_op(c, OP_FIELD, e->as.member.member_span);
+                comp_emit_byte(c, (uint8_t)i, e->as.member.member_span);
+                const Decl *d = comp_find_proc(c, r->name)->decl;
+                Type ft;
+                comp_resolve_type(c, d->params.items[i].type, &ft);
+                return ft;
+            }
+        comp_error(c, e->as.member.member_span, "record %s has no field '%s'", r->name, m);
         return T_ERR;
     }
-    int m = find_member(c, id, e->as.member.member);
-    if (m < 0) {
-        error(c, e->span, "enum %s has no member '%s'", e->as.member.type, e->as.member.member);
+    if (t.kind == TY_ENUM && c->field_tables[t.enum_id] >= 0) {
+        const ParamList *fields = c->outcome_fields[t.enum_id];
+        for (int i = 0; i < fields->n; i++)
+            if (strcmp(fields->items[i].name, m) == 0) {
+                comp_emit_const(c, val_int(i), e->as.member.member_span);
+                comp_emit_table(c, c->field_tables[t.enum_id], 2, e->as.member.member_span);
+                Type ft;
+                comp_resolve_type(c, fields->items[i].type, &ft);
+                return ft;
+            }
+        comp_error(c, e->as.member.member_span, "outcome %s has no field '%s'", comp_type_name(c, t), m);
         return T_ERR;
     }
-    emit_const(c, val_enum(id, m), e->span);
-    return (Type){ TY_ENUM, id };
+    comp_error(c, e->as.member.member_span, "%s has no fields, so '.%s' means nothing here", comp_type_name(c, t), m);
+    return T_ERR;
 }
 
 /* ---- calls ---- */
@@ -502,7 +523,7 @@ static bool no_named_args(Compiler *c, const Expr *e)
 {
     for (int i = 0; i < e->as.call.nargs; i++)
         if (e->as.call.args[i].name) {
-            error(c, e->as.call.args[i].name_span, "built-in function '%s' takes no named arguments",
+            comp_error(c, e->as.call.args[i].name_span, "built-in function '%s' takes no named arguments",
                   e->as.call.callee);
             return false;
         }
@@ -513,7 +534,7 @@ static bool arity(Compiler *c, const Expr *e, int lo, int hi, const char *usage)
 {
     int n = e->as.call.nargs;
     if (n < lo || n > hi) {
-        error(c, e->span, "wrong number of arguments to %s: %d given; use %s", e->as.call.callee, n, usage);
+        comp_error(c, e->span, "wrong number of arguments to %s: %d given; use %s", e->as.call.callee, n, usage);
         return false;
     }
     return true;
@@ -522,10 +543,10 @@ static bool arity(Compiler *c, const Expr *e, int lo, int hi, const char *usage)
 static Type arg_expect(Compiler *c, const Expr *e, int i, TypeKind kind, const char *what)
 {
     const Expr *a = e->as.call.args[i].value;
-    Type t = expr(c, a, T_NONE);
+    Type t = comp_expr(c, a, T_NONE);
     bool ok = kind == TY_RAT ? (is_num(t) || is_err(t)) : (t.kind == kind || is_err(t));
     if (!ok)
-        error(c, a->span, "%s() needs %s here, not %s%s%s", e->as.call.callee, what, type_name(c, t),
+        comp_error(c, a->span, "%s() needs %s here, not %s%s%s", e->as.call.callee, what, comp_type_name(c, t),
               t.kind == TY_POOL ? ": " : "", t.kind == TY_POOL ? pool_hint : "");
     return ok ? t : T_ERR;
 }
@@ -539,14 +560,14 @@ static Type call_builtin(Compiler *c, const Expr *e, bool *handled)
         if (!no_named_args(c, e) || !arity(c, e, 1, 1, "one number"))
             return T_INT;
         arg_expect(c, e, 0, TY_RAT, "a number");
-        emit_op(c, f[0] == 'f' ? OP_FLOOR : f[0] == 'c' ? OP_CEIL : OP_ROUND, at);
+        comp_emit_op(c, f[0] == 'f' ? OP_FLOOR : f[0] == 'c' ? OP_CEIL : OP_ROUND, at);
         return T_INT;
     }
     if (!strcmp(f, "abs")) {
         if (!no_named_args(c, e) || !arity(c, e, 1, 1, "abs(x)"))
             return T_ERR;
         Type t = arg_expect(c, e, 0, TY_RAT, "a number");
-        emit_op(c, OP_ABS, at);
+        comp_emit_op(c, OP_ABS, at);
         return t;
     }
     if (!strcmp(f, "min") || !strcmp(f, "max") || !strcmp(f, "clamp")) {
@@ -561,11 +582,11 @@ static Type call_builtin(Compiler *c, const Expr *e, bool *handled)
             if (is_err(t))
                 result = T_ERR;
             if (clamp && i == 1)
-                emit_op(c, OP_MAX, at);
+                comp_emit_op(c, OP_MAX, at);
             else if (clamp && i == 2)
-                emit_op(c, OP_MIN, at);
+                comp_emit_op(c, OP_MIN, at);
             else if (!clamp && i > 0)
-                emit_op(c, f[1] == 'i' ? OP_MIN : OP_MAX, at);
+                comp_emit_op(c, f[1] == 'i' ? OP_MIN : OP_MAX, at);
         }
         return result;
     }
@@ -573,7 +594,7 @@ static Type call_builtin(Compiler *c, const Expr *e, bool *handled)
         if (!no_named_args(c, e) || !arity(c, e, 1, 1, "one pool"))
             return T_INT;
         arg_expect(c, e, 0, TY_POOL, "a pool");
-        emit_op(c, f[0] == 'c' ? OP_COUNT : OP_SUM, at);
+        comp_emit_op(c, f[0] == 'c' ? OP_COUNT : OP_SUM, at);
         return T_INT;
     }
     if (!strcmp(f, "highest") || !strcmp(f, "lowest")) {
@@ -582,17 +603,17 @@ static Type call_builtin(Compiler *c, const Expr *e, bool *handled)
             return T_ERR;
         if (e->as.call.nargs == 1) {
             arg_expect(c, e, 0, TY_POOL, "a pool");
-            emit_op(c, hi ? OP_HIGHEST : OP_LOWEST, at);
+            comp_emit_op(c, hi ? OP_HIGHEST : OP_LOWEST, at);
             return T_INT;
         }
         const Expr *first = e->as.call.args[0].value;
-        Type t0 = expr(c, first, T_INT);
+        Type t0 = comp_expr(c, first, T_INT);
         if (t0.kind == TY_POOL)
-            error(c, first->span, "%s(n, p) takes the number of dice first and the pool second", f);
+            comp_error(c, first->span, "%s(n, p) takes the number of dice first and the pool second", f);
         else if (t0.kind != TY_INT && !is_err(t0))
-            error(c, first->span, "%s() needs a number of dice (an int) here, not %s", f, type_name(c, t0));
+            comp_error(c, first->span, "%s() needs a number of dice (an int) here, not %s", f, comp_type_name(c, t0));
         arg_expect(c, e, 1, TY_POOL, "a pool");
-        emit_op(c, hi ? OP_HIGHEST_N : OP_LOWEST_N, at);
+        comp_emit_op(c, hi ? OP_HIGHEST_N : OP_LOWEST_N, at);
         return T_POOL;
     }
     if (!strcmp(f, "any") || !strcmp(f, "all")) {
@@ -602,29 +623,29 @@ static Type call_builtin(Compiler *c, const Expr *e, bool *handled)
         const Expr *a = e->as.call.args[0].value;
         if (a->kind == EX_BINARY && is_cmp(a->as.binary.op)) {
             /* any(p OP x) / all(p OP x): ask the pool directly, no filtered pool is built */
-            Type lt = expr(c, a->as.binary.left, T_NONE);
+            Type lt = comp_expr(c, a->as.binary.left, T_NONE);
             if (lt.kind == TY_POOL) {
-                Type rt = expr(c, a->as.binary.right, T_INT);
+                Type rt = comp_expr(c, a->as.binary.right, T_INT);
                 if (!is_num(rt) && !is_err(rt))
-                    error(c, a->as.binary.right->span, "a pool's dice are compared with a number, not %s",
-                          type_name(c, rt));
-                emit_op(c, any ? OP_ANY : OP_ALL, at);
-                emit_byte(c, (uint8_t)cmp_of(a->as.binary.op), at);
+                    comp_error(c, a->as.binary.right->span, "a pool's dice are compared with a number, not %s",
+                          comp_type_name(c, rt));
+                comp_emit_op(c, any ? OP_ANY : OP_ALL, at);
+                comp_emit_byte(c, (uint8_t)cmp_of(a->as.binary.op), at);
                 return T_BOOL;
             }
             if (!is_err(lt))
-                error(c, a->span, "%s() needs a comparison of a pool's dice with the pool first, as in %s(p %s 6)",
+                comp_error(c, a->span, "%s() needs a comparison of a pool's dice with the pool first, as in %s(p %s 6)",
                       f, f, any ? ">=" : "==");
             return T_BOOL;
         }
-        Type t = expr(c, a, T_NONE);
+        Type t = comp_expr(c, a, T_NONE);
         if (any && t.kind == TY_POOL) {
             /* any(p): does the pool have dice at all? */
-            emit_op(c, OP_COUNT, at);
-            emit_const(c, val_int(0), at);
-            emit_op(c, OP_GT, at);
+            comp_emit_op(c, OP_COUNT, at);
+            comp_emit_const(c, val_int(0), at);
+            comp_emit_op(c, OP_GT, at);
         } else if (!is_err(t)) {
-            error(c, a->span, "%s() needs a comparison of a pool's dice, as in %s(p %s 6)", f, f, any ? ">=" : "==");
+            comp_error(c, a->span, "%s() needs a comparison of a pool's dice, as in %s(p %s 6)", f, f, any ? ">=" : "==");
         }
         return T_BOOL;
     }
@@ -632,22 +653,64 @@ static Type call_builtin(Compiler *c, const Expr *e, bool *handled)
         if (!no_named_args(c, e) || !arity(c, e, 1, 1, "one pool"))
             return T_BOOL;
         arg_expect(c, e, 0, TY_POOL, "a pool");
-        emit_op(c, OP_DOUBLES, at);
+        comp_emit_op(c, OP_DOUBLES, at);
         return T_BOOL;
+    }
+    if (!strcmp(f, "shift")) {
+        if (!no_named_args(c, e) || !arity(c, e, 2, 2, "shift(state, steps), as in shift(morale, +1)"))
+            return T_ERR;
+        const Expr *a = e->as.call.args[0].value;
+        Type t = comp_expr(c, a, T_NONE);
+        if (!is_err(t) && (t.kind != TY_ENUM || c->prog->enums[t.enum_id].flavour != FLAVOUR_LADDER)) {
+            comp_error(c, a->span, "shift() moves along a ladder; %s is not one (declare it with 'ladder')",
+                       comp_type_name(c, t));
+            t = T_ERR;
+        }
+        arg_expect(c, e, 1, TY_INT, "a number of steps (an int)");
+        comp_emit_op(c, OP_SHIFT, at);
+        return t;
+    }
+    if (!strcmp(f, "choose")) {
+        if (!no_named_args(c, e) || !arity(c, e, 1, 1, "choose(Choice)"))
+            return T_ERR;
+        const Expr *a = e->as.call.args[0].value;
+        int id = a->kind == EX_NAME ? comp_find_enum(c, a->as.name) : -1;
+        if (id < 0 || c->prog->enums[id].flavour != FLAVOUR_CHOICE) {
+            comp_error(c, a->span, "choose() takes the name of a choice (declared with 'choice')");
+            return T_ERR;
+        }
+        comp_emit_op(c, OP_CHOOSE, at);
+        comp_emit_u16(c, (unsigned)id, at);
+        return (Type){ TY_ENUM, id };
+    }
+    if (!strcmp(f, "text")) {
+        if (!no_named_args(c, e) || !arity(c, e, 1, 1, "text(x)"))
+            return T_STR;
+        const Expr *a = e->as.call.args[0].value;
+        Type t = comp_expr(c, a, T_NONE);
+        if (is_err(t))
+            return T_STR;
+        if (t.kind != TY_ENUM) {
+            comp_error(c, a->span, "text() gives the words of an enum member or outcome, not of %s",
+                       comp_type_name(c, t));
+            return T_STR;
+        }
+        comp_emit_table(c, comp_text_table(c, t.enum_id), 1, at);
+        return T_STR;
     }
     *handled = false;
     return T_ERR;
 }
 
-static void emit_call(Compiler *c, int proto, int argc, Span at)
+void comp_emit_call(Compiler *c, int proto, int argc, Span at)
 {
-    emit_op(c, OP_CALL, at);
-    emit_u16(c, (unsigned)proto, at);
-    emit_byte(c, (uint8_t)argc, at);
-    adjust_stack(c, 1 - argc);
+    comp_emit_op(c, OP_CALL, at);
+    comp_emit_u16(c, (unsigned)proto, at);
+    comp_emit_byte(c, (uint8_t)argc, at);
+    comp_adjust_stack(c, 1 - argc);
 }
 
-static Type call_proc(Compiler *c, const Expr *e, ProcSig *sig)
+static Type comp_call_proc(Compiler *c, const Expr *e, ProcSig *sig)
 {
     int n = e->as.call.nargs;
     const Arg *args = e->as.call.args;
@@ -664,25 +727,25 @@ static Type call_proc(Compiler *c, const Expr *e, ProcSig *sig)
                 if (strcmp(sig->pnames[p], args[i].name) == 0)
                     break;
             if (p == sig->nparams) {
-                error(c, args[i].name_span, "'%s' has no parameter named '%s'", sig->name, args[i].name);
+                comp_error(c, args[i].name_span, "'%s' has no parameter named '%s'", sig->name, args[i].name);
                 ok = false;
                 continue;
             }
         } else {
             if (seen_named) {
-                error(c, args[i].value->span, "a positional argument cannot follow named ones");
+                comp_error(c, args[i].value->span, "a positional argument cannot follow named ones");
                 ok = false;
                 continue;
             }
             p = next_pos++;
             if (p >= sig->nparams) {
-                error(c, args[i].value->span, "too many arguments: '%s' takes %d", sig->name, sig->nparams);
+                comp_error(c, args[i].value->span, "too many arguments: '%s' takes %d", sig->name, sig->nparams);
                 ok = false;
                 break;
             }
         }
         if (slot_of_param[p] >= 0) {
-            error(c, args[i].name ? args[i].name_span : args[i].value->span,
+            comp_error(c, args[i].name ? args[i].name_span : args[i].value->span,
                   "parameter '%s' of '%s' is given twice", sig->pnames[p], sig->name);
             ok = false;
             continue;
@@ -691,18 +754,18 @@ static Type call_proc(Compiler *c, const Expr *e, ProcSig *sig)
     }
     for (int p = 0; p < sig->nparams && ok; p++)
         if (slot_of_param[p] < 0 && sig->pdefault[p] < 0) {
-            error(c, e->span, "missing argument '%s' (%s) in call to '%s'", sig->pnames[p],
-                  type_name(c, sig->ptypes[p]), sig->name);
-            note(c, sig->span, "'%s' is declared here", sig->name);
+            comp_error(c, e->span, "missing argument '%s' (%s) in call to '%s'", sig->pnames[p],
+                  comp_type_name(c, sig->ptypes[p]), sig->name);
+            comp_note(c, sig->span, "'%s' is declared here", sig->name);
             ok = false;
         }
     if (!ok) {
         /* still check the arguments themselves for errors */
         for (int i = 0; i < n; i++) {
-            expr(c, args[i].value, T_NONE);
-            emit_op(c, OP_POP, e->span);
+            comp_expr(c, args[i].value, T_NONE);
+            comp_emit_op(c, OP_POP, e->span);
         }
-        emit_const(c, val_int(0), e->span);
+        comp_emit_const(c, val_int(0), e->span);
         return sig->ret;
     }
     /* Arguments are evaluated in the order written (dice are rolled in
@@ -716,37 +779,37 @@ static Type call_proc(Compiler *c, const Expr *e, ProcSig *sig)
         }
     int temps[MAX_SLOTS];
     if (!in_order) {
-        begin_scope(c);
+        comp_begin_scope(c);
         for (int i = 0; i < n; i++) {
             int p;
             for (p = 0; p < sig->nparams && slot_of_param[p] != i; p++)
                 ;
-            Type t = expr(c, args[i].value, sig->ptypes[p]);
+            Type t = comp_expr(c, args[i].value, sig->ptypes[p]);
             if (!fits(sig->ptypes[p], t))
-                error(c, args[i].value->span, "argument '%s' of '%s' must be %s, not %s", sig->pnames[p],
-                      sig->name, type_name(c, sig->ptypes[p]), type_name(c, t));
-            temps[p] = add_temp(c, args[i].value->span);
-            emit_op(c, OP_STORE, args[i].value->span);
-            emit_byte(c, (uint8_t)temps[p], args[i].value->span);
+                comp_error(c, args[i].value->span, "argument '%s' of '%s' must be %s, not %s", sig->pnames[p],
+                      sig->name, comp_type_name(c, sig->ptypes[p]), comp_type_name(c, t));
+            temps[p] = comp_add_temp(c, args[i].value->span);
+            comp_emit_op(c, OP_STORE, args[i].value->span);
+            comp_emit_byte(c, (uint8_t)temps[p], args[i].value->span);
         }
     }
     for (int p = 0; p < sig->nparams; p++) {
         int i = slot_of_param[p];
         if (i < 0) {
-            emit_call(c, sig->pdefault[p], 0, e->span);
+            comp_emit_call(c, sig->pdefault[p], 0, e->span);
         } else if (!in_order) {
-            emit_op(c, OP_LOAD, args[i].value->span);
-            emit_byte(c, (uint8_t)temps[p], args[i].value->span);
+            comp_emit_op(c, OP_LOAD, args[i].value->span);
+            comp_emit_byte(c, (uint8_t)temps[p], args[i].value->span);
         } else {
-            Type t = expr(c, args[i].value, sig->ptypes[p]);
+            Type t = comp_expr(c, args[i].value, sig->ptypes[p]);
             if (!fits(sig->ptypes[p], t))
-                error(c, args[i].value->span, "argument '%s' of '%s' must be %s, not %s", sig->pnames[p],
-                      sig->name, type_name(c, sig->ptypes[p]), type_name(c, t));
+                comp_error(c, args[i].value->span, "argument '%s' of '%s' must be %s, not %s", sig->pnames[p],
+                      sig->name, comp_type_name(c, sig->ptypes[p]), comp_type_name(c, t));
         }
     }
     if (!in_order)
-        end_scope(c);
-    emit_call(c, sig->proto, sig->nparams, e->span);
+        comp_end_scope(c);
+    comp_emit_call(c, sig->proto, sig->nparams, e->span);
     return sig->ret;
 }
 
@@ -756,69 +819,83 @@ static Type call(Compiler *c, const Expr *e)
     Type t = call_builtin(c, e, &handled);
     if (handled)
         return t;
-    ProcSig *sig = find_proc(c, e->as.call.callee);
+    ProcSig *sig = comp_find_proc(c, e->as.call.callee);
     if (sig)
-        return call_proc(c, e, sig);
+        return comp_call_proc(c, e, sig);
     const char *s = suggest_name(c, e->as.call.callee, false, true);
-    if (find_local(c, e->as.call.callee))
-        error(c, e->as.call.callee_span, "'%s' is a value, not a procedure", e->as.call.callee);
+    if (comp_find_local(c, e->as.call.callee))
+        comp_error(c, e->as.call.callee_span, "'%s' is a value, not a procedure", e->as.call.callee);
     else if (s)
-        error(c, e->as.call.callee_span, "unknown procedure '%s'; did you mean '%s'?", e->as.call.callee, s);
+        comp_error(c, e->as.call.callee_span, "unknown procedure '%s'; did you mean '%s'?", e->as.call.callee, s);
     else
-        error(c, e->as.call.callee_span, "unknown procedure '%s'", e->as.call.callee);
+        comp_error(c, e->as.call.callee_span, "unknown procedure '%s'", e->as.call.callee);
     for (int i = 0; i < e->as.call.nargs; i++) {
-        expr(c, e->as.call.args[i].value, T_NONE);
-        emit_op(c, OP_POP, e->span);
+        comp_expr(c, e->as.call.args[i].value, T_NONE);
+        comp_emit_op(c, OP_POP, e->span);
     }
-    emit_const(c, val_int(0), e->span);
+    comp_emit_const(c, val_int(0), e->span);
     return T_ERR;
+}
+
+/* The number of sides: a literal (d6) or an expression (d(n)). */
+static void roll_sides(Compiler *c, const Expr *e)
+{
+    if (!e->as.roll.sides_expr) {
+        comp_emit_const(c, val_int(e->as.roll.sides), e->span);
+        return;
+    }
+    Type t = comp_expr(c, e->as.roll.sides_expr, T_INT);
+    if (t.kind != TY_INT && !is_err(t))
+        comp_error(c, e->as.roll.sides_expr->span, "the number of sides must be an int, not %s", comp_type_name(c, t));
 }
 
 static Type roll(Compiler *c, const Expr *e)
 {
     if (!e->as.roll.count) {
-        emit_const(c, val_int(e->as.roll.sides), e->span);
-        emit_op(c, OP_ROLL, e->span);
+        roll_sides(c, e);
+        comp_emit_op(c, OP_ROLL, e->span);
         return T_INT;
     }
-    Type t = expr(c, e->as.roll.count, T_INT);
+    Type t = comp_expr(c, e->as.roll.count, T_INT);
     if (t.kind != TY_INT && !is_err(t))
-        error(c, e->as.roll.count->span, "the number of dice must be an int, not %s%s", type_name(c, t),
+        comp_error(c, e->as.roll.count->span, "the number of dice must be an int, not %s%s", comp_type_name(c, t),
               t.kind == TY_RAT ? " (round it with floor, ceil or round)" : "");
-    emit_const(c, val_int(e->as.roll.sides), e->span);
-    emit_op(c, OP_ROLL_POOL, e->span);
+    roll_sides(c, e);
+    comp_emit_op(c, OP_ROLL_POOL, e->span);
     return T_POOL;
 }
 
-static Type expr(Compiler *c, const Expr *e, Type hint)
+Type comp_expr(Compiler *c, const Expr *e, Type hint)
 {
     switch (e->kind) {
     case EX_INT:
-        emit_const(c, val_int(e->as.i), e->span);
+        comp_emit_const(c, val_int(e->as.i), e->span);
         return T_INT;
     case EX_BOOL:
-        emit_op(c, e->as.b ? OP_TRUE : OP_FALSE, e->span);
+        comp_emit_op(c, e->as.b ? OP_TRUE : OP_FALSE, e->span);
         return T_BOOL;
     case EX_STR:
-        emit_const(c, val_str(val_new_str(e->as.str.bytes, e->as.str.len)), e->span);
+        comp_emit_const(c, val_str(val_new_str(e->as.str.bytes, e->as.str.len)), e->span);
         return T_STR;
     case EX_NAME:
         return name_expr(c, e, hint);
     case EX_MEMBER:
         return member_expr(c, e);
     case EX_UNARY: {
-        Type t = expr(c, e->as.unary.operand, e->as.unary.op == OPR_NOT ? T_BOOL : T_NONE);
+        Type t = comp_expr(c, e->as.unary.operand, e->as.unary.op == OPR_NOT ? T_BOOL : T_NONE);
         if (e->as.unary.op == OPR_NOT) {
             if (!fits(T_BOOL, t))
-                error(c, e->as.unary.operand->span, "'not' needs a bool, not %s", type_name(c, t));
-            emit_op(c, OP_NOT, e->span);
+                comp_error(c, e->as.unary.operand->span, "'not' needs a bool, not %s", comp_type_name(c, t));
+            comp_emit_op(c, OP_NOT, e->span);
             return T_BOOL;
         }
         if (!is_num(t) && !is_err(t)) {
-            error(c, e->as.unary.operand->span, "cannot negate %s", type_name(c, t));
+            comp_error(c, e->as.unary.operand->span, "cannot %s %s", e->as.unary.op == OPR_POS ? "put '+' before" : "negate",
+                       comp_type_name(c, t));
             return T_ERR;
         }
-        emit_op(c, OP_NEG, e->span);
+        if (e->as.unary.op == OPR_NEG)
+            comp_emit_op(c, OP_NEG, e->span);
         return t;
     }
     case EX_BINARY:
@@ -828,7 +905,11 @@ static Type expr(Compiler *c, const Expr *e, Type hint)
     case EX_ROLL:
         return roll(c, e);
     case EX_ERROR:
-        emit_const(c, val_int(0), e->span);
+        comp_emit_const(c, val_int(0), e->span);
+        return T_ERR;
+    case EX_UNKNOWN: case EX_NA:
+        comp_error(c, e->span, "'%s' marks a table cell; it is not a value", e->kind == EX_UNKNOWN ? "?" : "-");
+        comp_emit_const(c, val_int(0), e->span);
         return T_ERR;
     }
     return T_ERR;
@@ -837,97 +918,102 @@ static Type expr(Compiler *c, const Expr *e, Type hint)
 /* ---- statements ---- */
 
 /* Compile a list; returns whether it always ends in return or reroll. */
-static bool block(Compiler *c, const StmtList *list);
+bool comp_block(Compiler *c, const StmtList *list);
 
-static bool stmt(Compiler *c, const Stmt *s)
+static bool comp_stmt(Compiler *c, const Stmt *s)
 {
     FnState *fn = c->fn;
     switch (s->kind) {
     case ST_LET: {
         Type want = T_NONE;
         bool typed = s->as.let.type.name != NULL;
-        if (typed && !resolve_type(c, s->as.let.type, &want))
+        if (typed && !comp_resolve_type(c, s->as.let.type, &want))
             want = T_ERR;
-        Type t = expr(c, s->as.let.value, want);
+        Type t = comp_expr(c, s->as.let.value, want);
         if (typed && !fits(want, t))
-            error(c, s->as.let.value->span, "'%s' is declared %s but given %s", s->as.let.name,
-                  type_name(c, want), type_name(c, t));
-        Local *l = add_local(c, s->as.let.name, s->as.let.name_span, typed ? want : t, false);
-        emit_op(c, OP_STORE, s->span);
-        emit_byte(c, (uint8_t)(l ? l->slot : 0), s->span);
+            comp_error(c, s->as.let.value->span, "'%s' is declared %s but given %s", s->as.let.name,
+                  comp_type_name(c, want), comp_type_name(c, t));
+        Local *l = comp_add_local(c, s->as.let.name, s->as.let.name_span, typed ? want : t, false);
+        comp_emit_op(c, OP_STORE, s->span);
+        comp_emit_byte(c, (uint8_t)(l ? l->slot : 0), s->span);
         return false;
     }
     case ST_ASSIGN: {
-        Local *l = find_local(c, s->as.let.name);
-        Type t = expr(c, s->as.let.value, l ? l->type : T_NONE);
+        Local *l = comp_find_local(c, s->as.let.name);
+        Type t = comp_expr(c, s->as.let.value, l ? l->type : T_NONE);
         if (!l) {
-            error(c, s->as.let.name_span, "'%s' is not defined; introduce it with 'let %s = ...'",
+            comp_error(c, s->as.let.name_span, "'%s' is not defined; introduce it with 'let %s = ...'",
                   s->as.let.name, s->as.let.name);
         } else if (l->is_param) {
-            error(c, s->as.let.name_span, "parameters cannot be changed; use 'let' for a new name");
+            comp_error(c, s->as.let.name_span, "parameters cannot be changed; use 'let' for a new name");
         } else if (!fits(l->type, t)) {
-            error(c, s->as.let.value->span, "'%s' is %s and cannot be given %s", l->name,
-                  type_name(c, l->type), type_name(c, t));
+            comp_error(c, s->as.let.value->span, "'%s' is %s and cannot be given %s", l->name,
+                  comp_type_name(c, l->type), comp_type_name(c, t));
         }
-        emit_op(c, OP_STORE, s->span);
-        emit_byte(c, (uint8_t)(l ? l->slot : 0), s->span);
+        comp_emit_op(c, OP_STORE, s->span);
+        comp_emit_byte(c, (uint8_t)(l ? l->slot : 0), s->span);
         return false;
     }
     case ST_RETURN: {
         Type want = fn->sig->ret;
-        Type t = expr(c, s->as.ret, want);
+        Type t = comp_expr(c, s->as.ret, want);
         if (!fits(want, t))
-            error(c, s->as.ret->span, "'%s' returns %s, but this is %s", fn->sig->name,
-                  type_name(c, want), type_name(c, t));
-        emit_op(c, OP_RETURN, s->span);
+            comp_error(c, s->as.ret->span, "'%s' returns %s, but this is %s", fn->sig->name,
+                  comp_type_name(c, want), comp_type_name(c, t));
+        comp_emit_op(c, OP_RETURN, s->span);
         fn->stack = 0;
         return true;
     }
     case ST_REROLL:
-        emit_op(c, OP_REROLL, s->span);
+        comp_emit_op(c, OP_REROLL, s->span);
         return true;
+    case ST_EXPECT:
+        comp_expect(c, s);
+        return false;
+    case ST_DICE: case ST_CHOOSE:
+        return false;   /* gathered by the example before it runs */
     case ST_IF: {
-        Type t = expr(c, s->as.if_.cond, T_BOOL);
+        Type t = comp_expr(c, s->as.if_.cond, T_BOOL);
         if (!fits(T_BOOL, t))
-            error(c, s->as.if_.cond->span, "an 'if' condition must be bool, not %s%s", type_name(c, t),
+            comp_error(c, s->as.if_.cond->span, "an 'if' condition must be bool, not %s%s", comp_type_name(c, t),
                   t.kind == TY_POOL ? " (any(p >= 4) asks whether some die is 4 or more)" : "");
-        int skip = emit_jump(c, OP_JUMP_FALSE, s->as.if_.cond->span);
-        begin_scope(c);
-        bool then_ends = block(c, &s->as.if_.then);
-        end_scope(c);
+        int skip = comp_emit_jump(c, OP_JUMP_FALSE, s->as.if_.cond->span);
+        comp_begin_scope(c);
+        bool then_ends = comp_block(c, &s->as.if_.then);
+        comp_end_scope(c);
         if (!s->as.if_.has_else) {
-            patch_jump(c, skip);
+            comp_patch_jump(c, skip);
             return false;
         }
-        int over = then_ends ? -1 : emit_jump(c, OP_JUMP, s->as.if_.else_span);
-        patch_jump(c, skip);
-        begin_scope(c);
-        bool else_ends = block(c, &s->as.if_.els);
-        end_scope(c);
+        int over = then_ends ? -1 : comp_emit_jump(c, OP_JUMP, s->as.if_.else_span);
+        comp_patch_jump(c, skip);
+        comp_begin_scope(c);
+        bool else_ends = comp_block(c, &s->as.if_.els);
+        comp_end_scope(c);
         if (over >= 0)
-            patch_jump(c, over);
+            comp_patch_jump(c, over);
         return then_ends && else_ends;
     }
     }
     return false;
 }
 
-static bool block(Compiler *c, const StmtList *list)
+bool comp_block(Compiler *c, const StmtList *list)
 {
     bool ends = false;
     for (int i = 0; i < list->n; i++) {
         if (ends) {
-            error(c, list->items[i]->span, "this statement can never run: the one before it always returns or rerolls");
+            comp_error(c, list->items[i]->span, "this statement can never run: the one before it always returns or rerolls");
             break;
         }
-        ends = stmt(c, list->items[i]);
+        ends = comp_stmt(c, list->items[i]);
     }
     return ends;
 }
 
 /* ---- declarations ---- */
 
-static Proto *begin_fn(Compiler *c, FnState *fn, ProcSig *sig, const char *name, Span at)
+Proto *comp_begin_fn(Compiler *c, FnState *fn, ProcSig *sig, const char *name, Span at)
 {
     memset(fn, 0, sizeof *fn);
     fn->sig = sig;
@@ -938,81 +1024,119 @@ static Proto *begin_fn(Compiler *c, FnState *fn, ProcSig *sig, const char *name,
     return fn->proto;
 }
 
-static void end_fn(Compiler *c, FnState *fn)
+void comp_end_fn(Compiler *c, FnState *fn)
 {
     fn->proto->nlocals = fn->max_slot;
     fn->proto->max_stack = fn->max_stack + 1;
     c->fn = NULL;
 }
 
+static void *grow(void *items, int n, int *cap, size_t size)
+{
+    return ast_grow(items, n, cap, size);
+}
+
+static bool name_taken(Compiler *c, const char *name, Span at)
+{
+    if (is_builtin_name(name)) {
+        comp_error(c, at, "'%s' is a built-in function; choose another name", name);
+        return true;
+    }
+    if (is_type_name(name)) {
+        comp_error(c, at, "'%s' is a built-in type; choose another name", name);
+        return true;
+    }
+    ProcSig *other = comp_find_proc(c, name);
+    if (other) {
+        comp_error(c, at, "'%s' is declared twice", name);
+        comp_note(c, other->span, "the first '%s' is here", name);
+        return true;
+    }
+    if (comp_find_enum(c, name) >= 0 || names_get(&c->record_names, name) >= 0) {
+        comp_error(c, at, "'%s' is already the name of a type", name);
+        return true;
+    }
+    return false;
+}
+
 static void declare_enum(Compiler *c, const Decl *d)
 {
-    if (find_enum(c, d->name) >= 0) {
-        error(c, d->name_span, "enum '%s' is declared twice", d->name);
+    if (name_taken(c, d->name, d->name_span))
         return;
-    }
-    if (d->as.enm.n == 0)
-        error(c, d->name_span, "enum '%s' has no members", d->name);
+    int n = d->as.enm.n;
+    if (n == 0)
+        comp_error(c, d->name_span, "'%s' has no members", d->name);
     Program *prog = c->prog;
-    if (prog->nenums == prog->enums_cap) {
-        int cap = prog->enums_cap ? prog->enums_cap * 2 : 8;
-        prog->enums = mem_realloc(prog->enums, sizeof(EnumDesc) * (size_t)prog->enums_cap,
-                                  sizeof(EnumDesc) * (size_t)cap, 0);
-        prog->enums_cap = cap;
-    }
-    for (int i = 0; i < d->as.enm.n; i++)
+    prog->enums = grow(prog->enums, prog->nenums, &prog->enums_cap, sizeof(EnumDesc));
+    const char **members = mem_alloc(sizeof(char *) * (size_t)(n + 1));
+    const char **texts = mem_alloc(sizeof(char *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        const Member *m = &d->as.enm.items[i];
+        members[i] = m->name;
+        texts[i] = m->text;
         for (int j = 0; j < i; j++)
-            if (strcmp(d->as.enm.members[i], d->as.enm.members[j]) == 0)
-                error(c, d->as.enm.spans[i], "'%s' is listed twice in enum %s", d->as.enm.members[i], d->name);
+            if (strcmp(m->name, members[j]) == 0)
+                comp_error(c, m->span, "'%s' is listed twice in %s", m->name, d->name);
+        if (m->fields.n && d->as.enm.flavour != ENUM_OUTCOME)
+            comp_error(c, m->span, "only the members of an outcome have fields");
+    }
+    static const EnumFlavourTag flavours[] = { FLAVOUR_ENUM, FLAVOUR_LADDER, FLAVOUR_OUTCOME, FLAVOUR_CHOICE };
     int id = prog->nenums;
-    prog->enums[prog->nenums++] = (EnumDesc){ d->name, d->as.enm.n, d->as.enm.members };
+    prog->enums[prog->nenums++] = (EnumDesc){ d->name, n, members, texts, flavours[d->as.enm.flavour], -1,
+                                              d->as.enm.prompt };
     names_put(&c->enum_names, d->name, id);
-    for (int i = 0; i < d->as.enm.n; i++) {
-        int first = names_get(&c->member_names, d->as.enm.members[i]);
+    for (int i = 0; i < n; i++) {
+        int first = names_get(&c->member_names, members[i]);
         if (first < 0)
-            names_put(&c->member_names, d->as.enm.members[i], id);
+            names_put(&c->member_names, members[i], id);
         else if (first != id)
-            names_put(&c->member_shared, d->as.enm.members[i], 1);
+            names_put(&c->member_shared, members[i], 1);
+    }
+    if (d->as.enm.flavour == ENUM_CHOICE) {
+        int k = comp_find_member(c, id, d->as.enm.deflt);
+        if (k < 0)
+            comp_error(c, d->as.enm.deflt_span, "the default '%s' is not one of the options of %s", d->as.enm.deflt,
+                       d->name);
+        prog->enums[id].deflt = k < 0 ? 0 : k;
     }
 }
 
-static bool is_builtin_name(const char *name)
+static void declare_record(Compiler *c, const Decl *d)
 {
-    for (int i = 0; builtin_names[i]; i++)
-        if (strcmp(builtin_names[i], name) == 0)
+    if (name_taken(c, d->name, d->name_span))
+        return;
+    Program *prog = c->prog;
+    prog->records = grow(prog->records, prog->nrecords, &prog->records_cap, sizeof(RecordDesc));
+    int n = d->params.n;
+    const char **fields = mem_alloc(sizeof(char *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+        fields[i] = d->params.items[i].name;
+    if (n == 0)
+        comp_error(c, d->name_span, "record '%s' has no fields", d->name);
+    if (n > 255)
+        comp_error(c, d->name_span, "record '%s' has %d fields; the limit is 255", d->name, n);
+    names_put(&c->record_names, d->name, prog->nrecords);
+    prog->records[prog->nrecords++] = (RecordDesc){ d->name, n, fields };
+}
+
+static bool has_factor(const ModList *items)
+{
+    for (int i = 0; i < items->n; i++)
+        if (items->items[i].kind == MOD_MUL || (items->items[i].kind == MOD_ONEOF && has_factor(&items->items[i].group)))
             return true;
     return false;
 }
 
-static bool is_type_name(const char *name)
+ProcSig *comp_declare_callable(Compiler *c, const Decl *d, SigKind kind, const ParamList *params, TypeRef ret)
 {
-    return !strcmp(name, "int") || !strcmp(name, "rat") || !strcmp(name, "bool") || !strcmp(name, "str")
-           || !strcmp(name, "pool");
-}
-
-static void declare_proc(Compiler *c, const Decl *d, int *cap)
-{
-    if (is_builtin_name(d->name)) {
-        error(c, d->name_span, "'%s' is a built-in function; choose another name", d->name);
-        return;
-    }
-    if (find_proc(c, d->name)) {
-        error(c, d->name_span, "procedure '%s' is declared twice", d->name);
-        note(c, find_proc(c, d->name)->span, "the first '%s' is here", d->name);
-        return;
-    }
-    if (find_enum(c, d->name) >= 0) {
-        error(c, d->name_span, "'%s' is already the name of an enum", d->name);
-        return;
-    }
-    if (c->nprocs == *cap) {
-        int ncap = *cap ? *cap * 2 : 16;
-        c->procs = mem_realloc(c->procs, sizeof(ProcSig) * (size_t)*cap, sizeof(ProcSig) * (size_t)ncap, 0);
-        *cap = ncap;
-    }
+    if (kind != SIG_RECORD && name_taken(c, d->name, d->name_span))
+        return NULL;
+    c->procs = grow(c->procs, c->nprocs, &c->procs_cap, sizeof(ProcSig));
     names_put(&c->proc_names, d->name, c->nprocs);
     ProcSig *sig = &c->procs[c->nprocs++];
-    int np = d->as.proc.nparams;
+    memset(sig, 0, sizeof *sig);
+    int np = params->n;
+    sig->kind = kind;
     sig->name = d->name;
     sig->span = d->name_span;
     sig->decl = d;
@@ -1020,108 +1144,224 @@ static void declare_proc(Compiler *c, const Decl *d, int *cap)
     sig->pnames = mem_alloc(sizeof(char *) * (size_t)(np + 1));
     sig->ptypes = mem_alloc(sizeof(Type) * (size_t)(np + 1));
     sig->pdefault = mem_alloc_atomic(sizeof(int) * (size_t)(np + 1));
-    if (np > 64)
-        error(c, d->name_span, "'%s' has %d parameters; the limit is 64", d->name, np);
+    if (np > 64 && kind != SIG_RECORD)
+        comp_error(c, d->name_span, "'%s' has %d parameters; the limit is 64", d->name, np);
     for (int i = 0; i < np; i++) {
-        const Param *p = &d->as.proc.params[i];
+        const Param *p = &params->items[i];
         sig->pnames[i] = p->name;
         sig->pdefault[i] = -1;
         for (int j = 0; j < i; j++)
             if (strcmp(p->name, sig->pnames[j]) == 0)
-                error(c, p->span, "parameter '%s' is listed twice", p->name);
-        resolve_type(c, p->type, &sig->ptypes[i]);
+                comp_error(c, p->span, "'%s' is listed twice", p->name);
+        comp_resolve_type(c, p->type, &sig->ptypes[i]);
+        if (p->has_range && kind != SIG_BANDS)
+            comp_error(c, p->range_span, "only the parameters of bands take a range of values");
     }
-    if (!d->as.proc.ret.name) {
-        error(c, d->name_span, "procedure '%s' needs a result type, as in 'proc %s(...) -> int'", d->name, d->name);
+    if (kind == SIG_RECORD) {
+        sig->ret = (Type){ TY_RECORD, names_get(&c->record_names, d->name) };
+    } else if (kind == SIG_MODIFIERS) {
+        /* the total is an int, or a rat once a factor is involved, unless declared */
+        if (ret.name) {
+            comp_resolve_type(c, ret, &sig->ret);
+            if (!is_num(sig->ret) && !is_err(sig->ret))
+                comp_error(c, ret.span, "the total of a modifier list is an int or a rat, not %s",
+                           comp_type_name(c, sig->ret));
+        } else {
+            sig->ret = has_factor(&d->as.mods.items) ? T_RAT : T_INT;
+        }
+    } else if (!ret.name) {
+        comp_error(c, d->name_span, "'%s' needs a result type, as in '%s(...) -> int'", d->name, d->name);
         sig->ret = T_ERR;
     } else {
-        resolve_type(c, d->as.proc.ret, &sig->ret);
+        comp_resolve_type(c, ret, &sig->ret);
     }
-    Proto *proto = chunk_proto_new(c->prog, d->name, 0, d->name_span.begin);
+    Proto *proto = chunk_proto_new(c->prog, d->name, c->source_id, d->name_span.begin);
     sig->proto = c->prog->nprotos - 1;
     proto->nparams = np;
     proto->param_names = sig->pnames;
+    return sig;
+}
+
+FnState *comp_begin_params(Compiler *c, ProcSig *sig, const ParamList *params)
+{
+    FnState *fn = mem_alloc(sizeof *fn);
+    comp_begin_fn(c, fn, sig, sig->name, sig->span);
+    for (int i = 0; i < sig->nparams; i++) {
+        bool dup = false;   /* a repeated parameter was reported when declared */
+        for (int j = 0; j < i; j++)
+            dup |= strcmp(sig->pnames[i], sig->pnames[j]) == 0;
+        if (!dup)
+            comp_add_local(c, sig->pnames[i], params->items[i].span, sig->ptypes[i], true);
+    }
+    fn->scope = 1;
+    return fn;
 }
 
 /* Each default value becomes a tiny procedure of no arguments, so a call
  * site and the command line get it the same way. */
-static void compile_defaults(Compiler *c, ProcSig *sig)
+static void compile_defaults(Compiler *c, ProcSig *sig, const ParamList *params)
 {
-    const Decl *d = sig->decl;
     for (int i = 0; i < sig->nparams; i++) {
-        const Param *p = &d->as.proc.params[i];
+        const Param *p = &params->items[i];
         if (!p->deflt)
             continue;
         size_t len = strlen(sig->name) + strlen(p->name) + 32;
         char *name = mem_alloc_atomic(len);
         snprintf(name, len, "%s(%s: default)", sig->name, p->name);
-        chunk_proto_new(c->prog, name, 0, p->deflt->span.begin)->hidden = true;
+        chunk_proto_new(c->prog, name, c->source_id, p->deflt->span.begin)->hidden = true;
         sig->pdefault[i] = c->prog->nprotos - 1;
         ProcSig tmp = { .name = name, .proto = sig->pdefault[i], .ret = sig->ptypes[i], .span = p->span };
         FnState fn;
-        begin_fn(c, &fn, &tmp, name, p->span);
-        Type t = expr(c, p->deflt, sig->ptypes[i]);
+        comp_begin_fn(c, &fn, &tmp, name, p->span);
+        Type t = comp_expr(c, p->deflt, sig->ptypes[i]);
         if (!fits(sig->ptypes[i], t))
-            error(c, p->deflt->span, "the default of '%s' must be %s, not %s", p->name,
-                  type_name(c, sig->ptypes[i]), type_name(c, t));
-        emit_op(c, OP_RETURN, p->deflt->span);
-        end_fn(c, &fn);
+            comp_error(c, p->deflt->span, "the default of '%s' must be %s, not %s", p->name,
+                  comp_type_name(c, sig->ptypes[i]), comp_type_name(c, t));
+        comp_emit_op(c, OP_RETURN, p->deflt->span);
+        comp_end_fn(c, &fn);
     }
 }
 
 static void compile_proc(Compiler *c, ProcSig *sig)
 {
     const Decl *d = sig->decl;
-    FnState *fn = mem_alloc(sizeof *fn);
-    begin_fn(c, fn, sig, sig->name, d->name_span);
-    for (int i = 0; i < sig->nparams; i++) {
-        bool dup = false;   /* a repeated parameter was reported when declared */
-        for (int j = 0; j < i; j++)
-            dup |= strcmp(sig->pnames[i], sig->pnames[j]) == 0;
-        if (!dup)
-            add_local(c, sig->pnames[i], d->as.proc.params[i].span, sig->ptypes[i], true);
-    }
-    fn->scope = 1;
-    bool ends = block(c, &d->as.proc.body);
+    FnState *fn = comp_begin_params(c, sig, &d->params);
+    bool ends = comp_block(c, &d->as.proc.body);
     if (!ends && !is_err(sig->ret))
-        error(c, d->as.proc.body_end, "'%s' can reach its end without returning a value (it must return %s on every path)",
-              sig->name, type_name(c, sig->ret));
+        comp_error(c, d->as.proc.body_end, "'%s' can reach its end without returning a value (it must return %s on every path)",
+              sig->name, comp_type_name(c, sig->ret));
     if (!ends) {
         /* unreachable in a correct program; keeps the bytecode well formed */
-        emit_const(c, val_int(0), d->as.proc.body_end);
-        emit_op(c, OP_RETURN, d->as.proc.body_end);
+        comp_emit_const(c, val_int(0), d->as.proc.body_end);
+        comp_emit_op(c, OP_RETURN, d->as.proc.body_end);
     }
-    end_fn(c, fn);
+    comp_end_fn(c, fn);
+}
+
+/* A record's constructor: its fields are the parameters. */
+static void compile_record(Compiler *c, ProcSig *sig)
+{
+    const Decl *d = sig->decl;
+    FnState *fn = comp_begin_params(c, sig, &d->params);
+    for (int i = 0; i < sig->nparams; i++) {
+        comp_emit_op(c, OP_LOAD, d->name_span);
+        comp_emit_byte(c, (uint8_t)i, d->name_span);
+    }
+    comp_emit_op(c, OP_RECORD, d->name_span);
+    comp_emit_u16(c, (unsigned)sig->ret.enum_id, d->name_span);
+    comp_emit_byte(c, (uint8_t)sig->nparams, d->name_span);
+    comp_adjust_stack(c, 1 - sig->nparams);
+    comp_emit_op(c, OP_RETURN, d->name_span);
+    comp_end_fn(c, fn);
+}
+
+static int source_index(Compiler *c, const Source *src)
+{
+    Compiled *out = c->out;
+    for (int i = 0; i < out->nsources; i++)
+        if (out->sources[i] == src)
+            return i;
+    int cap = out->nsources;
+    out->sources = grow(out->sources, out->nsources, &cap, sizeof(Source *));
+    out->sources[out->nsources] = src;
+    return out->nsources++;
+}
+
+/* Point diagnostics and new protos at the file a declaration came from. */
+static void at_decl(Compiler *c, const Decl *d)
+{
+    c->src = d->src ? d->src : c->out->src;
+    c->source_id = source_index(c, c->src);
+}
+
+static SigKind sig_kind(DeclKind k)
+{
+    switch (k) {
+    case DECL_TABLE: return SIG_TABLE;
+    case DECL_BANDS: return SIG_BANDS;
+    case DECL_MODIFIERS: return SIG_MODIFIERS;
+    case DECL_RECORD: return SIG_RECORD;
+    default: return SIG_PROC;
+    }
 }
 
 Compiled *compiler_compile(const Module *m, Diag *diag)
 {
     int errors_before = diag->errors;
-    Compiler c = { .diag = diag, .src = m->src, .prog = chunk_program_new() };
-    int cap = 0;
-    for (int i = 0; i < m->n; i++)
-        if (m->decls[i]->kind == DECL_ENUM) {
-            const Decl *d = m->decls[i];
-            if (is_type_name(d->name))
-                error(&c, d->name_span, "'%s' is a built-in type; choose another name", d->name);
-            else
-                declare_enum(&c, d);
+    Compiled *out = mem_alloc(sizeof *out);
+    out->src = m->src;
+    Compiler c = { .diag = diag, .src = m->src, .prog = chunk_program_new(), .out = out };
+    out->prog = c.prog;
+    source_index(&c, m->src);
+
+    /* types first, so declarations may use each other in any order */
+    for (int i = 0; i < m->n; i++) {
+        const Decl *d = m->decls[i];
+        at_decl(&c, d);
+        if (d->kind == DECL_ENUM)
+            declare_enum(&c, d);
+        else if (d->kind == DECL_RECORD)
+            declare_record(&c, d);
+    }
+    int nenums = c.prog->nenums;
+    c.field_tables = mem_alloc_atomic(sizeof(int) * (size_t)(nenums + 1));
+    c.text_tables = mem_alloc_atomic(sizeof(int) * (size_t)(nenums + 1));
+    c.outcome_fields = mem_alloc(sizeof(ParamList *) * (size_t)(nenums + 1));
+    for (int i = 0; i < nenums; i++)
+        c.field_tables[i] = c.text_tables[i] = -1;
+    for (int i = 0; i < m->n; i++) {
+        const Decl *d = m->decls[i];
+        at_decl(&c, d);
+        if (d->kind == DECL_ENUM && d->as.enm.flavour == ENUM_OUTCOME) {
+            int id = comp_find_enum(&c, d->name);
+            /* (a duplicate declaration was reported and has no enum of its own) */
+            if (id >= 0 && c.prog->enums[id].nmembers == d->as.enm.n
+                && (d->as.enm.n == 0 || c.prog->enums[id].members[0] == d->as.enm.items[0].name))
+                comp_outcome_fields(&c, id, d);
         }
-    for (int i = 0; i < m->n; i++)
-        if (m->decls[i]->kind == DECL_PROC)
-            declare_proc(&c, m->decls[i], &cap);
-    int nuser = c.nprocs;
-    for (int i = 0; i < nuser; i++)
-        compile_defaults(&c, &c.procs[i]);
-    for (int i = 0; i < nuser; i++)
-        compile_proc(&c, &c.procs[i]);
+    }
+    /* then everything callable */
+    for (int i = 0; i < m->n; i++) {
+        const Decl *d = m->decls[i];
+        at_decl(&c, d);
+        switch (d->kind) {
+        case DECL_PROC: case DECL_TABLE: case DECL_BANDS: case DECL_MODIFIERS: case DECL_RECORD:
+            comp_declare_callable(&c, d, sig_kind(d->kind), &d->params, d->ret);
+            break;
+        default:
+            break;
+        }
+    }
+    int ncallables = c.nprocs;
+    for (int i = 0; i < ncallables; i++) {
+        at_decl(&c, c.procs[i].decl);
+        compile_defaults(&c, &c.procs[i], &c.procs[i].decl->params);
+    }
+    for (int i = 0; i < ncallables; i++) {
+        ProcSig *sig = &c.procs[i];
+        at_decl(&c, sig->decl);
+        switch (sig->kind) {
+        case SIG_PROC: compile_proc(&c, sig); break;
+        case SIG_RECORD: compile_record(&c, sig); break;
+        case SIG_TABLE: case SIG_BANDS: comp_table(&c, sig, sig->decl); break;
+        case SIG_MODIFIERS: comp_modifiers(&c, sig, sig->decl); break;
+        }
+    }
+    /* and what checks and describes the rules */
+    for (int i = 0; i < m->n; i++) {
+        const Decl *d = m->decls[i];
+        at_decl(&c, d);
+        switch (d->kind) {
+        case DECL_EXAMPLE: comp_example(&c, d); break;
+        case DECL_SEQUENCE: comp_sequence(&c, d); break;
+        case DECL_RULESET: comp_ruleset(&c, d); break;
+        default: break;
+        }
+    }
     if (diag->errors > errors_before)
         return NULL;
-    Compiled *out = mem_alloc(sizeof *out);
-    out->prog = c.prog;
-    out->src = m->src;
     out->procs = c.procs;
-    out->nprocs = nuser;
+    out->nprocs = c.nprocs;
     return out;
 }
 
@@ -1133,8 +1373,13 @@ const ProcSig *compiler_find_proc(const Compiled *c, const char *name)
     return NULL;
 }
 
+const Source *compiler_source_of(const Compiled *c, const Proto *p)
+{
+    return p && p->source_id >= 0 && p->source_id < c->nsources ? c->sources[p->source_id] : c->src;
+}
+
 const char *compiler_type_name(const Compiled *c, Type t)
 {
     Compiler tmp = { .prog = c->prog };
-    return type_name(&tmp, t);
+    return comp_type_name(&tmp, t);
 }

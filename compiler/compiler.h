@@ -19,14 +19,18 @@
 #include "chunk.h"
 #include "source.h"
 
-typedef enum { TY_ERROR, TY_INT, TY_RAT, TY_BOOL, TY_STR, TY_POOL, TY_ENUM } TypeKind;
+typedef enum { TY_ERROR, TY_INT, TY_RAT, TY_BOOL, TY_STR, TY_POOL, TY_ENUM, TY_RECORD } TypeKind;
 
 typedef struct Type {
     TypeKind kind;
-    int enum_id;             /* TY_ENUM */
+    int enum_id;             /* TY_ENUM: the enum; TY_RECORD: the record type */
 } Type;
 
+/* What a callable name stands for. */
+typedef enum { SIG_PROC, SIG_TABLE, SIG_BANDS, SIG_MODIFIERS, SIG_RECORD } SigKind;
+
 typedef struct ProcSig {
+    SigKind kind;
     const char *name;
     int proto;               /* index in the program's protos */
     int nparams;
@@ -38,17 +42,50 @@ typedef struct ProcSig {
     const Decl *decl;
 } ProcSig;
 
+/* An `example` from the rules text, compiled to a procedure of its own. */
+typedef struct Example {
+    const char *name;
+    const Decl *decl;
+    const Source *src;
+    int proto;
+    const int64_t *dice;     /* the dice thrown in it, in order */
+    int ndice;
+    int *choices;            /* per enum id: the option chosen, or -1 */
+    Span *expects;           /* where each expectation is written */
+    int *expect_ops;         /* its comparison (an Operator), or -1 for a plain claim */
+    int nexpects, expects_cap;
+} Example;
+
+/* A `?` cell: a value the rules text does not give. */
+typedef struct Unknown {
+    const Source *src;
+    Span span;
+    const char *what;        /* "table move, row cavalry, column woods" */
+} Unknown;
+
 typedef struct Compiled {
     Program *prog;
-    const Source *src;
-    ProcSig *procs;          /* the user's procedures, in declaration order */
+    const Source *src;       /* the main file */
+    const Source **sources;  /* every file, by Proto.source_id */
+    int nsources;
+    ProcSig *procs;          /* everything callable, in declaration order */
     int nprocs;
+    Example *examples;
+    int nexamples;
+    const Decl **sequences;
+    int nsequences;
+    const Decl *ruleset;     /* NULL when the script has no header */
+    Unknown *unknowns;
+    int nunknowns;
 } Compiled;
 
-/* Compile a parsed module; NULL if any error was reported. */
+/* Compile a parsed module (its declarations may come from several files);
+ * NULL if any error was reported. */
 Compiled *compiler_compile(const Module *m, Diag *diag);
 
 const ProcSig *compiler_find_proc(const Compiled *c, const char *name);
+/* The source a proto was compiled from. */
+const Source *compiler_source_of(const Compiled *c, const Proto *p);
 /* "int", "rat", "Cover", ... */
 const char *compiler_type_name(const Compiled *c, Type t);
 

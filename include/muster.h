@@ -42,6 +42,8 @@ typedef struct muster_run_opts {
     const char *dice;        /* scripted dice, "6,3,4"; NULL for seeded dice */
     int explain;             /* a referee's account of every roll */
     int json;                /* {"result": ..., "log": [...]} */
+    char *const *choices;    /* "Choice=option": what to take at a choice instead of its default */
+    int nchoices;
 } muster_run_opts;
 
 /* Run a procedure; args are "name=value" strings. */
@@ -53,11 +55,22 @@ typedef struct muster_prob_opts {
     int have_seed;
     uint64_t seed;
     int json, csv;
+    char *const *choices;    /* as for muster_run */
+    int nchoices;
 } muster_prob_opts;
 
 /* The distribution of a procedure's results, by simulation. */
 int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc,
                 int nargs, char *const *args, const muster_prob_opts *opts);
+
+/* Check a compiled script further: report the values its tables leave out
+ * (warnings) and run its examples; MUSTER_ERROR if an example fails.  The
+ * counts of examples that passed and failed are added to *passed and *failed. */
+int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed);
+/* Run the examples, printing a line for each ("PASS ..." / "FAIL ..."). */
+int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed);
+/* Print the turn sequence(s) as a numbered checklist. */
+int muster_turn(muster_ctx *ctx, const muster_program *prog);
 
 /* List the procedures with their parameters ("what can I run?"). */
 int muster_list(muster_ctx *ctx, const muster_program *prog);

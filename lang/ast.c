@@ -4,7 +4,7 @@
 #include "mem.h"
 
 const char *const ast_operator_text[] = {
-    "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or", "-", "not"
+    "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or", "-", "not", "+"
 };
 
 Expr *ast_expr(ExprKind kind, Span span)
@@ -51,12 +51,16 @@ Expr *ast_call(const char *callee, Span callee_span, Arg *args, int nargs, Span 
     return e;
 }
 
-Expr *ast_roll(Expr *count, int64_t sides, Span span)
+Expr *ast_roll(Expr *count, int64_t sides, Expr *sides_expr, Span span)
 {
     Expr *e = ast_expr(EX_ROLL, span);
     e->as.roll.count = count;
     e->as.roll.sides = sides;
-    e->depth = count ? count->depth + 1 : 1;
+    e->as.roll.sides_expr = sides_expr;
+    int d = count ? count->depth : 0;
+    if (sides_expr && sides_expr->depth > d)
+        d = sides_expr->depth;
+    e->depth = d + 1;
     return e;
 }
 
@@ -68,20 +72,19 @@ Stmt *ast_stmt(StmtKind kind, Span span)
     return s;
 }
 
-#define GROW(arr, n, cap, type)                                                         \
-    do {                                                                                \
-        if ((n) == (cap)) {                                                             \
-            int ncap_ = (cap) ? (cap) * 2 : 4;                                          \
-            (arr) = mem_realloc((arr), sizeof(type) * (size_t)(cap),                    \
-                                sizeof(type) * (size_t)ncap_, 0);                       \
-            (cap) = ncap_;                                                              \
-        }                                                                               \
-    } while (0)
+void *ast_grow(void *items, int n, int *cap, size_t size)
+{
+    if (n < *cap)
+        return items;
+    int ncap = *cap ? *cap * 2 : 4;
+    items = mem_realloc(items, size * (size_t)*cap, size * (size_t)ncap, 0);
+    *cap = ncap;
+    return items;
+}
 
 void ast_stmt_push(StmtList *list, Stmt *s)
 {
-    GROW(list->items, list->n, list->cap, Stmt *);
-    list->items[list->n++] = s;
+    AST_PUSH(*list, s);
 }
 
 Decl *ast_decl(DeclKind kind, const char *name, Span name_span, Span span)
@@ -94,25 +97,8 @@ Decl *ast_decl(DeclKind kind, const char *name, Span name_span, Span span)
     return d;
 }
 
-void ast_param_push(Decl *proc, Param p)
-{
-    GROW(proc->as.proc.params, proc->as.proc.nparams, proc->as.proc.cap, Param);
-    proc->as.proc.params[proc->as.proc.nparams++] = p;
-}
-
-void ast_member_push(Decl *enm, const char *name, Span span)
-{
-    int cap = enm->as.enm.cap;
-    GROW(enm->as.enm.members, enm->as.enm.n, enm->as.enm.cap, const char *);
-    if (cap != enm->as.enm.cap)
-        enm->as.enm.spans = mem_realloc(enm->as.enm.spans, sizeof(Span) * (size_t)cap,
-                                        sizeof(Span) * (size_t)enm->as.enm.cap, 1);
-    enm->as.enm.spans[enm->as.enm.n] = span;
-    enm->as.enm.members[enm->as.enm.n++] = name;
-}
-
 void ast_module_push(Module *m, Decl *d)
 {
-    GROW(m->decls, m->n, m->cap, Decl *);
+    m->decls = ast_grow(m->decls, m->n, &m->cap, sizeof *m->decls);
     m->decls[m->n++] = d;
 }

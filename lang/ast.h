@@ -20,13 +20,15 @@
 
 typedef enum {
     EX_INT, EX_BOOL, EX_STR, EX_NAME, EX_MEMBER,
-    EX_UNARY, EX_BINARY, EX_CALL, EX_ROLL, EX_ERROR
+    EX_UNARY, EX_BINARY, EX_CALL, EX_ROLL, EX_ERROR,
+    EX_UNKNOWN,              /* a table cell '?': not given in the source */
+    EX_NA                    /* a table cell '-': not applicable */
 } ExprKind;
 
 typedef enum {
     OPR_ADD, OPR_SUB, OPR_MUL, OPR_DIV, OPR_MOD,
     OPR_EQ, OPR_NE, OPR_LT, OPR_LE, OPR_GT, OPR_GE,
-    OPR_AND, OPR_OR, OPR_NEG, OPR_NOT
+    OPR_AND, OPR_OR, OPR_NEG, OPR_NOT, OPR_POS
 } Operator;
 
 extern const char *const ast_operator_text[];
@@ -39,6 +41,11 @@ typedef struct Arg {
     Expr *value;
 } Arg;
 
+typedef struct ArgList {
+    Arg *items;
+    int n, cap;
+} ArgList;
+
 struct Expr {
     ExprKind kind;
     Span span;
@@ -48,11 +55,11 @@ struct Expr {
         bool b;
         struct { const char *bytes; size_t len; } str;
         const char *name;
-        struct { const char *type, *member; } member;
+        struct { Expr *object; const char *member; Span member_span; } member;   /* x.m, Enum.m */
         struct { Operator op; Expr *operand; } unary;
         struct { Operator op; Expr *left, *right; Span op_span; } binary;
         struct { const char *callee; Span callee_span; Arg *args; int nargs; } call;
-        struct { Expr *count; int64_t sides; } roll;   /* count NULL: a single die */
+        struct { Expr *count; int64_t sides; Expr *sides_expr; } roll;   /* count NULL: one die */
     } as;
 };
 
@@ -68,15 +75,22 @@ typedef struct StmtList {
     int n, cap;
 } StmtList;
 
-typedef enum { ST_LET, ST_ASSIGN, ST_RETURN, ST_IF, ST_REROLL } StmtKind;
+typedef enum { ST_LET, ST_ASSIGN, ST_RETURN, ST_IF, ST_REROLL, ST_EXPECT, ST_DICE, ST_CHOOSE } StmtKind;
+
+typedef struct IntList {
+    int64_t *items;
+    int n, cap;
+} IntList;
 
 struct Stmt {
     StmtKind kind;
     Span span;
     union {
         struct { const char *name; Span name_span; TypeRef type; Expr *value; } let;  /* and assign */
-        Expr *ret;
+        Expr *ret;           /* return, expect */
         struct { Expr *cond; StmtList then, els; Span else_span; bool has_else; } if_;
+        IntList dice;        /* dice 6, 3, 4 (examples) */
+        struct { const char *choice; Span choice_span; const char *option; Span option_span; } choose;
     } as;
 };
 
@@ -85,18 +99,121 @@ typedef struct Param {
     Span span;
     TypeRef type;
     Expr *deflt;             /* NULL when none */
+    bool has_range;          /* bands: `x: int in lo..hi` */
+    bool lo_open, hi_open;
+    int64_t lo, hi;
+    Span range_span;
 } Param;
 
-typedef enum { DECL_PROC, DECL_ENUM } DeclKind;
+typedef struct ParamList {
+    Param *items;
+    int n, cap;
+} ParamList;
+
+/* A member of an enum-like declaration (enum, ladder, outcome, choice). */
+typedef struct Member {
+    const char *name;
+    Span span;
+    const char *text;        /* the sheet's words for it, or NULL */
+    ArgList fields;          /* outcome field values */
+} Member;
+
+/* A row key of a table or bands block: a name, a number or a range. */
+typedef enum { KEY_NAME, KEY_INT, KEY_RANGE } KeyKind;
+
+typedef struct Key {
+    KeyKind kind;
+    Span span;
+    const char *name;
+    int64_t lo, hi;          /* KEY_INT: lo == hi */
+    bool lo_open, hi_open;   /* KEY_RANGE: `..4`, `8..` */
+} Key;
+
+typedef struct KeyList {
+    Key *items;
+    int n, cap;
+} KeyList;
+
+typedef struct ExprList {
+    Expr **items;
+    int n, cap;
+} ExprList;
+
+typedef struct Row {
+    KeyList keys;
+    ExprList cells;
+    const char *text;        /* bands: the sheet's words for the result */
+    Span span;
+} Row;
+
+typedef enum { MOD_ADD, MOD_MUL, MOD_EACH, MOD_ONEOF, MOD_CAP, MOD_BASE } ModKind;
+
+typedef struct ModItem ModItem;
+
+typedef struct ModList {
+    ModItem *items;
+    int n, cap;
+} ModList;
+
+struct ModItem {
+    ModKind kind;
+    Span span;
+    Expr *cond;              /* MOD_ADD, MOD_MUL: when it applies; MOD_EACH: the count */
+    Expr *value;             /* the modifier, the factor or the base */
+    const char *label;
+    ModList group;           /* MOD_ONEOF */
+    Key range;               /* MOD_CAP */
+};
+
+typedef struct SeqItem SeqItem;
+
+typedef struct SeqList {
+    SeqItem *items;
+    int n, cap;
+} SeqList;
+
+struct SeqItem {
+    bool phase;
+    Span span;
+    const char *text;
+    const char *proc;        /* a step may name the procedure that resolves it */
+    Span proc_span;
+    SeqList children;
+};
+
+typedef struct Setting {
+    const char *key;
+    Span span;
+    const char *value;
+} Setting;
+
+typedef enum {
+    DECL_PROC, DECL_ENUM, DECL_RECORD, DECL_TABLE, DECL_BANDS, DECL_MODIFIERS,
+    DECL_SEQUENCE, DECL_EXAMPLE, DECL_RULESET, DECL_IMPORT
+} DeclKind;
+
+typedef enum { ENUM_PLAIN, ENUM_LADDER, ENUM_OUTCOME, ENUM_CHOICE } EnumFlavour;
 
 typedef struct Decl {
     DeclKind kind;
     Span span;
-    const char *name;
+    const char *name;        /* for examples and rulesets: the title */
     Span name_span;
+    const Source *src;       /* the file it was written in */
+    const char *doc;         /* from `##` comments just before it, or NULL */
+    const char *cite;        /* `source "..."`: where in the rules text it comes from */
+    Span cite_span;
+    ParamList params;        /* proc, record (fields), table, bands, modifiers, outcome (fields) */
+    TypeRef ret;
     union {
-        struct { Param *params; int nparams, cap; TypeRef ret; StmtList body; Span body_end; } proc;
-        struct { const char **members; Span *spans; int n, cap; } enm;
+        struct { StmtList body; Span body_end; } proc;             /* and example */
+        struct { Member *items; int n, cap; EnumFlavour flavour;
+                 const char *prompt; const char *deflt; Span deflt_span; } enm;
+        struct { KeyList columns; Row *rows; int nrows, cap; } table;   /* and bands */
+        struct { ModList items; } mods;
+        struct { SeqList items; } seq;
+        struct { Setting *items; int n, cap; } ruleset;
+        struct { const char *path; } import;
     } as;
 } Decl;
 
@@ -106,17 +223,23 @@ typedef struct Module {
     int n, cap;
 } Module;
 
+/* Grow a vector (items, n, cap) of elements of `size` bytes by one slot. */
+void *ast_grow(void *items, int n, int *cap, size_t size);
+#define AST_PUSH(vec, value)                                                              \
+    do {                                                                                  \
+        (vec).items = ast_grow((vec).items, (vec).n, &(vec).cap, sizeof *(vec).items);     \
+        (vec).items[(vec).n++] = (value);                                                 \
+    } while (0)
+
 /* Constructors used by the parser. */
 Expr *ast_expr(ExprKind kind, Span span);
 Expr *ast_unary(Operator op, Expr *operand, Span span);
 Expr *ast_binary(Operator op, Span op_span, Expr *l, Expr *r, Span span);
 Expr *ast_call(const char *callee, Span callee_span, Arg *args, int nargs, Span span);
-Expr *ast_roll(Expr *count, int64_t sides, Span span);
+Expr *ast_roll(Expr *count, int64_t sides, Expr *sides_expr, Span span);
 Stmt *ast_stmt(StmtKind kind, Span span);
 void ast_stmt_push(StmtList *list, Stmt *s);
 Decl *ast_decl(DeclKind kind, const char *name, Span name_span, Span span);
-void ast_param_push(Decl *proc, Param p);
-void ast_member_push(Decl *enm, const char *name, Span span);
 void ast_module_push(Module *m, Decl *d);
 
 #endif

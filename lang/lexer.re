@@ -53,6 +53,29 @@ static void close_bracket(Parser *ps)
         ps->nopen--;
 }
 
+/* Inside a table or bands body (not in brackets within it)? */
+static int in_table(const Parser *ps)
+{
+    return ps->table_depth && ps->nopen == ps->table_depth;
+}
+
+static void add_doc(Parser *ps, const char *from, const char *to)
+{
+    if (ps->ndocs == ps->docs_cap) {
+        int cap = ps->docs_cap ? ps->docs_cap * 2 : 16;
+        ps->docs = mem_realloc(ps->docs, sizeof *ps->docs * (size_t)ps->docs_cap, sizeof *ps->docs * (size_t)cap, 0);
+        ps->docs_cap = cap;
+    }
+    const char *t = from + 2;
+    while (t < to && (*t == ' ' || *t == '\t'))
+        t++;
+    const char *e = to;
+    while (e > t && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+        e--;
+    ps->docs[ps->ndocs++] = (struct DocLine){ (uint32_t)(from - ps->src->text), (uint32_t)(to - ps->src->text),
+                                              mem_strndup(t, (size_t)(e - t)) };
+}
+
 /* Parse the digits of [s, e) into *out; false if it does not fit. */
 static int parse_int(const char *s, const char *e, int64_t *out)
 {
@@ -84,7 +107,16 @@ static void string_value(const char *s, const char *e, LANG_YYSTYPE *lval)
     lval->str.len = n;
 }
 
+static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc);
+
 int lang_lex(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
+{
+    int tok = lex_token(ps, lval, loc);
+    ps->last_token = tok;
+    return tok;
+}
+
+static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
 {
     if (ps->aborted)
         return END;
@@ -110,7 +142,16 @@ int lang_lex(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
 
             $ { TOKEN_SPAN(loc, ps); return END; }
 
-            [ \t\r\n\f\v]+ { continue; }
+            [ \t\r\f\v]+ { continue; }
+            "\n" {
+                /* in a table body a line is a row */
+                if (in_table(ps) && ps->last_token != ROWEND && ps->last_token != '{') {
+                    TOKEN_SPAN(loc, ps);
+                    return ROWEND;
+                }
+                continue;
+            }
+            "##" [^\n\x00]* { add_doc(ps, ps->tok, ps->cur); continue; }
             "#" [^\n\x00]* { continue; }
 
             "proc"   { TOKEN_SPAN(loc, ps); return PROC; }
@@ -126,6 +167,55 @@ int lang_lex(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
             "and"    { TOKEN_SPAN(loc, ps); return AND; }
             "or"     { TOKEN_SPAN(loc, ps); return OR; }
             "not"    { TOKEN_SPAN(loc, ps); return NOT; }
+            "ruleset"   { TOKEN_SPAN(loc, ps); return RULESET; }
+            "ladder"    { TOKEN_SPAN(loc, ps); return LADDER; }
+            "record"    { TOKEN_SPAN(loc, ps); return RECORD; }
+            "table"     { TOKEN_SPAN(loc, ps); ps->table_pending = 1; return TABLE; }
+            "bands"     { TOKEN_SPAN(loc, ps); ps->table_pending = 1; return BANDS; }
+            "modifiers" { TOKEN_SPAN(loc, ps); return MODIFIERS; }
+            "outcome"   { TOKEN_SPAN(loc, ps); return OUTCOME; }
+            "choice"    { TOKEN_SPAN(loc, ps); return CHOICE; }
+            "sequence"  { TOKEN_SPAN(loc, ps); return SEQUENCE; }
+            "example"   { TOKEN_SPAN(loc, ps); return EXAMPLE; }
+            "import"    { TOKEN_SPAN(loc, ps); return IMPORT; }
+            "expect"    { TOKEN_SPAN(loc, ps); return EXPECT; }
+            "each"      { TOKEN_SPAN(loc, ps); return EACH; }
+            "cap"       { TOKEN_SPAN(loc, ps); return CAP; }
+            "base"      { TOKEN_SPAN(loc, ps); return BASE; }
+            "one" [ \t\r\n]+ "of" {
+                /* the phrase "one of", but not "one offset" */
+                unsigned char next = (unsigned char)*ps->cur;
+                if (next == '_' || (next >= '0' && next <= '9') || ((next | 0x20) >= 'a' && (next | 0x20) <= 'z')) {
+                    ps->cur = ps->tok + 3;
+                    TOKEN_SPAN(loc, ps);
+                    lval->s = mem_strndup(ps->tok, 3);
+                    return IDENT;
+                }
+                TOKEN_SPAN(loc, ps);
+                return ONEOF;
+            }
+            "d(" {
+                TOKEN_SPAN(loc, ps);
+                if (!open_bracket(ps, *loc, '('))
+                    return END;
+                return DPAREN;
+            }
+            [-+] digit+ {
+                /* a signed number is one token only in a table body, where "-" alone means n/a */
+                if (!in_table(ps)) {
+                    ps->cur = ps->tok + 1;
+                    TOKEN_SPAN(loc, ps);
+                    return *ps->tok;
+                }
+                TOKEN_SPAN(loc, ps);
+                if (!parse_int(ps->tok + 1, ps->cur, &lval->i)) {
+                    lex_error(ps, *loc, "number too large: muster's integers are 64-bit (at most 9223372036854775807)%s", "");
+                    lval->i = 0;
+                }
+                if (*ps->tok == '-')
+                    lval->i = -lval->i;
+                return INT;
+            }
 
             "d" digit+ {
                 TOKEN_SPAN(loc, ps);
@@ -203,6 +293,8 @@ int lang_lex(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
             }
 
             "->" { TOKEN_SPAN(loc, ps); return ARROW; }
+            "=>" { TOKEN_SPAN(loc, ps); return FATARROW; }
+            ".." { TOKEN_SPAN(loc, ps); return DOTDOT; }
             "==" { TOKEN_SPAN(loc, ps); return EQ; }
             "!=" { TOKEN_SPAN(loc, ps); return NE; }
             "<=" { TOKEN_SPAN(loc, ps); return LE; }
@@ -211,10 +303,27 @@ int lang_lex(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
                 TOKEN_SPAN(loc, ps);
                 if (!open_bracket(ps, *loc, *ps->tok))
                     return END;
+                if (*ps->tok == '{' && ps->table_pending) {
+                    ps->table_pending = 0;
+                    ps->table_depth = ps->nopen;
+                }
                 return *ps->tok;
             }
-            [)}] { TOKEN_SPAN(loc, ps); close_bracket(ps); return *ps->tok; }
-            [,:=+\-*/%<>.;] { TOKEN_SPAN(loc, ps); return *ps->tok; }
+            [)}] {
+                TOKEN_SPAN(loc, ps);
+                if (*ps->tok == '}' && in_table(ps)) {
+                    if (ps->last_token != ROWEND && ps->last_token != '{') {
+                        /* end the last row first; the '}' comes next time */
+                        ps->cur = ps->tok;
+                        loc->end = loc->begin;
+                        return ROWEND;
+                    }
+                    ps->table_depth = 0;
+                }
+                close_bracket(ps);
+                return *ps->tok;
+            }
+            [,:=+\-*/%<>.;?] { TOKEN_SPAN(loc, ps); return *ps->tok; }
 
             * {
                 TOKEN_SPAN(loc, ps);

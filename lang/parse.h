@@ -25,6 +25,14 @@ typedef struct Parser {
     int nopen;
     int aborted;             /* a fatal problem (too deep) was reported */
     int skip_to;             /* after a syntax error: skip tokens until open[skip_to] closes; -1 none */
+    /* table and bands bodies are read a row a line: the lexer marks line ends there */
+    int table_pending;       /* 'table' or 'bands' seen, its body's '{' not yet */
+    int table_depth;         /* bracket depth of the body being read; 0 when none */
+    int last_token;
+    int replay_close;        /* a '}' to deliver after the ROWEND that ends the last row */
+    /* `##` documentation comments, in order */
+    struct DocLine { uint32_t begin, end; const char *text; } *docs;
+    int ndocs, docs_cap;
 } Parser;
 
 /* Parse a whole source.  Always returns a module (possibly partial);

@@ -12,7 +12,7 @@
 %code requires {
 #include "ast.h"
 typedef struct Parser Parser;
-typedef struct ArgList { Arg *items; int n, cap; } ArgList;
+typedef struct Cite { const char *text; Span span; } Cite;
 }
 
 %code provides {
@@ -55,14 +55,26 @@ static Span span2(Span a, Span b) { Span s = { a.begin, b.end }; return s; }
         }                                                                       \
     } while (0)
 
-static void arg_push(ArgList *l, Arg a)
+/* Words that are keywords only where they stand (so they stay free as
+ * names elsewhere): check that the name in that position is the word. */
+static void want_word(Parser *ps, const char *got, Span at, const char *word, const char *what)
 {
-    if (l->n == l->cap) {
-        int cap = l->cap ? l->cap * 2 : 4;
-        l->items = mem_realloc(l->items, sizeof(Arg) * (size_t)l->cap, sizeof(Arg) * (size_t)cap, 0);
-        l->cap = cap;
-    }
-    l->items[l->n++] = a;
+    if (strcmp(got, word) != 0)
+        diag_report(ps->diag, DIAG_ERROR, ps->src, at, "expected '%s' here (%s), not '%s'", word, what, got);
+}
+
+static Decl *decl_with(Decl *d, const Source *src, Cite cite)
+{
+    d->src = src;
+    d->cite = cite.text;
+    d->cite_span = cite.span;
+    return d;
+}
+
+static Key int_key(int64_t v, Span at)
+{
+    Key k = { .kind = KEY_INT, .span = at, .lo = v, .hi = v };
+    return k;
 }
 }
 
@@ -87,6 +99,19 @@ static void arg_push(ArgList *l, Arg a)
     Decl *decl;
     TypeRef type;
     Param param;
+    ParamList params;
+    Member member;
+    Decl *members;
+    Key key;
+    KeyList keys;
+    ExprList cells;
+    Row row;
+    ModItem mod;
+    ModList mods;
+    SeqItem seq;
+    SeqList seqs;
+    IntList ints;
+    Cite cite;
 }
 
 %token END 0 "end of file"
@@ -97,7 +122,12 @@ static void arg_push(ArgList *l, Arg a)
 %token PROC "'proc'" ENUM "'enum'" LET "'let'" RETURN "'return'" IF "'if'" ELSE "'else'"
 %token REROLL "'reroll'" ROLL "'roll'" TRUE "'true'" FALSE "'false'"
 %token AND "'and'" OR "'or'" NOT "'not'"
-%token ARROW "'->'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='"
+%token RULESET "'ruleset'" LADDER "'ladder'" RECORD "'record'" TABLE "'table'" BANDS "'bands'"
+%token MODIFIERS "'modifiers'" OUTCOME "'outcome'" CHOICE "'choice'" SEQUENCE "'sequence'"
+%token EXAMPLE "'example'" IMPORT "'import'" EXPECT "'expect'" EACH "'each'" CAP "'cap'" BASE "'base'"
+%token ONEOF "'one of'"
+%token ARROW "'->'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" DOTDOT "'..'" FATARROW "'=>'"
+%token DPAREN "'d('" ROWEND "end of row"
 
 %left OR
 %left AND
@@ -107,14 +137,30 @@ static void arg_push(ArgList *l, Arg a)
 %left '*' '/' '%'
 %precedence NEG
 
-%type <expr> expr primary
-%type <stmt> stmt if_stmt
-%type <stmts> stmts block
+%type <expr> expr primary cell
+%type <stmt> stmt if_stmt ex_stmt
+%type <stmts> stmts block ex_stmts
 %type <arg> arg
 %type <args> args args_opt
-%type <decl> decl proc_head enum_head params_opt params members_opt members
+%type <decl> decl proc_decl enum_decl outcome_decl choice_decl record_decl table_decl bands_decl
+%type <decl> mods_decl seq_decl example_decl ruleset_decl import_decl table_body settings
 %type <type> type ret_opt
-%type <param> param
+%type <param> param field
+%type <params> params_opt params fields_opt fields
+%type <member> member
+%type <members> members_opt members
+%type <key> key range_key
+%type <keys> keys
+%type <cells> cells
+%type <row> row
+%type <mod> mod_item
+%type <mods> mod_items
+%type <seq> seq_item
+%type <seqs> seq_items
+%type <ints> ints
+%type <cite> cite_opt
+%type <i> signed_int
+%type <s> text_opt
 
 %%
 
@@ -125,40 +171,45 @@ module
     ;
 
 decl
-    : proc_head ')' ret_opt block {
-          $$ = $1;
-          $$->as.proc.ret = $3;
-          $$->as.proc.body = $4;
-          $$->as.proc.body_end = @4;
-          $$->as.proc.body_end.begin = @4.end - 1;
-          $$->span = span2($1->span, @4);
-      }
-    | enum_head '}' { $$ = $1; $$->span = span2($1->span, @2); }
+    : proc_decl | enum_decl | outcome_decl | choice_decl | record_decl | table_decl
+    | bands_decl | mods_decl | seq_decl | example_decl | ruleset_decl | import_decl
     ;
 
-proc_head
-    : PROC IDENT '(' params_opt {
-          $$ = $4;
-          $$->name = $2;
-          $$->name_span = @2;
-          $$->span = span2(@1, @2);
+/* `source "..."`: where in the rules text a declaration comes from */
+cite_opt
+    : %empty        { $$ = (Cite){ NULL, @$ }; }
+    | IDENT STRING  { want_word(ps, $1, @1, "source", "a reference into the rules text"); $$ = (Cite){ $2.bytes, @2 }; }
+    ;
+
+proc_decl
+    : PROC IDENT '(' params_opt ')' ret_opt cite_opt block {
+          $$ = decl_with(ast_decl(DECL_PROC, $2, @2, span2(@1, @8)), ps->src, $7);
+          $$->params = $4;
+          $$->ret = $6;
+          $$->as.proc.body = $8;
+          $$->as.proc.body_end = (Span){ @8.end - 1, @8.end };
       }
     ;
 
 params_opt
-    : %empty         { $$ = ast_decl(DECL_PROC, NULL, @$, @$); }
+    : %empty         { $$ = (ParamList){ NULL, 0, 0 }; }
     | params
     | params ','
     ;
 
 params
-    : param          { $$ = ast_decl(DECL_PROC, NULL, @$, @$); ast_param_push($$, $1); }
-    | params ',' param { $$ = $1; ast_param_push($$, $3); }
+    : param             { $$ = (ParamList){ NULL, 0, 0 }; AST_PUSH($$, $1); }
+    | params ',' param  { $$ = $1; AST_PUSH($$, $3); }
     ;
 
 param
-    : IDENT ':' type          { $$ = (Param){ $1, @1, $3, NULL }; }
-    | IDENT ':' type '=' expr { $$ = (Param){ $1, @1, $3, $5 }; }
+    : IDENT ':' type          { $$ = (Param){ .name = $1, .span = @1, .type = $3 }; }
+    | IDENT ':' type '=' expr { $$ = (Param){ .name = $1, .span = @1, .type = $3, .deflt = $5 }; }
+    | IDENT ':' type IDENT range_key {
+          want_word(ps, $4, @4, "in", "the values this parameter covers");
+          $$ = (Param){ .name = $1, .span = @1, .type = $3, .has_range = true, .lo = $5.lo, .hi = $5.hi,
+                        .lo_open = $5.lo_open, .hi_open = $5.hi_open, .range_span = @5 };
+      }
     ;
 
 ret_opt
@@ -170,13 +221,49 @@ type
     : IDENT       { $$ = (TypeRef){ $1, @1 }; }
     ;
 
-enum_head
-    : ENUM IDENT '{' members_opt {
-          $$ = $4;
-          $$->name = $2;
-          $$->name_span = @2;
-          $$->span = span2(@1, @2);
+/* ---- enums and their relatives ---- */
+
+enum_decl
+    : ENUM IDENT cite_opt '{' members_opt '}' {
+          $$ = decl_with($5, ps->src, $3);
+          $$->name = $2; $$->name_span = @2; $$->span = span2(@1, @6);
       }
+    | LADDER IDENT cite_opt '{' members_opt '}' {
+          $$ = decl_with($5, ps->src, $3);
+          $$->name = $2; $$->name_span = @2; $$->span = span2(@1, @6);
+          $$->as.enm.flavour = ENUM_LADDER;
+      }
+    ;
+
+outcome_decl
+    : OUTCOME IDENT cite_opt '{' members_opt '}' {
+          $$ = decl_with($5, ps->src, $3);
+          $$->name = $2; $$->name_span = @2; $$->span = span2(@1, @6);
+          $$->as.enm.flavour = ENUM_OUTCOME;
+      }
+    | OUTCOME IDENT '(' params_opt ')' cite_opt '{' members_opt '}' {
+          $$ = decl_with($8, ps->src, $6);
+          $$->name = $2; $$->name_span = @2; $$->span = span2(@1, @9);
+          $$->as.enm.flavour = ENUM_OUTCOME;
+          $$->params = $4;
+      }
+    ;
+
+choice_decl
+    : CHOICE IDENT text_opt cite_opt '{' members_opt '}' IDENT IDENT {
+          want_word(ps, $8, @8, "default", "the option taken unless told otherwise");
+          $$ = decl_with($6, ps->src, $4);
+          $$->name = $2; $$->name_span = @2; $$->span = span2(@1, @9);
+          $$->as.enm.flavour = ENUM_CHOICE;
+          $$->as.enm.prompt = $3;
+          $$->as.enm.deflt = $9;
+          $$->as.enm.deflt_span = @9;
+      }
+    ;
+
+text_opt
+    : %empty   { $$ = NULL; }
+    | STRING   { $$ = $1.bytes; }
     ;
 
 members_opt
@@ -186,10 +273,260 @@ members_opt
     ;
 
 members
-    : IDENT              { $$ = ast_decl(DECL_ENUM, NULL, @1, @1); ast_member_push($$, $1, @1); }
-    | members IDENT      { $$ = $1; ast_member_push($$, $2, @2); }
-    | members ',' IDENT  { $$ = $1; ast_member_push($$, $3, @3); }
+    : member             { $$ = ast_decl(DECL_ENUM, NULL, @1, @1); AST_PUSH($$->as.enm, $1); }
+    | members member     { $$ = $1; AST_PUSH($$->as.enm, $2); }
+    | members ',' member { $$ = $1; AST_PUSH($$->as.enm, $3); }
     ;
+
+member
+    : IDENT                          { $$ = (Member){ $1, @1, NULL, { NULL, 0, 0 } }; }
+    | IDENT STRING                   { $$ = (Member){ $1, @1, $2.bytes, { NULL, 0, 0 } }; }
+    | IDENT '(' args_opt ')'         { $$ = (Member){ $1, @1, NULL, $3 }; }
+    | IDENT STRING '(' args_opt ')'  { $$ = (Member){ $1, @1, $2.bytes, $4 }; }
+    ;
+
+/* ---- records ---- */
+
+record_decl
+    : RECORD IDENT cite_opt '{' fields_opt '}' {
+          $$ = decl_with(ast_decl(DECL_RECORD, $2, @2, span2(@1, @6)), ps->src, $3);
+          $$->params = $5;
+      }
+    ;
+
+fields_opt
+    : %empty   { $$ = (ParamList){ NULL, 0, 0 }; }
+    | fields
+    ;
+
+fields
+    : field            { $$ = (ParamList){ NULL, 0, 0 }; AST_PUSH($$, $1); }
+    | fields field     { $$ = $1; AST_PUSH($$, $2); }
+    | fields ',' field { $$ = $1; AST_PUSH($$, $3); }
+    ;
+
+field
+    : IDENT ':' type          { $$ = (Param){ .name = $1, .span = @1, .type = $3 }; }
+    | IDENT ':' type '=' expr { $$ = (Param){ .name = $1, .span = @1, .type = $3, .deflt = $5 }; }
+    ;
+
+/* ---- tables and bands: one row a line (the lexer marks the line ends) ---- */
+
+table_decl
+    : TABLE IDENT '(' params_opt ')' ret_opt cite_opt '{' table_body '}' {
+          $$ = decl_with($9, ps->src, $7);
+          $$->kind = DECL_TABLE; $$->name = $2; $$->name_span = @2; $$->span = span2(@1, @10);
+          $$->params = $4; $$->ret = $6;
+      }
+    ;
+
+bands_decl
+    : BANDS IDENT '(' params_opt ')' ret_opt cite_opt '{' table_body '}' {
+          $$ = decl_with($9, ps->src, $7);
+          $$->kind = DECL_BANDS; $$->name = $2; $$->name_span = @2; $$->span = span2(@1, @10);
+          $$->params = $4; $$->ret = $6;
+      }
+    ;
+
+table_body
+    : %empty                 { $$ = ast_decl(DECL_TABLE, NULL, @$, @$); }
+    | table_body ROWEND      { $$ = $1; }
+    | table_body row ROWEND  {
+          $$ = $1;
+          $$->as.table.rows = ast_grow($$->as.table.rows, $$->as.table.nrows, &$$->as.table.cap, sizeof(Row));
+          $$->as.table.rows[$$->as.table.nrows++] = $2;
+      }
+    | table_body IDENT keys ROWEND {
+          want_word(ps, $2, @2, "columns", "the column headings");
+          $$ = $1;
+          if ($$->as.table.columns.n)
+              diag_report(ps->diag, DIAG_ERROR, ps->src, @2, "the columns are already given");
+          $$->as.table.columns = $3;
+      }
+    ;
+
+row
+    : keys ':' cells text_opt       { $$ = (Row){ $1, $3, $4, @$ }; }
+    | keys FATARROW cells text_opt  { $$ = (Row){ $1, $3, $4, @$ }; }
+    ;
+
+keys
+    : key           { $$ = (KeyList){ NULL, 0, 0 }; AST_PUSH($$, $1); }
+    | keys ',' key  { $$ = $1; AST_PUSH($$, $3); }
+    ;
+
+key
+    : IDENT      { $$ = (Key){ .kind = KEY_NAME, .span = @1, .name = $1 }; }
+    | TRUE       { $$ = (Key){ .kind = KEY_NAME, .span = @1, .name = "true" }; }
+    | FALSE      { $$ = (Key){ .kind = KEY_NAME, .span = @1, .name = "false" }; }
+    | range_key
+    ;
+
+range_key
+    : signed_int                    { $$ = int_key($1, @1); }
+    | signed_int DOTDOT signed_int  { $$ = (Key){ .kind = KEY_RANGE, .span = @$, .lo = $1, .hi = $3 }; }
+    | signed_int DOTDOT             { $$ = (Key){ .kind = KEY_RANGE, .span = @$, .lo = $1, .hi_open = true }; }
+    | DOTDOT signed_int             { $$ = (Key){ .kind = KEY_RANGE, .span = @$, .hi = $2, .lo_open = true }; }
+    ;
+
+signed_int
+    : INT       { $$ = $1; }
+    | '-' INT   { $$ = -$2; }
+    | '+' INT   { $$ = $2; }
+    ;
+
+cells
+    : cell            { $$ = (ExprList){ NULL, 0, 0 }; AST_PUSH($$, $1); }
+    | cells cell      { $$ = $1; AST_PUSH($$, $2); }
+    | cells ',' cell  { $$ = $1; AST_PUSH($$, $3); }
+    ;
+
+/* Cells are plain values; in a table body "-3" is one number and a lone
+ * "-" means "not applicable". */
+cell
+    : INT             { $$ = ast_expr(EX_INT, @$); $$->as.i = $1; }
+    | INT '/' INT     {
+          Expr *l = ast_expr(EX_INT, @1), *r = ast_expr(EX_INT, @3);
+          l->as.i = $1; r->as.i = $3;
+          $$ = ast_binary(OPR_DIV, @2, l, r, @$);
+      }
+    | IDENT           { $$ = ast_expr(EX_NAME, @$); $$->as.name = $1; }
+    | TRUE            { $$ = ast_expr(EX_BOOL, @$); $$->as.b = true; }
+    | FALSE           { $$ = ast_expr(EX_BOOL, @$); $$->as.b = false; }
+    | '?'             { $$ = ast_expr(EX_UNKNOWN, @$); }
+    | '-'             { $$ = ast_expr(EX_NA, @$); }
+    ;
+
+/* ---- modifiers ---- */
+
+mods_decl
+    : MODIFIERS IDENT '(' params_opt ')' cite_opt '{' mod_items '}' {
+          $$ = decl_with(ast_decl(DECL_MODIFIERS, $2, @2, span2(@1, @9)), ps->src, $6);
+          $$->params = $4;
+          $$->as.mods.items = $8;
+      }
+    ;
+
+mod_items
+    : %empty              { $$ = (ModList){ NULL, 0, 0 }; }
+    | mod_items mod_item  { $$ = $1; AST_PUSH($$, $2); }
+    ;
+
+mod_item
+    : expr ':' expr STRING {
+          $$ = (ModItem){ .kind = MOD_ADD, .span = @$, .cond = $1, .value = $3, .label = $4.bytes };
+      }
+    | expr ':' '*' expr STRING {
+          $$ = (ModItem){ .kind = MOD_MUL, .span = @$, .cond = $1, .value = $4, .label = $5.bytes };
+      }
+    | EACH expr ':' expr STRING {
+          $$ = (ModItem){ .kind = MOD_EACH, .span = @$, .cond = $2, .value = $4, .label = $5.bytes };
+      }
+    | ONEOF '{' mod_items '}' {
+          $$ = (ModItem){ .kind = MOD_ONEOF, .span = @$, .group = $3 };
+      }
+    | CAP range_key STRING {
+          $$ = (ModItem){ .kind = MOD_CAP, .span = @$, .range = $2, .label = $3.bytes };
+      }
+    | BASE expr STRING {
+          $$ = (ModItem){ .kind = MOD_BASE, .span = @$, .value = $2, .label = $3.bytes };
+      }
+    ;
+
+/* ---- the turn sequence ---- */
+
+seq_decl
+    : SEQUENCE IDENT cite_opt '{' seq_items '}' {
+          $$ = decl_with(ast_decl(DECL_SEQUENCE, $2, @2, span2(@1, @6)), ps->src, $3);
+          $$->as.seq.items = $5;
+      }
+    ;
+
+seq_items
+    : %empty              { $$ = (SeqList){ NULL, 0, 0 }; }
+    | seq_items seq_item  { $$ = $1; AST_PUSH($$, $2); }
+    ;
+
+seq_item
+    : IDENT STRING {
+          want_word(ps, $1, @1, "step", "a step of the turn");
+          $$ = (SeqItem){ .span = @$, .text = $2.bytes };
+      }
+    | IDENT IDENT STRING {
+          want_word(ps, $1, @1, "step", "a step of the turn, with the procedure that resolves it");
+          $$ = (SeqItem){ .span = @$, .text = $3.bytes, .proc = $2, .proc_span = @2 };
+      }
+    | IDENT STRING '{' seq_items '}' {
+          want_word(ps, $1, @1, "phase", "a phase of the turn");
+          $$ = (SeqItem){ .phase = true, .span = @$, .text = $2.bytes, .children = $4 };
+      }
+    ;
+
+/* ---- examples from the rules text ---- */
+
+example_decl
+    : EXAMPLE STRING cite_opt '{' ex_stmts '}' {
+          $$ = decl_with(ast_decl(DECL_EXAMPLE, $2.bytes, @2, span2(@1, @6)), ps->src, $3);
+          $$->as.proc.body = $5;
+          $$->as.proc.body_end = (Span){ @6.begin, @6.end };
+      }
+    ;
+
+ex_stmts
+    : %empty             { $$ = (StmtList){ NULL, 0, 0 }; }
+    | ex_stmts ex_stmt   { $$ = $1; ast_stmt_push(&$$, $2); }
+    | ex_stmts ';'       { $$ = $1; }
+    ;
+
+ex_stmt
+    : EXPECT expr        { $$ = ast_stmt(ST_EXPECT, @$); $$->as.ret = $2; }
+    | IDENT ints {
+          want_word(ps, $1, @1, "dice", "the dice thrown in this example");
+          $$ = ast_stmt(ST_DICE, @$); $$->as.dice = $2;
+      }
+    | IDENT IDENT '=' IDENT {
+          want_word(ps, $1, @1, "choose", "the option taken at a choice");
+          $$ = ast_stmt(ST_CHOOSE, @$);
+          $$->as.choose.choice = $2; $$->as.choose.choice_span = @2;
+          $$->as.choose.option = $4; $$->as.choose.option_span = @4;
+      }
+    | LET IDENT '=' expr {
+          $$ = ast_stmt(ST_LET, @$);
+          $$->as.let.name = $2; $$->as.let.name_span = @2;
+          $$->as.let.type = (TypeRef){ NULL, @2 }; $$->as.let.value = $4;
+      }
+    ;
+
+ints
+    : INT           { $$ = (IntList){ NULL, 0, 0 }; AST_PUSH($$, $1); }
+    | ints ',' INT  { $$ = $1; AST_PUSH($$, $3); }
+    ;
+
+/* ---- the ruleset header and imports ---- */
+
+ruleset_decl
+    : RULESET STRING '{' settings '}' {
+          $$ = $4;
+          $$->kind = DECL_RULESET; $$->name = $2.bytes; $$->name_span = @2; $$->span = span2(@1, @5);
+          $$->src = ps->src;
+      }
+    ;
+
+settings
+    : %empty                 { $$ = ast_decl(DECL_RULESET, NULL, @$, @$); }
+    | settings IDENT STRING  { $$ = $1; AST_PUSH($$->as.ruleset, ((Setting){ $2, @2, $3.bytes })); }
+    | settings IDENT IDENT   { $$ = $1; AST_PUSH($$->as.ruleset, ((Setting){ $2, @2, $3 })); }
+    ;
+
+import_decl
+    : IMPORT STRING {
+          $$ = ast_decl(DECL_IMPORT, $2.bytes, @2, @$);
+          $$->src = ps->src;
+          $$->as.import.path = $2.bytes;
+      }
+    ;
+
+/* ---- procedure bodies ---- */
 
 block
     : '{' stmts '}'  { $$ = $2; }
@@ -258,6 +595,7 @@ expr
     | expr '/' expr  { $$ = ast_binary(OPR_DIV, @2, $1, $3, @$); DEPTH($$); }
     | expr '%' expr  { $$ = ast_binary(OPR_MOD, @2, $1, $3, @$); DEPTH($$); }
     | '-' expr %prec NEG { $$ = ast_unary(OPR_NEG, $2, @$); DEPTH($$); }
+    | '+' expr %prec NEG { $$ = ast_unary(OPR_POS, $2, @$); DEPTH($$); }
     | primary
     ;
 
@@ -267,14 +605,18 @@ primary
     | FALSE          { $$ = ast_expr(EX_BOOL, @$); $$->as.b = false; }
     | STRING         { $$ = ast_expr(EX_STR, @$); $$->as.str.bytes = $1.bytes; $$->as.str.len = $1.len; }
     | IDENT          { $$ = ast_expr(EX_NAME, @$); $$->as.name = $1; }
-    | IDENT '.' IDENT {
+    | primary '.' IDENT {
           $$ = ast_expr(EX_MEMBER, @$);
-          $$->as.member.type = $1; $$->as.member.member = $3;
+          $$->as.member.object = $1; $$->as.member.member = $3; $$->as.member.member_span = @3;
+          $$->depth = $1->depth + 1;
+          DEPTH($$);
       }
     | IDENT '(' args_opt ')' { $$ = ast_call($1, @1, $3.items, $3.n, @$); DEPTH($$); }
     | '(' expr ')'   { $$ = $2; }
-    | ROLL DIE       { $$ = ast_roll(NULL, $2, @$); }
-    | ROLL primary DIE { $$ = ast_roll($2, $3, @$); DEPTH($$); }
+    | ROLL DIE       { $$ = ast_roll(NULL, $2, NULL, @$); }
+    | ROLL primary DIE { $$ = ast_roll($2, $3, NULL, @$); DEPTH($$); }
+    | ROLL DPAREN expr ')' { $$ = ast_roll(NULL, 0, $3, @$); DEPTH($$); }
+    | ROLL primary DPAREN expr ')' { $$ = ast_roll($2, 0, $4, @$); DEPTH($$); }
     ;
 
 args_opt
@@ -284,8 +626,8 @@ args_opt
     ;
 
 args
-    : arg            { $$ = (ArgList){ NULL, 0, 0 }; arg_push(&$$, $1); }
-    | args ',' arg   { $$ = $1; arg_push(&$$, $3); }
+    : arg            { $$ = (ArgList){ NULL, 0, 0 }; AST_PUSH($$, $1); }
+    | args ',' arg   { $$ = $1; AST_PUSH($$, $3); }
     ;
 
 arg
@@ -401,6 +743,44 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
     return 0;
 }
 
+static bool blank(const char *text, uint32_t from, uint32_t to)
+{
+    for (uint32_t i = from; i < to; i++)
+        if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '\n')
+            return false;
+    return true;
+}
+
+/* Give each declaration the `##` lines written just before it. */
+static void attach_docs(Parser *ps, Module *m)
+{
+    const char *text = ps->src->text;
+    int k = 0;
+    for (int i = 0; i < m->n; i++) {
+        Decl *d = m->decls[i];
+        while (k < ps->ndocs && ps->docs[k].end <= d->span.begin)
+            k++;
+        /* docs[k - 1] is the last comment before the declaration */
+        int last = k - 1;
+        if (last < 0 || !blank(text, ps->docs[last].end, d->span.begin))
+            continue;
+        int first = last;
+        while (first > 0 && blank(text, ps->docs[first - 1].end, ps->docs[first].begin))
+            first--;
+        size_t len = 0;
+        for (int j = first; j <= last; j++)
+            len += strlen(ps->docs[j].text) + 1;
+        char *doc = mem_alloc_atomic(len + 1);
+        doc[0] = '\0';
+        for (int j = first; j <= last; j++) {
+            strcat(doc, ps->docs[j].text);
+            if (j < last)
+                strcat(doc, "\n");
+        }
+        d->doc = doc;
+    }
+}
+
 Module *parse_module(const Source *src, Diag *diag)
 {
     Parser ps;
@@ -416,5 +796,6 @@ Module *parse_module(const Source *src, Diag *diag)
         return m;
     }
     lang_yyparse(&ps);
+    attach_docs(&ps, m);
     return m;
 }

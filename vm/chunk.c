@@ -57,6 +57,18 @@ int chunk_const(Proto *p, Value v)
     return p->nconsts++;
 }
 
+int chunk_add_table(Program *prog, Table *t)
+{
+    if (prog->ntables == prog->tables_cap) {
+        int cap = prog->tables_cap ? prog->tables_cap * 2 : 8;
+        prog->tables = mem_realloc(prog->tables, sizeof(Table *) * (size_t)prog->tables_cap,
+                                   sizeof(Table *) * (size_t)cap, 0);
+        prog->tables_cap = cap;
+    }
+    prog->tables[prog->ntables] = t;
+    return prog->ntables++;
+}
+
 int chunk_find_proto(const Program *prog, const char *name)
 {
     for (int i = 0; i < prog->nprotos; i++)
@@ -85,7 +97,7 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
         switch ((OpCode)*ip) {
         case OP_CONST:
             fprintf(out, " %-5u ; ", u16_at(ip + 1));
-            val_print(out, p->consts[u16_at(ip + 1)], prog->enums);
+            val_print(out, p->consts[u16_at(ip + 1)], prog);
             break;
         case OP_LOAD: case OP_STORE:
             if (ip[1] < p->nparams)
@@ -99,6 +111,25 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
         case OP_CALL:
             fprintf(out, " %-5u ; %s, %u args", u16_at(ip + 1),
                     prog->protos[u16_at(ip + 1)]->name, ip[3]);
+            break;
+        case OP_TABLE:
+            fprintf(out, " %-5u ; %s", u16_at(ip + 1), prog->tables[u16_at(ip + 1)]->name);
+            break;
+        case OP_RECORD:
+            fprintf(out, " %-5u ; %s, %u fields", u16_at(ip + 1), prog->records[u16_at(ip + 1)].name, ip[3]);
+            break;
+        case OP_FIELD:
+            fprintf(out, " %u", ip[1]);
+            break;
+        case OP_NOTE:
+            fprintf(out, " %-5u ; ", u16_at(ip + 1));
+            val_print(out, p->consts[u16_at(ip + 1)], prog);
+            break;
+        case OP_CHOOSE:
+            fprintf(out, " %-5u ; %s", u16_at(ip + 1), prog->enums[u16_at(ip + 1)].name);
+            break;
+        case OP_EXPECT:
+            fprintf(out, " %u", u16_at(ip + 1));
             break;
         case OP_FILTER: case OP_ANY: case OP_ALL:
             fprintf(out, " %-5u ; %s", ip[1], ip[1] < 6 ? cmp_op_text[ip[1]] : "?");

@@ -30,11 +30,44 @@ typedef struct Proto {
     bool hidden;             /* compiler-made (a default value): not shown in traces */
 } Proto;
 
+/* A lookup table: the compiled form of a `table` or `bands` block (and of
+ * the hidden tables behind outcome fields and member texts).  Rows are
+ * found by key: an enum member or bool (directly by index), an exact int,
+ * or a range of ints (bands); columns likewise, or by a plain index. */
+typedef enum { KEYS_INDEX, KEYS_INTS, KEYS_RANGES } KeyMode;
+
+typedef enum { CELL_VALUE, CELL_UNKNOWN, CELL_NA } CellKind;
+
+typedef struct TableDim {
+    KeyMode mode;
+    int n;                   /* rows (or columns) */
+    int nkeys;               /* KEYS_INDEX: how many key values; else entries in lo/hi */
+    int *index;              /* KEYS_INDEX: key value -> row, or -1 */
+    int64_t *lo, *hi;        /* KEYS_INTS/RANGES: sorted; INT64_MIN/MAX for open ends */
+    int *row;                /* KEYS_INTS/RANGES: the row of each entry */
+    const char **labels;     /* how each row is written, for messages */
+} TableDim;
+
+typedef struct Table {
+    const char *name;
+    int source_id;
+    int ndims;               /* 1 or 2 */
+    TableDim dim[2];
+    Value *cells;            /* rows x columns */
+    CellKind *kinds;
+    uint32_t *cell_offsets;  /* where each cell is written */
+    const char **row_texts;  /* bands: the sheet's words for each row, or NULL */
+} Table;
+
 typedef struct Program {
     Proto **protos;
     int nprotos, protos_cap;
     EnumDesc *enums;
     int nenums, enums_cap;
+    RecordDesc *records;
+    int nrecords, records_cap;
+    Table **tables;
+    int ntables, tables_cap;
 } Program;
 
 Program *chunk_program_new(void);
@@ -43,6 +76,8 @@ Proto *chunk_proto_new(Program *prog, const char *name, int source_id, uint32_t 
 int chunk_emit(Proto *p, uint8_t byte, uint32_t offset);
 /* Add a constant (reusing an equal int/enum constant) and return its index. */
 int chunk_const(Proto *p, Value v);
+/* Add a table; returns its index. */
+int chunk_add_table(Program *prog, Table *t);
 /* Look a procedure up by name; -1 if none. */
 int chunk_find_proto(const Program *prog, const char *name);
 

@@ -21,6 +21,10 @@ typedef struct OpInfo {
 extern const OpInfo op_info[OP__COUNT];
 
 typedef enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } CmpOp;
+
+/* What a NOTE reports: a modifier that applied, a factor, a cap that bit,
+ * the starting value of a modifier list. */
+typedef enum { NOTE_ADD, NOTE_MUL, NOTE_CAP, NOTE_BASE } NoteKind;
 extern const char *const cmp_op_text[6];
 
 #endif

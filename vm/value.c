@@ -1,6 +1,7 @@
 /* value.c — exact integer and rational arithmetic, ordering and printing. */
 #include "config.h"
 #include "value.h"
+#include "chunk.h"
 #include "mem.h"
 
 #include <string.h>
@@ -238,8 +239,9 @@ static int tag_rank(ValTag t)
     case VAL_ENUM: return 2;
     case VAL_STR: return 3;
     case VAL_POOL: return 4;
+    case VAL_RECORD: return 5;
     }
-    return 5;
+    return 6;
 }
 
 int val_order(Value a, Value b)
@@ -272,6 +274,17 @@ int val_order(Value a, Value b)
                 return p->face[i] < q->face[i] ? -1 : 1;
         return 0;
     }
+    case VAL_RECORD: {
+        const Record *p = a.as.r, *q = b.as.r;
+        if (p->type != q->type)
+            return p->type < q->type ? -1 : 1;
+        for (int32_t i = 0; i < p->n && i < q->n; i++) {
+            int c = val_order(p->field[i], q->field[i]);
+            if (c)
+                return c;
+        }
+        return 0;
+    }
     }
     return 0;
 }
@@ -284,14 +297,22 @@ static void print_pool(FILE *out, const Pool *p)
     fputc(']', out);
 }
 
-static const char *enum_member(Value v, const EnumDesc *enums)
+static const char *enum_member(Value v, const Program *prog)
 {
-    if (enums && v.as.i >= 0 && v.as.i < enums[v.enum_id].nmembers)
-        return enums[v.enum_id].members[v.as.i];
+    if (prog && v.enum_id >= 0 && v.enum_id < prog->nenums && v.as.i >= 0
+        && v.as.i < prog->enums[v.enum_id].nmembers)
+        return prog->enums[v.enum_id].members[v.as.i];
     return "?";
 }
 
-void val_print(FILE *out, Value v, const EnumDesc *enums)
+static const RecordDesc *record_desc(const Record *r, const Program *prog)
+{
+    if (prog && r->type >= 0 && r->type < prog->nrecords && prog->records[r->type].nfields == r->n)
+        return &prog->records[r->type];
+    return NULL;
+}
+
+void val_print(FILE *out, Value v, const Program *prog)
 {
     switch (v.tag) {
     case VAL_INT: fprintf(out, "%lld", (long long)v.as.i); break;
@@ -302,9 +323,22 @@ void val_print(FILE *out, Value v, const EnumDesc *enums)
             fprintf(out, "%lld/%lld", (long long)v.as.q.num, (long long)v.as.q.den);
         break;
     case VAL_BOOL: fputs(v.as.b ? "true" : "false", out); break;
-    case VAL_ENUM: fputs(enum_member(v, enums), out); break;
+    case VAL_ENUM: fputs(enum_member(v, prog), out); break;
     case VAL_STR: val_json_string(out, v.as.s->bytes, v.as.s->len); break;
     case VAL_POOL: print_pool(out, v.as.p); break;
+    case VAL_RECORD: {
+        const RecordDesc *d = record_desc(v.as.r, prog);
+        fprintf(out, "%s(", d ? d->name : "record");
+        for (int32_t i = 0; i < v.as.r->n; i++) {
+            if (d)
+                fprintf(out, "%s%s: ", i ? ", " : "", d->fields[i]);
+            else if (i)
+                fputs(", ", out);
+            val_print(out, v.as.r->field[i], prog);
+        }
+        fputc(')', out);
+        break;
+    }
     }
 }
 
@@ -329,7 +363,7 @@ void val_json_string(FILE *out, const char *s, size_t len)
     fputc('"', out);
 }
 
-void val_print_json(FILE *out, Value v, const EnumDesc *enums)
+void val_print_json(FILE *out, Value v, const Program *prog)
 {
     switch (v.tag) {
     case VAL_RAT:
@@ -339,11 +373,26 @@ void val_print_json(FILE *out, Value v, const EnumDesc *enums)
         }
         /* fall through */
     case VAL_INT: case VAL_BOOL: case VAL_POOL:
-        val_print(out, v, enums);
+        val_print(out, v, prog);
         break;
     case VAL_ENUM: {
-        const char *m = enum_member(v, enums);
+        const char *m = enum_member(v, prog);
         val_json_string(out, m, strlen(m));
+        break;
+    }
+    case VAL_RECORD: {
+        const RecordDesc *d = record_desc(v.as.r, prog);
+        fputc('{', out);
+        for (int32_t i = 0; i < v.as.r->n; i++) {
+            char name[32];
+            snprintf(name, sizeof name, "%d", (int)i);
+            const char *f = d ? d->fields[i] : name;
+            fputs(i ? ", " : "", out);
+            val_json_string(out, f, strlen(f));
+            fputs(": ", out);
+            val_print_json(out, v.as.r->field[i], prog);
+        }
+        fputc('}', out);
         break;
     }
     case VAL_STR: val_json_string(out, v.as.s->bytes, v.as.s->len); break;

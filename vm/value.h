@@ -24,7 +24,8 @@ typedef enum {
     VAL_BOOL,
     VAL_STR,
     VAL_ENUM,
-    VAL_POOL
+    VAL_POOL,
+    VAL_RECORD
 } ValTag;
 
 typedef struct MuStr {
@@ -38,6 +39,8 @@ typedef struct Pool {
     int32_t face[];         /* sorted ascending */
 } Pool;
 
+typedef struct Record Record;
+
 typedef struct Value {
     ValTag tag;
     int32_t enum_id;        /* VAL_ENUM: which enum */
@@ -47,15 +50,37 @@ typedef struct Value {
         bool b;
         const MuStr *s;
         const Pool *p;
+        const Record *r;
     } as;
 } Value;
 
-/* Names of enum members, for printing; supplied by the program. */
+struct Record {
+    int32_t type;           /* which record type */
+    int32_t n;
+    Value field[];
+};
+
+/* What printing needs to know about the program's types: the names of
+ * enum members and record fields.  Program (chunk.h) supplies it. */
+typedef enum { FLAVOUR_ENUM, FLAVOUR_LADDER, FLAVOUR_OUTCOME, FLAVOUR_CHOICE } EnumFlavourTag;
+
 typedef struct EnumDesc {
     const char *name;
     int nmembers;
     const char **members;
+    const char **texts;     /* the sheet's words for each member (entries may be NULL) */
+    EnumFlavourTag flavour;
+    int deflt;              /* choices: the default option's index */
+    const char *prompt;     /* choices: the question */
 } EnumDesc;
+
+typedef struct RecordDesc {
+    const char *name;
+    int nfields;
+    const char **fields;
+} RecordDesc;
+
+struct Program;
 
 static inline Value val_int(int64_t i) { Value v = { .tag = VAL_INT }; v.as.i = i; return v; }
 static inline Value val_bool(bool b) { Value v = { .tag = VAL_BOOL }; v.as.b = b; return v; }
@@ -67,6 +92,7 @@ static inline Value val_enum(int32_t id, int64_t index)
 }
 static inline Value val_str(const MuStr *s) { Value v = { .tag = VAL_STR }; v.as.s = s; return v; }
 static inline Value val_pool(const Pool *p) { Value v = { .tag = VAL_POOL }; v.as.p = p; return v; }
+static inline Value val_record(const Record *r) { Value v = { .tag = VAL_RECORD }; v.as.r = r; return v; }
 
 /* A rational from num/den, reduced; den must not be 0.  Returns false on
  * overflow of int64. */
@@ -97,11 +123,12 @@ bool val_equal(Value a, Value b);
  * (enum, index), strings bytewise, pools by size then faces. */
 int val_order(Value a, Value b);
 
-/* Text form: 7, 3/2, true, light, "text", [1, 4, 6].  JSON form: numbers,
- * a non-integral rational as the string "3/2", enums as "name", pools as an
- * array of faces. */
-void val_print(FILE *out, Value v, const EnumDesc *enums);
-void val_print_json(FILE *out, Value v, const EnumDesc *enums);
+/* Text form: 7, 3/2, true, light, "text", [1, 4, 6], Unit(melee: 3).  JSON
+ * form: numbers, a non-integral rational as the string "3/2", enums as
+ * "name", pools as an array of faces, records as objects.  `prog` supplies
+ * the names (NULL prints placeholders). */
+void val_print(FILE *out, Value v, const struct Program *prog);
+void val_print_json(FILE *out, Value v, const struct Program *prog);
 /* Print a JSON string literal (quotes and escapes). */
 void val_json_string(FILE *out, const char *s, size_t len);
 

@@ -62,6 +62,34 @@ static int fail(Vm *vm, const Proto *p, const uint8_t *ip, const char *fmt, ...)
 
 static inline unsigned u16(const uint8_t *ip) { return (unsigned)ip[0] | ((unsigned)ip[1] << 8); }
 
+/* The row (or column) a key selects, or -1. */
+static int table_find(const TableDim *d, Value key)
+{
+    int64_t k = key.tag == VAL_BOOL ? (int64_t)key.as.b : key.as.i;
+    if (d->mode == KEYS_INDEX)
+        return k >= 0 && k < d->nkeys ? d->index[k] : -1;
+    int lo = 0, hi = d->nkeys;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (d->hi[mid] < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < d->nkeys && d->lo[lo] <= k && k <= d->hi[lo] ? d->row[lo] : -1;
+}
+
+static void key_text(char *buf, size_t len, Value key, const Program *prog)
+{
+    FILE *f = fmemopen(buf, len, "w");
+    if (!f) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    val_print(f, key, prog);
+    fclose(f);
+}
+
 static bool compare(Value a, Value b, CmpOp op)
 {
     int c;
@@ -295,6 +323,86 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
         case OP_CEIL: UNARY(val_ceil); break;
         case OP_ROUND: UNARY(val_round); break;
         case OP_ABS: UNARY(val_abs); break;
+        case OP_TABLE: {
+            const Table *t = prog->tables[u16(ip)];
+            ip += 2;
+            Value keys[2];
+            int at[2] = { 0, 0 };
+            for (int d = t->ndims - 1; d >= 0; d--)
+                keys[d] = POP();
+            for (int d = 0; d < t->ndims; d++) {
+                at[d] = table_find(&t->dim[d], keys[d]);
+                if (at[d] < 0) {
+                    char k[64];
+                    key_text(k, sizeof k, keys[d], prog);
+                    ERR("table '%s' has no %s for %s", t->name, d == 0 ? "row" : "column", k);
+                }
+            }
+            int cell = at[0] * (t->ndims == 2 ? t->dim[1].n : 1) + at[1];
+            if (t->kinds[cell] != CELL_VALUE) {
+                char k0[64], k1[64] = "";
+                key_text(k0, sizeof k0, keys[0], prog);
+                if (t->ndims == 2)
+                    key_text(k1, sizeof k1, keys[1], prog);
+                vm->steps = steps;
+                vm->error_depth = depth;
+                fail(vm, p, ip - 3, t->kinds[cell] == CELL_UNKNOWN
+                     ? "table '%s' gives no value for %s%s%s: the rules text does not say (marked '?')"
+                     : "table '%s' has no value for %s%s%s: it does not apply (marked '-')",
+                     t->name, k0, t->ndims == 2 ? ", " : "", k1);
+                vm->error_offset = t->cell_offsets[cell];
+                return -1;
+            }
+            PUSH(t->cells[cell]);
+            break;
+        }
+        case OP_SHIFT: {
+            int64_t n = POP().as.i;
+            Value *m = &sp[-1];
+            int64_t last = prog->enums[m->enum_id].nmembers - 1;
+            int64_t to = m->as.i + (n > last ? last + 1 : n < -last ? -last - 1 : n);
+            m->as.i = to < 0 ? 0 : to > last ? last : to;
+            break;
+        }
+        case OP_RECORD: {
+            int type = (int)u16(ip), n = ip[2];
+            ip += 3;
+            Record *r = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)n);
+            r->type = type;
+            r->n = n;
+            sp -= n;
+            memcpy(r->field, sp, sizeof(Value) * (size_t)n);
+            PUSH(val_record(r));
+            break;
+        }
+        case OP_FIELD:
+            sp[-1] = sp[-1].as.r->field[*ip++];
+            break;
+        case OP_NOTE: {
+            const MuStr *label = p->consts[u16(ip)].as.s;
+            int kind = ip[2];
+            ip += 3;
+            if (vm->trace && vm->trace->on_note)
+                vm->trace->on_note(vm->trace->ud, p, p->offsets[ip - 4 - p->code], label, kind, sp[-1]);
+            break;
+        }
+        case OP_CHOOSE: {
+            int id = (int)u16(ip);
+            ip += 2;
+            int pick = vm->choices ? vm->choices[id] : -1;
+            PUSH(val_enum(id, pick >= 0 ? pick : prog->enums[id].deflt));
+            break;
+        }
+        case OP_EXPECT: {
+            int index = (int)u16(ip);
+            ip += 2;
+            Value ok = POP(), right = POP(), left = POP();
+            if (vm->trace && vm->trace->on_expect)
+                vm->trace->on_expect(vm->trace->ud, p, p->offsets[ip - 3 - p->code], index, ok.as.b, left, right);
+            else if (!ok.as.b)
+                ERR("expectation %d does not hold", index + 1);
+            break;
+        }
         case OP_MIN: case OP_MAX: {
             Value b = POP(), a = POP();
             int c = val_num_cmp(a, b);

@@ -40,6 +40,11 @@ typedef struct VmTrace {
     /* a procedure was entered (depth 1 = called from the top-level one) / returned */
     void (*on_call)(void *ud, const Proto *callee, const Value *args, int depth);
     void (*on_return)(void *ud, const Proto *p, Value result, int depth);
+    /* a modifier list reported an item (see NoteKind) */
+    void (*on_note)(void *ud, const Proto *p, uint32_t offset, const MuStr *label, int kind, Value value);
+    /* an example's expectation was checked; without this callback a failed
+     * one is a runtime error */
+    void (*on_expect)(void *ud, const Proto *p, uint32_t offset, int index, bool ok, Value left, Value right);
 } VmTrace;
 
 typedef struct Frame {
@@ -53,6 +58,7 @@ typedef struct Vm {
     DiceSource *dice;
     VmLimits limits;
     const VmTrace *trace;
+    const int *choices;      /* per enum id: the option to take at a choice, or -1 for its default; may be NULL */
     Value *stack;
     int stack_size;
     Frame *frames;

@@ -1,0 +1,132 @@
+/* internal.h — what the compiler's own files share.
+ *
+ * compiler.c walks expressions, statements and procedures and drives the
+ * whole compile; tables.c builds lookup tables (tables, bands with their
+ * coverage proof, outcome fields) from constant cells; rules.c compiles
+ * modifier lists, examples, turn sequences and the ruleset header.  They
+ * share one Compiler state and the helpers below (prefix comp_); nothing
+ * here is visible outside compiler/.
+ */
+#ifndef MUSTER_COMPILER_INTERNAL_H
+#define MUSTER_COMPILER_INTERNAL_H
+
+#include "compiler.h"
+#include "names.h"
+#include "opcodes.h"
+
+#include <stdbool.h>
+
+#define MAX_SLOTS 255
+#define MAX_CODE 65535
+#define MAX_CONSTS 65535
+
+typedef struct Local {
+    const char *name;
+    Span span;
+    Type type;
+    int slot;
+    int scope;
+    bool is_param;
+} Local;
+
+typedef struct FnState {
+    ProcSig *sig;
+    Proto *proto;
+    Local locals[MAX_SLOTS + 1];
+    int nlocals;
+    int scope;
+    int stack, max_stack;
+    int next_slot, max_slot;
+    bool too_big;            /* already reported */
+} FnState;
+
+typedef struct Compiler {
+    Diag *diag;
+    const Source *src;       /* the file of the declaration being compiled */
+    int source_id;
+    Compiled *out;
+    Program *prog;
+    ProcSig *procs;
+    int nprocs, procs_cap;
+    FnState *fn;
+    Names proc_names;        /* name -> index in procs */
+    Names enum_names;        /* name -> enum id */
+    Names record_names;      /* name -> record id */
+    Names member_names;      /* member name -> the first enum that has it */
+    Names member_shared;     /* member names found in more than one enum */
+    int *field_tables;       /* per enum id: table of outcome fields, or -1 */
+    const ParamList **outcome_fields;   /* per enum id: the outcome's field declarations */
+    int *text_tables;        /* per enum id: table of member texts, or -1 (made on first use) */
+    int nexpects;            /* expectations in the example being compiled */
+} Compiler;
+
+static const Type T_ERR = { TY_ERROR, 0 }, T_INT = { TY_INT, 0 }, T_RAT = { TY_RAT, 0 },
+                  T_BOOL = { TY_BOOL, 0 }, T_STR = { TY_STR, 0 }, T_POOL = { TY_POOL, 0 };
+static const Type T_NONE = { TY_ERROR, -1 };   /* "no expectation" hint */
+
+static inline bool is_err(Type t) { return t.kind == TY_ERROR; }
+static inline bool is_num(Type t) { return t.kind == TY_INT || t.kind == TY_RAT; }
+static inline bool same(Type a, Type b)
+{
+    return a.kind == b.kind && ((a.kind != TY_ENUM && a.kind != TY_RECORD) || a.enum_id == b.enum_id);
+}
+/* Can a value of type `from` be used where `to` is expected? */
+static inline bool fits(Type to, Type from)
+{
+    return is_err(to) || is_err(from) || same(to, from) || (to.kind == TY_RAT && from.kind == TY_INT);
+}
+
+/* diagnostics, at the current declaration's file */
+void comp_error(Compiler *c, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void comp_note(Compiler *c, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void comp_warning(Compiler *c, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* names and types */
+const char *comp_type_name(const Compiler *c, Type t);
+int comp_find_enum(const Compiler *c, const char *name);
+int comp_find_member(const Compiler *c, int enum_id, const char *name);
+ProcSig *comp_find_proc(Compiler *c, const char *name);
+bool comp_resolve_type(Compiler *c, TypeRef ref, Type *out);
+
+/* code */
+void comp_emit_byte(Compiler *c, uint8_t b, Span at);
+void comp_adjust_stack(Compiler *c, int effect);
+void comp_emit_op(Compiler *c, OpCode op, Span at);
+void comp_emit_u16(Compiler *c, unsigned v, Span at);
+void comp_emit_const(Compiler *c, Value v, Span at);
+int comp_emit_jump(Compiler *c, OpCode op, Span at);
+void comp_patch_jump(Compiler *c, int pos);
+void comp_emit_call(Compiler *c, int proto, int argc, Span at);
+Local *comp_find_local(Compiler *c, const char *name);
+Local *comp_add_local(Compiler *c, const char *name, Span span, Type type, bool is_param);
+int comp_add_temp(Compiler *c, Span at);
+void comp_begin_scope(Compiler *c);
+void comp_end_scope(Compiler *c);
+Proto *comp_begin_fn(Compiler *c, FnState *fn, ProcSig *sig, const char *name, Span at);
+void comp_end_fn(Compiler *c, FnState *fn);
+Type comp_expr(Compiler *c, const Expr *e, Type hint);
+bool comp_block(Compiler *c, const StmtList *list);
+/* Register a callable (procedure, table, ...) and its proto; NULL if the name is taken. */
+ProcSig *comp_declare_callable(Compiler *c, const Decl *d, SigKind kind, const ParamList *params, TypeRef ret);
+/* A proto whose parameters are its locals, for tables, records and modifiers. */
+FnState *comp_begin_params(Compiler *c, ProcSig *sig, const ParamList *params);
+
+/* tables.c */
+/* The value of a constant cell or field (a literal, a fraction, a member); false after an error. */
+bool comp_const_value(Compiler *c, const Expr *e, Type want, Value *out);
+void comp_table(Compiler *c, ProcSig *sig, const Decl *d);
+/* The table behind an outcome's fields (-1 if it has none), and a field's index in it. */
+void comp_outcome_fields(Compiler *c, int enum_id, const Decl *d);
+/* The table of an enum's member texts, made on first use. */
+int comp_text_table(Compiler *c, int enum_id);
+void comp_emit_table(Compiler *c, int table, int nkeys, Span at);
+
+/* rules.c */
+void comp_modifiers(Compiler *c, ProcSig *sig, const Decl *d);
+void comp_example(Compiler *c, const Decl *d);
+void comp_sequence(Compiler *c, const Decl *d);
+void comp_ruleset(Compiler *c, const Decl *d);
+/* an expectation inside an example */
+void comp_expect(Compiler *c, const Stmt *s);
+
+#endif

@@ -1,0 +1,494 @@
+/* tables.c — lookup tables: `table`, `bands`, outcome fields, member texts.
+ *
+ * A table's cells are constants, so the whole table is built here at
+ * compile time and the procedure behind it is just "look it up".  Bands
+ * are tables whose rows are ranges of a die total; the compiler proves
+ * that every value of the total falls in exactly one band and names the
+ * values that do not.
+ */
+#include "config.h"
+#include "internal.h"
+#include "mem.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- constant values ---- */
+
+static bool const_int(const Expr *e, int64_t *out)
+{
+    if (e->kind == EX_INT) {
+        *out = e->as.i;
+        return true;
+    }
+    if (e->kind == EX_UNARY && (e->as.unary.op == OPR_NEG || e->as.unary.op == OPR_POS)
+        && e->as.unary.operand->kind == EX_INT) {
+        *out = e->as.unary.op == OPR_NEG ? -e->as.unary.operand->as.i : e->as.unary.operand->as.i;
+        return true;
+    }
+    return false;
+}
+
+bool comp_const_value(Compiler *c, const Expr *e, Type want, Value *out)
+{
+    Type got = T_ERR;
+    int64_t i, d;
+    if (const_int(e, &i)) {
+        *out = val_int(i);
+        got = T_INT;
+    } else if (e->kind == EX_BINARY && e->as.binary.op == OPR_DIV && const_int(e->as.binary.left, &i)
+               && const_int(e->as.binary.right, &d)) {
+        if (d == 0) {
+            comp_error(c, e->span, "a fraction cannot have 0 below the line");
+            return false;
+        }
+        val_make_rat(i, d, out);
+        got = T_RAT;
+    } else if (e->kind == EX_BOOL) {
+        *out = val_bool(e->as.b);
+        got = T_BOOL;
+    } else if (e->kind == EX_STR) {
+        *out = val_str(val_new_str(e->as.str.bytes, e->as.str.len));
+        got = T_STR;
+    } else if (e->kind == EX_NAME || (e->kind == EX_MEMBER && e->as.member.object->kind == EX_NAME)) {
+        /* a member: of the wanted enum, or written Enum.member, or unique */
+        const char *name = e->kind == EX_NAME ? e->as.name : e->as.member.member;
+        int id = -1, k = -1;
+        if (e->kind == EX_MEMBER)
+            id = comp_find_enum(c, e->as.member.object->as.name);
+        else if (want.kind == TY_ENUM && comp_find_member(c, want.enum_id, name) >= 0)
+            id = want.enum_id;
+        else if (names_get(&c->member_shared, name) < 0)
+            id = names_get(&c->member_names, name);
+        if (id >= 0)
+            k = comp_find_member(c, id, name);
+        if (k < 0) {
+            if (want.kind == TY_ENUM)
+                comp_error(c, e->span, "'%s' is not a member of %s", name, comp_type_name(c, want));
+            else
+                comp_error(c, e->span, "'%s' is not a value here (a cell holds a number, a fraction like 1/4, "
+                           "true/false, a string, a member of an enum, '?' or '-')", name);
+            return false;
+        }
+        *out = val_enum(id, k);
+        got = (Type){ TY_ENUM, id };
+    } else {
+        comp_error(c, e->span, "this must be a plain value: a number, a fraction like 1/4, true/false, a string "
+                   "or a member of an enum");
+        return false;
+    }
+    if (!fits(want, got)) {
+        comp_error(c, e->span, "this is %s, but %s is wanted here", comp_type_name(c, got), comp_type_name(c, want));
+        return false;
+    }
+    if (want.kind == TY_RAT && got.kind == TY_INT)
+        val_make_rat(out->as.i, 1, out);
+    return true;
+}
+
+void comp_emit_table(Compiler *c, int table, int nkeys, Span at)
+{
+    comp_emit_op(c, OP_TABLE, at);
+    comp_emit_u16(c, (unsigned)table, at);
+    comp_adjust_stack(c, 1 - nkeys);
+}
+
+/* ---- building tables ---- */
+
+static Table *new_table(const char *name, int source_id, int ndims, int nrows, int ncols)
+{
+    Table *t = mem_alloc(sizeof *t);
+    t->name = name;
+    t->source_id = source_id;
+    t->ndims = ndims;
+    size_t n = (size_t)nrows * (size_t)(ncols ? ncols : 1);
+    t->cells = mem_alloc(sizeof(Value) * (n + 1));
+    t->kinds = mem_alloc_atomic(sizeof(CellKind) * (n + 1));
+    t->cell_offsets = mem_alloc_atomic(sizeof(uint32_t) * (n + 1));
+    for (size_t i = 0; i < n; i++)
+        t->kinds[i] = CELL_VALUE;
+    return t;
+}
+
+/* A dimension where key value k (0..n-1) is row k. */
+static TableDim identity_dim(int n)
+{
+    TableDim d = { .mode = KEYS_INDEX, .n = n, .nkeys = n };
+    d.index = mem_alloc_atomic(sizeof(int) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+        d.index[i] = i;
+    return d;
+}
+
+/* Where each entry of an int-keyed dimension came from, for messages. */
+typedef struct Entry {
+    int64_t lo, hi;
+    int row;
+    Span span;
+} Entry;
+
+static int entry_order(const void *a, const void *b)
+{
+    const Entry *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo ? 1 : 0;
+}
+
+static void range_text(char *buf, size_t len, int64_t lo, int64_t hi)
+{
+    if (lo == hi)
+        snprintf(buf, len, "%lld", (long long)lo);
+    else if (lo == INT64_MIN && hi == INT64_MAX)
+        snprintf(buf, len, "every value");
+    else if (lo == INT64_MIN)
+        snprintf(buf, len, "..%lld", (long long)hi);
+    else if (hi == INT64_MAX)
+        snprintf(buf, len, "%lld..", (long long)lo);
+    else
+        snprintf(buf, len, "%lld..%lld", (long long)lo, (long long)hi);
+}
+
+typedef struct DimSpec {
+    const char *what;        /* "row", "column" */
+    const Param *param;
+    Type type;
+    bool bands;              /* must cover its domain exactly */
+} DimSpec;
+
+/* Build one dimension from the keys of its rows (or column headings).
+ * keys[r] is the key list of row r. */
+static bool build_dim(Compiler *c, const char *table, const DimSpec *spec, const KeyList *const *keys, int n,
+                      TableDim *out)
+{
+    bool ok = true;
+    Type t = spec->type;
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    out->labels = mem_alloc(sizeof(char *) * (size_t)(n + 1));
+    if (t.kind == TY_ENUM || t.kind == TY_BOOL) {
+        int nkeys = t.kind == TY_BOOL ? 2 : c->prog->enums[t.enum_id].nmembers;
+        out->mode = KEYS_INDEX;
+        out->nkeys = nkeys;
+        out->index = mem_alloc_atomic(sizeof(int) * (size_t)(nkeys + 1));
+        Span *where = mem_alloc_atomic(sizeof(Span) * (size_t)(nkeys + 1));
+        for (int k = 0; k < nkeys; k++)
+            out->index[k] = -1;
+        for (int r = 0; r < n; r++)
+            for (int j = 0; j < keys[r]->n; j++) {
+                const Key *key = &keys[r]->items[j];
+                int k = -1;
+                if (key->kind == KEY_NAME && t.kind == TY_BOOL)
+                    k = !strcmp(key->name, "true") ? 1 : !strcmp(key->name, "false") ? 0 : -1;
+                else if (key->kind == KEY_NAME)
+                    k = comp_find_member(c, t.enum_id, key->name);
+                if (k < 0) {
+                    comp_error(c, key->span, "this %s key must be %s%s", spec->what,
+                               t.kind == TY_BOOL ? "true or false" : "a member of ",
+                               t.kind == TY_BOOL ? "" : comp_type_name(c, t));
+                    ok = false;
+                    continue;
+                }
+                if (out->index[k] >= 0) {
+                    comp_error(c, key->span, "%s has two %ss for %s", table, spec->what, key->name);
+                    comp_note(c, where[k], "the first is here");
+                    ok = false;
+                    continue;
+                }
+                out->index[k] = r;
+                where[k] = key->span;
+                if (!out->labels[r])
+                    out->labels[r] = key->name;
+            }
+        for (int k = 0; k < nkeys && ok; k++)
+            if (out->index[k] < 0) {
+                const char *m = t.kind == TY_BOOL ? (k ? "true" : "false") : c->prog->enums[t.enum_id].members[k];
+                comp_error(c, spec->param->span, "%s has no %s for %s (write '%s: ?' if the rules text does not give it)",
+                           table, spec->what, m, m);
+                ok = false;
+            }
+        return ok;
+    }
+    if (t.kind != TY_INT) {
+        comp_error(c, spec->param->type.span, "a table is looked up by an enum, a bool or an int, not by %s",
+                   comp_type_name(c, t));
+        return false;
+    }
+    /* int keys: exact values or ranges, sorted for binary search */
+    int count = 0;
+    for (int r = 0; r < n; r++)
+        count += keys[r]->n;
+    Entry *e = mem_alloc_atomic(sizeof(Entry) * (size_t)(count + 1));
+    count = 0;
+    bool ranges = spec->bands;
+    for (int r = 0; r < n; r++)
+        for (int j = 0; j < keys[r]->n; j++) {
+            const Key *key = &keys[r]->items[j];
+            if (key->kind == KEY_NAME) {
+                comp_error(c, key->span, "this %s key must be a number or a range like 3..4, not '%s'", spec->what,
+                           key->name);
+                ok = false;
+                continue;
+            }
+            int64_t lo = key->lo_open ? INT64_MIN : key->lo, hi = key->hi_open ? INT64_MAX : key->hi;
+            if (lo > hi) {
+                comp_error(c, key->span, "this range is empty: it starts above where it ends");
+                ok = false;
+                continue;
+            }
+            ranges |= key->kind == KEY_RANGE;
+            e[count++] = (Entry){ lo, hi, r, key->span };
+            if (!out->labels[r]) {
+                char buf[64];
+                range_text(buf, sizeof buf, lo, hi);
+                out->labels[r] = mem_strdup(buf);
+            }
+        }
+    qsort(e, (size_t)count, sizeof *e, entry_order);
+    for (int i = 1; i < count; i++)
+        if (e[i].lo <= e[i - 1].hi) {
+            char buf[64];
+            range_text(buf, sizeof buf, e[i].lo, e[i].hi < e[i - 1].hi ? e[i].hi : e[i - 1].hi);
+            comp_error(c, e[i].span, "%s: %s %s in two %ss", table, buf,
+                       e[i].lo == (e[i].hi < e[i - 1].hi ? e[i].hi : e[i - 1].hi) ? "falls" : "fall", spec->what);
+            comp_note(c, e[i - 1].span, "it is also covered here");
+            ok = false;
+        }
+    if (spec->bands && ok) {
+        /* every value of the domain in exactly one band: walk the sorted bands */
+        const Param *p = spec->param;
+        int64_t lo = p->has_range && !p->lo_open ? p->lo : INT64_MIN;
+        int64_t hi = p->has_range && !p->hi_open ? p->hi : INT64_MAX;
+        int64_t next = lo;   /* the lowest value not yet covered */
+        bool to_end = false;
+        char buf[64];
+        for (int i = 0; i < count && !to_end; i++) {
+            if (e[i].hi < next)
+                continue;   /* below the declared values: harmless */
+            if (e[i].lo > next) {
+                range_text(buf, sizeof buf, next, e[i].lo - 1 < hi ? e[i].lo - 1 : hi);
+                comp_error(c, e[i].span, "%s: no band covers %s of '%s'", table, buf, p->name);
+                ok = false;
+            }
+            if (e[i].hi >= hi)
+                to_end = true;
+            else
+                next = e[i].hi + 1;
+        }
+        if (!to_end) {
+            range_text(buf, sizeof buf, next, hi);
+            comp_error(c, p->span, "%s: no band covers %s of '%s'", table, buf, p->name);
+            ok = false;
+        }
+    }
+    out->mode = ranges ? KEYS_RANGES : KEYS_INTS;
+    out->nkeys = count;
+    out->lo = mem_alloc_atomic(sizeof(int64_t) * (size_t)(count + 1));
+    out->hi = mem_alloc_atomic(sizeof(int64_t) * (size_t)(count + 1));
+    out->row = mem_alloc_atomic(sizeof(int) * (size_t)(count + 1));
+    for (int i = 0; i < count; i++) {
+        out->lo[i] = e[i].lo;
+        out->hi[i] = e[i].hi;
+        out->row[i] = e[i].row;
+    }
+    return ok;
+}
+
+static void add_unknown(Compiler *c, Span at, const char *what)
+{
+    Compiled *out = c->out;
+    int cap = out->nunknowns;
+    out->unknowns = ast_grow(out->unknowns, out->nunknowns, &cap, sizeof(Unknown));
+    out->unknowns[out->nunknowns++] = (Unknown){ c->src, at, what };
+}
+
+void comp_table(Compiler *c, ProcSig *sig, const Decl *d)
+{
+    bool bands = d->kind == DECL_BANDS;
+    const char *kind = bands ? "bands" : "table";
+    char *title = mem_alloc_atomic(strlen(d->name) + 16);
+    sprintf(title, "%s '%s'", kind, d->name);
+    int ndims = d->params.n;
+    int nrows = d->as.table.nrows, ncols = d->as.table.columns.n;
+    bool ok = true;
+    if (ndims < 1 || ndims > 2) {
+        comp_error(c, d->name_span, "a %s is looked up by one or two keys, not %d", kind, ndims);
+        return;
+    }
+    if (ndims == 2 && ncols == 0) {
+        comp_error(c, d->name_span, "%s has two keys, so it needs a 'columns' line naming the values of '%s'", title,
+                   d->params.items[1].name);
+        return;
+    }
+    if (ndims == 1 && ncols > 0) {
+        comp_error(c, d->as.table.columns.items[0].span, "%s has one key, so it has no columns", title);
+        return;
+    }
+    if (nrows == 0) {
+        comp_error(c, d->name_span, "%s has no rows", title);
+        return;
+    }
+    for (int i = 0; i < ndims; i++)
+        if (d->params.items[i].deflt) {
+            comp_error(c, d->params.items[i].deflt->span, "the keys of a %s have no defaults", kind);
+            ok = false;
+        }
+    if (bands && sig->ptypes[0].kind != TY_INT && !is_err(sig->ptypes[0])) {
+        comp_error(c, d->params.items[0].type.span, "bands are looked up by an int (a die total), not by %s",
+                   comp_type_name(c, sig->ptypes[0]));
+        return;
+    }
+    if (is_err(sig->ret) || is_err(sig->ptypes[0]) || (ndims == 2 && is_err(sig->ptypes[1])))
+        return;
+
+    Table *t = new_table(d->name, c->source_id, ndims, nrows, ndims == 2 ? ncols : 1);
+    const KeyList **rows = mem_alloc(sizeof(KeyList *) * (size_t)(nrows + 1));
+    for (int r = 0; r < nrows; r++)
+        rows[r] = &d->as.table.rows[r].keys;
+    DimSpec rspec = { "row", &d->params.items[0], sig->ptypes[0], bands };
+    ok &= build_dim(c, title, &rspec, rows, nrows, &t->dim[0]);
+    if (ndims == 2) {
+        /* each column heading is one key */
+        const KeyList **cols = mem_alloc(sizeof(KeyList *) * (size_t)(ncols + 1));
+        for (int k = 0; k < ncols; k++) {
+            KeyList *one = mem_alloc(sizeof *one);
+            one->items = &d->as.table.columns.items[k];
+            one->n = one->cap = 1;
+            cols[k] = one;
+        }
+        DimSpec cspec = { "column", &d->params.items[1], sig->ptypes[1], false };
+        ok &= build_dim(c, title, &cspec, cols, ncols, &t->dim[1]);
+    }
+    int width = ndims == 2 ? ncols : 1;
+    t->row_texts = mem_alloc(sizeof(char *) * (size_t)(nrows + 1));
+    for (int r = 0; r < nrows; r++) {
+        const Row *row = &d->as.table.rows[r];
+        t->row_texts[r] = row->text;
+        if (row->text && !bands)
+            comp_error(c, row->span, "only bands give each row the sheet's words");
+        if (row->cells.n != width) {
+            comp_error(c, row->span, "this row has %d %s, but %s has %d column%s", row->cells.n,
+                       row->cells.n == 1 ? "value" : "values", title, width, width == 1 ? "" : "s");
+            ok = false;
+            continue;
+        }
+        for (int k = 0; k < width; k++) {
+            const Expr *cell = row->cells.items[k];
+            int at = r * width + k;
+            t->cell_offsets[at] = cell->span.begin;
+            if (cell->kind == EX_UNKNOWN || cell->kind == EX_NA) {
+                t->kinds[at] = cell->kind == EX_UNKNOWN ? CELL_UNKNOWN : CELL_NA;
+                if (cell->kind == EX_UNKNOWN) {
+                    char *what = mem_alloc_atomic(256);
+                    if (ndims == 2)
+                        snprintf(what, 256, "%s, row %s, column %s", title, t->dim[0].labels[r] ? t->dim[0].labels[r] : "?",
+                                 t->dim[1].labels && t->dim[1].labels[k] ? t->dim[1].labels[k] : "?");
+                    else
+                        snprintf(what, 256, "%s, row %s", title, t->dim[0].labels[r] ? t->dim[0].labels[r] : "?");
+                    add_unknown(c, cell->span, what);
+                }
+                continue;
+            }
+            ok &= comp_const_value(c, cell, sig->ret, &t->cells[at]);
+        }
+    }
+    if (!ok)
+        return;
+    int index = chunk_add_table(c->prog, t);
+    FnState *fn = comp_begin_params(c, sig, &d->params);
+    for (int i = 0; i < ndims; i++) {
+        comp_emit_op(c, OP_LOAD, d->name_span);
+        comp_emit_byte(c, (uint8_t)i, d->name_span);
+    }
+    comp_emit_table(c, index, ndims, d->name_span);
+    comp_emit_op(c, OP_RETURN, d->name_span);
+    comp_end_fn(c, fn);
+}
+
+/* ---- outcomes and texts ---- */
+
+void comp_outcome_fields(Compiler *c, int enum_id, const Decl *d)
+{
+    const ParamList *fields = &d->params;
+    c->outcome_fields[enum_id] = fields;
+    if (fields->n == 0)
+        return;
+    int n = d->as.enm.n;
+    Type *types = mem_alloc(sizeof(Type) * (size_t)(fields->n + 1));
+    bool ok = true;
+    for (int f = 0; f < fields->n; f++) {
+        ok &= comp_resolve_type(c, fields->items[f].type, &types[f]);
+        for (int g = 0; g < f; g++)
+            if (!strcmp(fields->items[f].name, fields->items[g].name)) {
+                comp_error(c, fields->items[f].span, "field '%s' is listed twice", fields->items[f].name);
+                ok = false;
+            }
+    }
+    if (!ok)
+        return;
+    Table *t = new_table(d->name, c->source_id, 2, n, fields->n);
+    t->dim[0] = identity_dim(n);
+    t->dim[1] = identity_dim(fields->n);
+    for (int m = 0; m < n; m++) {
+        const Member *mem = &d->as.enm.items[m];
+        const Expr **given = mem_alloc(sizeof(Expr *) * (size_t)(fields->n + 1));
+        for (int a = 0; a < mem->fields.n; a++) {
+            const Arg *arg = &mem->fields.items[a];
+            int f = a;
+            if (arg->name) {
+                for (f = 0; f < fields->n && strcmp(fields->items[f].name, arg->name); f++)
+                    ;
+                if (f == fields->n) {
+                    comp_error(c, arg->name_span, "outcome %s has no field '%s'", d->name, arg->name);
+                    ok = false;
+                    continue;
+                }
+            } else if (f >= fields->n) {
+                comp_error(c, arg->value->span, "outcome %s has only %d fields", d->name, fields->n);
+                ok = false;
+                continue;
+            }
+            if (given[f]) {
+                comp_error(c, arg->value->span, "field '%s' is given twice", fields->items[f].name);
+                ok = false;
+            }
+            given[f] = arg->value;
+        }
+        for (int f = 0; f < fields->n; f++) {
+            const Expr *v = given[f] ? given[f] : fields->items[f].deflt;
+            int at = m * fields->n + f;
+            if (!v) {
+                comp_error(c, mem->span, "%s says nothing of '%s' and the field has no default",
+                           mem->name, fields->items[f].name);
+                ok = false;
+                continue;
+            }
+            t->cell_offsets[at] = v->span.begin;
+            if (v->kind == EX_UNKNOWN) {
+                t->kinds[at] = CELL_UNKNOWN;
+                char *what = mem_alloc_atomic(256);
+                snprintf(what, 256, "outcome %s, %s, field %s", d->name, mem->name, fields->items[f].name);
+                add_unknown(c, v->span, what);
+                continue;
+            }
+            ok &= comp_const_value(c, v, types[f], &t->cells[at]);
+        }
+    }
+    if (ok)
+        c->field_tables[enum_id] = chunk_add_table(c->prog, t);
+}
+
+int comp_text_table(Compiler *c, int enum_id)
+{
+    if (c->text_tables[enum_id] >= 0)
+        return c->text_tables[enum_id];
+    const EnumDesc *e = &c->prog->enums[enum_id];
+    char *name = mem_alloc_atomic(strlen(e->name) + 16);
+    sprintf(name, "text of %s", e->name);
+    Table *t = new_table(name, c->source_id, 1, e->nmembers, 1);
+    t->dim[0] = identity_dim(e->nmembers);
+    for (int m = 0; m < e->nmembers; m++) {
+        const char *s = e->texts && e->texts[m] ? e->texts[m] : e->members[m];
+        t->cells[m] = val_str(val_new_str(s, strlen(s)));
+    }
+    return c->text_tables[enum_id] = chunk_add_table(c->prog, t);
+}
