@@ -352,7 +352,7 @@ static void report_runtime(muster_ctx *ctx, const Compiled *c, const Vm *vm)
         while (d - run >= 0 && vm->frames[d - run].proto == f->proto && vm->frames[d - run].ip == ip)
             run++;
         if (shown == 4) {
-            diag_report(&ctx->diag, DIAG_NOTE, NULL, at, "... and %d more calls", d + 1);
+            diag_report(&ctx->diag, DIAG_NOTE, NULL, at, "... and %d more call%s", d + 1, d ? "s" : "");
             break;
         }
         uint32_t off = f->proto->offsets[ip - f->proto->code - 1];
@@ -498,7 +498,7 @@ static int parse_choices(muster_ctx *ctx, const Compiled *c, char *const *texts,
 
 /* ---- the log of a run ---- */
 
-enum { LOG_ROLL, LOG_REROLL, LOG_CALL, LOG_RETURN, LOG_NOTE };
+enum { LOG_ROLL, LOG_REROLL, LOG_CALL, LOG_RETURN, LOG_NOTE, LOG_CHOICE };
 
 typedef struct LogEntry {
     int kind;
@@ -560,6 +560,12 @@ static void on_note(void *ud, const Proto *p, uint32_t offset, const MuStr *labe
 {
     log_push(ud, (LogEntry){ .kind = LOG_NOTE, .proto = p, .offset = offset, .label = label, .note = kind,
                              .result = value });
+}
+
+static void on_choose(void *ud, const Proto *p, uint32_t offset, int enum_id, int index, bool overridden)
+{
+    log_push(ud, (LogEntry){ .kind = LOG_CHOICE, .proto = p, .offset = offset, .result = val_enum(enum_id, index),
+                             .note = overridden });
 }
 
 /* A value, with the sheet's words for it when it has some:
@@ -637,6 +643,16 @@ static void print_log_text(FILE *out, const Compiled *c, const Log *log)
                 fprintf(out, "  %s", e->label->bytes);
             fputc('\n', out);
             break;
+        case LOG_CHOICE: {
+            const EnumDesc *en = &c->prog->enums[e->result.enum_id];
+            fprintf(out, "%*sline %d: choice %s", indent, "", line, en->name);
+            if (en->prompt)
+                fprintf(out, " (%s)", en->prompt);
+            fputs(": ", out);
+            print_explained(out, e->result, c->prog);
+            fputs(e->note ? ", as chosen\n" : ", the default\n", out);
+            break;
+        }
         case LOG_CALL:
             fprintf(out, "%*s", indent, "");
             print_proto_call(out, c->prog, e->proto, e->args);
@@ -676,7 +692,7 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
         source_linecol(c->src, e->offset, &line, &col);
         fputs(first ? "" : ", ", out);
         first = false;
-        static const char *const kinds[] = { "roll", "reroll", "call", "return", "modifier" };
+        static const char *const kinds[] = { "roll", "reroll", "call", "return", "modifier", "choice" };
         fprintf(out, "{\"event\": \"%s\", \"proc\": ", kinds[e->kind]);
         val_json_string(out, e->proto->name, strlen(e->proto->name));
         fprintf(out, ", \"line\": %d", line);
@@ -689,6 +705,13 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
                 val_print_json(out, e->args[k], c->prog);
             }
             fputc('}', out);
+        } else if (e->kind == LOG_CHOICE) {
+            const char *name = c->prog->enums[e->result.enum_id].name;
+            fputs(", \"choice\": ", out);
+            val_json_string(out, name, strlen(name));
+            fputs(", \"option\": ", out);
+            val_print_json(out, e->result, c->prog);
+            fprintf(out, ", \"default\": %s", e->note ? "false" : "true");
         } else if (e->kind == LOG_NOTE) {
             static const char *const notes[] = { "add", "factor", "cap", "base" };
             fprintf(out, ", \"kind\": \"%s\", \"label\": ", notes[e->note]);
@@ -755,7 +778,7 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
         return cst;
     vm.choices = choices;
     Log log = { 0 };
-    VmTrace trace = { &log, on_roll, on_reroll, on_call, on_return, on_note, NULL };
+    VmTrace trace = { &log, on_roll, on_reroll, on_call, on_return, on_note, on_choose, NULL };
     vm.trace = &trace;
     Value argv[65];
     bool given[65];

@@ -477,6 +477,19 @@ static Type member_expr(Compiler *c, const Expr *e)
             comp_emit_const(c, val_enum(id, k), e->span);
             return (Type){ TY_ENUM, id };
         }
+        if (names_get(&c->member_names, obj->as.name) < 0 && names_get(&c->record_names, obj->as.name) < 0) {
+            /* probably a misspelt enum */
+            Suggest sg = { obj->as.name, NULL, 99 };
+            for (int i = 0; i < c->prog->nenums; i++)
+                consider(&sg, c->prog->enums[i].name);
+            for (int i = 0; c->fn && i < c->fn->nlocals; i++)
+                consider(&sg, c->fn->locals[i].name);
+            if (sg.best)
+                comp_error(c, obj->span, "unknown name '%s'; did you mean '%s'?", obj->as.name, sg.best);
+            else
+                comp_error(c, obj->span, "unknown name '%s'", obj->as.name);
+            return T_ERR;
+        }
         if (names_get(&c->record_names, obj->as.name) >= 0) {
             comp_error(c, e->span, "'%s' is a record type; make one with %s(...) and read its fields from that",
                        obj->as.name, obj->as.name);
@@ -1059,13 +1072,24 @@ static bool name_taken(Compiler *c, const char *name, Span at)
     return false;
 }
 
+/* A second type of the same name. */
+static bool type_twice(Compiler *c, const Decl *d)
+{
+    if (comp_find_enum(c, d->name) < 0 && names_get(&c->record_names, d->name) < 0)
+        return false;
+    comp_error(c, d->name_span, "'%s' is declared twice", d->name);
+    return true;
+}
+
 static void declare_enum(Compiler *c, const Decl *d)
 {
-    if (name_taken(c, d->name, d->name_span))
+    if (type_twice(c, d) || name_taken(c, d->name, d->name_span))
         return;
     int n = d->as.enm.n;
+    static const char *const words[] = { "enum", "ladder", "outcome", "choice" };
+    const char *word = words[d->as.enm.flavour];
     if (n == 0)
-        comp_error(c, d->name_span, "'%s' has no members", d->name);
+        comp_error(c, d->name_span, "%s '%s' has no members", word, d->name);
     Program *prog = c->prog;
     prog->enums = grow(prog->enums, prog->nenums, &prog->enums_cap, sizeof(EnumDesc));
     const char **members = mem_alloc(sizeof(char *) * (size_t)(n + 1));
@@ -1076,7 +1100,7 @@ static void declare_enum(Compiler *c, const Decl *d)
         texts[i] = m->text;
         for (int j = 0; j < i; j++)
             if (strcmp(m->name, members[j]) == 0)
-                comp_error(c, m->span, "'%s' is listed twice in %s", m->name, d->name);
+                comp_error(c, m->span, "'%s' is listed twice in %s %s", m->name, word, d->name);
         if (m->fields.n && d->as.enm.flavour != ENUM_OUTCOME)
             comp_error(c, m->span, "only the members of an outcome have fields");
     }
@@ -1103,7 +1127,7 @@ static void declare_enum(Compiler *c, const Decl *d)
 
 static void declare_record(Compiler *c, const Decl *d)
 {
-    if (name_taken(c, d->name, d->name_span))
+    if (type_twice(c, d) || name_taken(c, d->name, d->name_span))
         return;
     Program *prog = c->prog;
     prog->records = grow(prog->records, prog->nrecords, &prog->records_cap, sizeof(RecordDesc));
@@ -1152,7 +1176,7 @@ ProcSig *comp_declare_callable(Compiler *c, const Decl *d, SigKind kind, const P
         sig->pdefault[i] = -1;
         for (int j = 0; j < i; j++)
             if (strcmp(p->name, sig->pnames[j]) == 0)
-                comp_error(c, p->span, "'%s' is listed twice", p->name);
+                comp_error(c, p->span, "%s '%s' is listed twice", kind == SIG_RECORD ? "field" : "parameter", p->name);
         comp_resolve_type(c, p->type, &sig->ptypes[i]);
         if (p->has_range && kind != SIG_BANDS)
             comp_error(c, p->range_span, "only the parameters of bands take a range of values");
@@ -1170,7 +1194,9 @@ ProcSig *comp_declare_callable(Compiler *c, const Decl *d, SigKind kind, const P
             sig->ret = has_factor(&d->as.mods.items) ? T_RAT : T_INT;
         }
     } else if (!ret.name) {
-        comp_error(c, d->name_span, "'%s' needs a result type, as in '%s(...) -> int'", d->name, d->name);
+        const char *word = kind == SIG_TABLE ? "table" : kind == SIG_BANDS ? "bands" : "proc";
+        comp_error(c, d->name_span, "%s '%s' needs a result type, as in '%s %s(...) -> int'",
+                   kind == SIG_PROC ? "procedure" : word, d->name, word, d->name);
         sig->ret = T_ERR;
     } else {
         comp_resolve_type(c, ret, &sig->ret);

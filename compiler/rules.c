@@ -120,7 +120,7 @@ static void mod_items(Compiler *c, ModState *m, const ModList *items, bool top)
         switch (it->kind) {
         case MOD_BASE:
             if (!top || i != 0) {
-                comp_error(c, it->span, "'base' gives the starting value, so it comes first");
+                comp_error(c, it->span, "'start at' gives the starting value, so it comes first");
                 break;
             }
             want_number(c, m, it->value, "the base");

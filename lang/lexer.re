@@ -43,6 +43,11 @@ static int open_bracket(Parser *ps, Span loc, char ch)
         return 0;
     }
     ps->open[ps->nopen] = loc.begin;
+    ps->open_kind[ps->nopen] = 0;
+    if (ch == '{') {
+        ps->open_kind[ps->nopen] = (char)ps->pending_block;
+        ps->pending_block = 0;
+    }
     ps->open_ch[ps->nopen++] = ch;
     return 1;
 }
@@ -51,6 +56,40 @@ static void close_bracket(Parser *ps)
 {
     if (ps->nopen > 0)
         ps->nopen--;
+}
+
+/* What kind of block the innermost open '{' is: 'm' modifiers, 'e' example,
+ * 't' table or bands, 0 anything else or none. */
+static int brace_kind(const Parser *ps)
+{
+    for (int i = ps->nopen - 1; i >= 0; i--)
+        if (ps->open_ch[i] == '{')
+            return ps->open_kind[i];
+    return 0;
+}
+
+/* Words that are keywords only where they can start something: the
+ * declarations at the top level, and a few words inside the blocks that
+ * use them.  Everywhere else they are ordinary names (an 'outcome' local,
+ * a 'table' parameter). */
+static int keyword(Parser *ps, const char *text, size_t n)
+{
+    static const struct { const char *word; int token; int where; char opens; } words[] = {
+        { "ruleset", RULESET, 0, 0 }, { "ladder", LADDER, 0, 0 }, { "record", RECORD, 0, 0 },
+        { "table", TABLE, 0, 't' }, { "bands", BANDS, 0, 't' }, { "modifiers", MODIFIERS, 0, 'm' },
+        { "outcome", OUTCOME, 0, 0 }, { "choice", CHOICE, 0, 0 }, { "sequence", SEQUENCE, 0, 0 },
+        { "example", EXAMPLE, 0, 'e' }, { "import", IMPORT, 0, 0 },
+        { "each", EACH, 'm', 0 }, { "cap", CAP, 'm', 0 }, { "expect", EXPECT, 'e', 0 },
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        if (strlen(words[i].word) != n || memcmp(words[i].word, text, n) != 0)
+            continue;
+        if (words[i].where == 0 ? ps->nopen != 0 : brace_kind(ps) != words[i].where)
+            return 0;
+        ps->pending_block = words[i].opens;
+        return words[i].token;
+    }
+    return 0;
 }
 
 /* Inside a table or bands body (not in brackets within it)? */
@@ -167,34 +206,35 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
             "and"    { TOKEN_SPAN(loc, ps); return AND; }
             "or"     { TOKEN_SPAN(loc, ps); return OR; }
             "not"    { TOKEN_SPAN(loc, ps); return NOT; }
-            "ruleset"   { TOKEN_SPAN(loc, ps); return RULESET; }
-            "ladder"    { TOKEN_SPAN(loc, ps); return LADDER; }
-            "record"    { TOKEN_SPAN(loc, ps); return RECORD; }
-            "table"     { TOKEN_SPAN(loc, ps); ps->table_pending = 1; return TABLE; }
-            "bands"     { TOKEN_SPAN(loc, ps); ps->table_pending = 1; return BANDS; }
-            "modifiers" { TOKEN_SPAN(loc, ps); return MODIFIERS; }
-            "outcome"   { TOKEN_SPAN(loc, ps); return OUTCOME; }
-            "choice"    { TOKEN_SPAN(loc, ps); return CHOICE; }
-            "sequence"  { TOKEN_SPAN(loc, ps); return SEQUENCE; }
-            "example"   { TOKEN_SPAN(loc, ps); return EXAMPLE; }
-            "import"    { TOKEN_SPAN(loc, ps); return IMPORT; }
-            "expect"    { TOKEN_SPAN(loc, ps); return EXPECT; }
-            "each"      { TOKEN_SPAN(loc, ps); return EACH; }
-            "cap"       { TOKEN_SPAN(loc, ps); return CAP; }
-            "base"      { TOKEN_SPAN(loc, ps); return BASE; }
-            "one" [ \t\r\n]+ "of" {
-                /* the phrase "one of", but not "one offset" */
+            ("one" | "start") [ \t\r\n]+ ("of" | "at") {
+                /* the phrases "one of" and "start at" in a modifier list; elsewhere
+                 * (or as "one offset") these are names */
                 unsigned char next = (unsigned char)*ps->cur;
-                if (next == '_' || (next >= '0' && next <= '9') || ((next | 0x20) >= 'a' && (next | 0x20) <= 'z')) {
-                    ps->cur = ps->tok + 3;
+                int first = ps->tok[0] == 'o' ? 3 : 5;
+                const char *second = ps->cur - 2;
+                int phrase = (first == 3 && second[0] == 'o') ? ONEOF : (first == 5 && second[0] == 'a') ? STARTAT : 0;
+                if (!phrase || brace_kind(ps) != 'm' || next == '_' || (next >= '0' && next <= '9')
+                    || ((next | 0x20) >= 'a' && (next | 0x20) <= 'z')) {
+                    ps->cur = ps->tok + first;
                     TOKEN_SPAN(loc, ps);
-                    lval->s = mem_strndup(ps->tok, 3);
+                    lval->s = mem_strndup(ps->tok, (size_t)first);
                     return IDENT;
                 }
                 TOKEN_SPAN(loc, ps);
-                return ONEOF;
+                if (phrase == ONEOF)
+                    ps->pending_block = 'm';
+                return phrase;
             }
             "d(" {
+                /* a die with sides worked out, as in 'roll n d(x)': only where a die can stand,
+                 * right after 'roll' or a count; elsewhere d( is a call of something named d */
+                int prev = ps->last_token;
+                if (prev != ROLL && prev != INT && prev != IDENT && prev != ')') {
+                    ps->cur = ps->tok + 1;
+                    TOKEN_SPAN(loc, ps);
+                    lval->s = mem_strndup(ps->tok, 1);
+                    return IDENT;
+                }
                 TOKEN_SPAN(loc, ps);
                 if (!open_bracket(ps, *loc, '('))
                     return END;
@@ -231,6 +271,9 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
             ident {
                 TOKEN_SPAN(loc, ps);
                 size_t n = (size_t)(ps->cur - ps->tok);
+                int kw = keyword(ps, ps->tok, n);
+                if (kw)
+                    return kw;
                 if (n > MAX_NAME) {
                     lex_error(ps, *loc, "this name is longer than %s characters", "64");
                     n = MAX_NAME;
@@ -303,10 +346,8 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
                 TOKEN_SPAN(loc, ps);
                 if (!open_bracket(ps, *loc, *ps->tok))
                     return END;
-                if (*ps->tok == '{' && ps->table_pending) {
-                    ps->table_pending = 0;
+                if (*ps->tok == '{' && ps->open_kind[ps->nopen - 1] == 't')
                     ps->table_depth = ps->nopen;
-                }
                 return *ps->tok;
             }
             [)}] {

@@ -22,11 +22,12 @@ typedef struct Parser {
     /* open brackets, innermost last, for "not closed" notes */
     uint32_t open[AST_MAX_DEPTH + 1];
     char open_ch[AST_MAX_DEPTH + 1];
+    char open_kind[AST_MAX_DEPTH + 1];   /* for '{': the kind of block (see brace_kind) */
+    int pending_block;       /* the kind of block the next '{' opens */
     int nopen;
     int aborted;             /* a fatal problem (too deep) was reported */
     int skip_to;             /* after a syntax error: skip tokens until open[skip_to] closes; -1 none */
     /* table and bands bodies are read a row a line: the lexer marks line ends there */
-    int table_pending;       /* 'table' or 'bands' seen, its body's '{' not yet */
     int table_depth;         /* bracket depth of the body being read; 0 when none */
     int last_token;
     int replay_close;        /* a '}' to deliver after the ROWEND that ends the last row */

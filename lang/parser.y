@@ -124,8 +124,8 @@ static Key int_key(int64_t v, Span at)
 %token AND "'and'" OR "'or'" NOT "'not'"
 %token RULESET "'ruleset'" LADDER "'ladder'" RECORD "'record'" TABLE "'table'" BANDS "'bands'"
 %token MODIFIERS "'modifiers'" OUTCOME "'outcome'" CHOICE "'choice'" SEQUENCE "'sequence'"
-%token EXAMPLE "'example'" IMPORT "'import'" EXPECT "'expect'" EACH "'each'" CAP "'cap'" BASE "'base'"
-%token ONEOF "'one of'"
+%token EXAMPLE "'example'" IMPORT "'import'" EXPECT "'expect'" EACH "'each'" CAP "'cap'"
+%token ONEOF "'one of'" STARTAT "'start at'"
 %token ARROW "'->'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" DOTDOT "'..'" FATARROW "'=>'"
 %token DPAREN "'d('" ROWEND "end of row"
 
@@ -149,8 +149,8 @@ static Key int_key(int64_t v, Span at)
 %type <params> params_opt params fields_opt fields
 %type <member> member
 %type <members> members_opt members
-%type <key> key range_key
-%type <keys> keys
+%type <key> key range_key col_key
+%type <keys> keys col_keys
 %type <cells> cells
 %type <row> row
 %type <mod> mod_item
@@ -336,7 +336,7 @@ table_body
           $$->as.table.rows = ast_grow($$->as.table.rows, $$->as.table.nrows, &$$->as.table.cap, sizeof(Row));
           $$->as.table.rows[$$->as.table.nrows++] = $2;
       }
-    | table_body IDENT keys ROWEND {
+    | table_body IDENT col_keys ROWEND {
           want_word(ps, $2, @2, "columns", "the column headings");
           $$ = $1;
           if ($$->as.table.columns.n)
@@ -353,6 +353,20 @@ row
 keys
     : key           { $$ = (KeyList){ NULL, 0, 0 }; AST_PUSH($$, $1); }
     | keys ',' key  { $$ = $1; AST_PUSH($$, $3); }
+    ;
+
+col_keys
+    : col_key               { $$ = (KeyList){ NULL, 0, 0 }; AST_PUSH($$, $1); }
+    | col_keys col_key      { $$ = $1; AST_PUSH($$, $2); }
+    | col_keys ',' col_key  { $$ = $1; AST_PUSH($$, $3); }
+    ;
+
+/* column headings: names or single numbers (ranges are for rows) */
+col_key
+    : IDENT      { $$ = (Key){ .kind = KEY_NAME, .span = @1, .name = $1 }; }
+    | TRUE       { $$ = (Key){ .kind = KEY_NAME, .span = @1, .name = "true" }; }
+    | FALSE      { $$ = (Key){ .kind = KEY_NAME, .span = @1, .name = "false" }; }
+    | INT        { $$ = int_key($1, @1); }
     ;
 
 key
@@ -428,7 +442,7 @@ mod_item
     | CAP range_key STRING {
           $$ = (ModItem){ .kind = MOD_CAP, .span = @$, .range = $2, .label = $3.bytes };
       }
-    | BASE expr STRING {
+    | STARTAT expr STRING {
           $$ = (ModItem){ .kind = MOD_BASE, .span = @$, .value = $2, .label = $3.bytes };
       }
     ;
@@ -691,7 +705,10 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
                                 ps->src->text + loc->begin);
     else
         len += (size_t)snprintf(msg + len, sizeof msg - len, "unexpected %s", describe(found));
-    if (n > 0 && n <= 5) {
+    if (expects(expected, n, YYSYMBOL_PROC) && len < sizeof msg) {
+        len += (size_t)snprintf(msg + len, sizeof msg - len,
+                                "; expected a declaration (proc, enum, table, bands, modifiers, example, ...)");
+    } else if (n > 0 && n <= 5) {
         len += (size_t)snprintf(msg + len, sizeof msg - len, "; expected ");
         for (int i = 0; i < n && len < sizeof msg; i++)
             len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s",
@@ -711,13 +728,10 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
         snprintf(msg + len, sizeof msg - len, " (dice are rolled with 'roll', as in 'roll 2d6')");
     else if (comparison && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (comparisons do not chain: write 'a < x and x < b')");
+    else if (loc->end == loc->begin + 1 && first == '=' && expects(expected, n, YYSYMBOL_EQ) && len < sizeof msg)
+        snprintf(msg + len, sizeof msg - len, " (to compare, write '==')");
     else if (brace && n > 5 && found != YYSYMBOL_YYEOF && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (is a '{' missing?)");
-    else if (found == YYSYMBOL_YYUNDEF + 0 && 0)
-        ;
-    else if (loc->end == loc->begin + 1 && ps->src->text[loc->begin] == '=' && expects(expected, n, YYSYMBOL_EQ)
-             && len < sizeof msg)
-        snprintf(msg + len, sizeof msg - len, " (to compare, write '==')");
     else if (new_decl && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (a '%c' before it is still open)", ps->open_ch[ps->nopen - 1]);
     else if (found == YYSYMBOL_YYEOF && ps->nopen > 0 && len < sizeof msg)

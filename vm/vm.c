@@ -391,6 +391,8 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             ip += 2;
             int pick = vm->choices ? vm->choices[id] : -1;
             PUSH(val_enum(id, pick >= 0 ? pick : prog->enums[id].deflt));
+            if (vm->trace && vm->trace->on_choose)
+                vm->trace->on_choose(vm->trace->ud, p, p->offsets[ip - 3 - p->code], id, (int)sp[-1].as.i, pick >= 0);
             break;
         }
         case OP_EXPECT: {

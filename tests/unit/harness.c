@@ -225,7 +225,7 @@ int run_text(Run *r, const char *text, const char *proc, const Value *args, int 
     return run_call(r, proc, args, nargs);
 }
 
-static const char *show_enums(Value v, const EnumDesc *enums)
+static const char *show_enums(Value v, const Program *prog)
 {
     static char ring[8][256];
     static int next;
@@ -233,14 +233,14 @@ static const char *show_enums(Value v, const EnumDesc *enums)
     FILE *f = fmemopen(buf, sizeof ring[0], "w");
     if (!f)
         return "?";
-    val_print(f, v, enums);
+    val_print(f, v, prog);
     fclose(f);
     return buf;
 }
 
 const char *show(const Run *r, Value v)
 {
-    return show_enums(v, r->compiled ? r->compiled->prog->enums : NULL);
+    return show_enums(v, r->compiled ? r->compiled->prog : NULL);
 }
 
 const char *show_value(Value v)

@@ -225,9 +225,9 @@ static void test_unknown_names(void)
     CU_ASSERT(contains(expect_errors(src, 1), "'Cover' is an enum type, not a value; name a member, as in Cover.none"));
 
     src = "enum Cover { none }\nproc g() -> Cover { return Covr.none }";
-    CU_ASSERT(contains(expect_errors(src, 1), "unknown enum 'Covr'"));
+    CU_ASSERT(contains(expect_errors(src, 1), "unknown name 'Covr'; did you mean 'Cover'?"));
     src = "enum Cover { none }\nproc g() -> Cover { return Cover.nne }";
-    CU_ASSERT(contains(expect_errors(src, 1), "enum Cover has no member 'nne'"));
+    CU_ASSERT(contains(expect_errors(src, 1), "Cover has no member 'nne'"));
 
     src = "proc f(x: integer) -> int { return 1 }";
     CU_ASSERT(error_at(expect_errors(src, 1), src, "integer", "unknown type 'integer'"));
@@ -352,16 +352,16 @@ static void test_declaration_errors(void)
                        "procedure 'f' needs a result type, as in 'proc f(...) -> int'"));
     const char *src = "proc f() -> int { return 1 }\nproc f() -> int { return 2 }";
     const char *m = expect_errors(src, 1);
-    CU_ASSERT(error_at_nth(m, src, "f", 1, "procedure 'f' is declared twice"));
+    CU_ASSERT(error_at_nth(m, src, "f", 1, "'f' is declared twice"));
     CU_ASSERT(contains(m, "test.muster:1:6: note: the first 'f' is here"));
     CU_ASSERT(contains(expect_errors("proc max(a: int) -> int { return a }", 1),
                        "'max' is a built-in function; choose another name"));
-    CU_ASSERT(contains(expect_errors("enum E { a }\nenum E { b }", 1), "enum 'E' is declared twice"));
+    CU_ASSERT(contains(expect_errors("enum E { a }\nenum E { b }", 1), "'E' is declared twice"));
     CU_ASSERT(contains(expect_errors("enum E { a, b, a }", 1), "'a' is listed twice in enum E"));
     CU_ASSERT(contains(expect_errors("enum E { }", 1), "enum 'E' has no members"));
     CU_ASSERT(contains(expect_errors("enum int { a }", 1), "'int' is a built-in type; choose another name"));
     CU_ASSERT(contains(expect_errors("enum E { a }\nproc E() -> int { return 1 }", 1),
-                       "'E' is already the name of an enum"));
+                       "'E' is already the name of a type"));
     const char *msgs;
     int errors;
     CU_ASSERT_PTR_NULL(compile_text("proc f(a: int, a: int) -> int { return 1 }", &msgs, &errors));

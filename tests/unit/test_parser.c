@@ -16,7 +16,9 @@ static void sx(FILE *f, const Expr *e)
     case EX_BOOL: fputs(e->as.b ? "true" : "false", f); break;
     case EX_STR: fprintf(f, "\"%.*s\"", (int)e->as.str.len, e->as.str.bytes); break;
     case EX_NAME: fputs(e->as.name, f); break;
-    case EX_MEMBER: fprintf(f, "%s.%s", e->as.member.type, e->as.member.member); break;
+    case EX_MEMBER: sx(f, e->as.member.object); fprintf(f, ".%s", e->as.member.member); break;
+    case EX_UNKNOWN: fputs("?", f); break;
+    case EX_NA: fputs("-", f); break;
     case EX_UNARY:
         fprintf(f, "(%s ", e->as.unary.op == OPR_NEG ? "neg" : ast_operator_text[e->as.unary.op]);
         sx(f, e->as.unary.operand);
@@ -313,18 +315,18 @@ static void test_proc_declarations(void)
     CU_ASSERT_STRING_EQUAL(d->name, "hits");
     CU_ASSERT_EQUAL(d->name_span.begin, 5);
     CU_ASSERT_EQUAL(d->name_span.end, 9);
-    CU_ASSERT_EQUAL_FATAL(d->as.proc.nparams, 3);
-    CU_ASSERT_STRING_EQUAL(d->as.proc.params[0].name, "card");
-    CU_ASSERT_STRING_EQUAL(d->as.proc.params[0].type.name, "int");
-    CU_ASSERT_PTR_NULL(d->as.proc.params[0].deflt);
-    CU_ASSERT_STRING_EQUAL(d->as.proc.params[1].type.name, "Cover");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(d->as.proc.params[1].deflt);
-    CU_ASSERT_EQUAL(d->as.proc.params[1].deflt->kind, EX_NAME);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(d->as.proc.params[2].deflt);
-    CU_ASSERT_EQUAL(d->as.proc.params[2].deflt->kind, EX_BINARY);
-    CU_ASSERT_STRING_EQUAL(d->as.proc.ret.name, "int");
+    CU_ASSERT_EQUAL_FATAL(d->params.n, 3);
+    CU_ASSERT_STRING_EQUAL(d->params.items[0].name, "card");
+    CU_ASSERT_STRING_EQUAL(d->params.items[0].type.name, "int");
+    CU_ASSERT_PTR_NULL(d->params.items[0].deflt);
+    CU_ASSERT_STRING_EQUAL(d->params.items[1].type.name, "Cover");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d->params.items[1].deflt);
+    CU_ASSERT_EQUAL(d->params.items[1].deflt->kind, EX_NAME);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d->params.items[2].deflt);
+    CU_ASSERT_EQUAL(d->params.items[2].deflt->kind, EX_BINARY);
+    CU_ASSERT_STRING_EQUAL(d->ret.name, "int");
     /* a missing result type parses (the compiler asks for it) */
-    CU_ASSERT_PTR_NULL(m->decls[1]->as.proc.ret.name);
+    CU_ASSERT_PTR_NULL(m->decls[1]->ret.name);
 }
 
 static void test_enum_members(void)
@@ -343,13 +345,13 @@ static void test_enum_members(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(d);
         CU_ASSERT_EQUAL(d->kind, DECL_ENUM);
         CU_ASSERT_EQUAL_FATAL(d->as.enm.n, 3);
-        CU_ASSERT_STRING_EQUAL(d->as.enm.members[0], "x");
-        CU_ASSERT_STRING_EQUAL(d->as.enm.members[1], "y");
-        CU_ASSERT_STRING_EQUAL(d->as.enm.members[2], "z");
+        CU_ASSERT_STRING_EQUAL(d->as.enm.items[0].name, "x");
+        CU_ASSERT_STRING_EQUAL(d->as.enm.items[1].name, "y");
+        CU_ASSERT_STRING_EQUAL(d->as.enm.items[2].name, "z");
     }
     /* member spans: "enum A { x y z }" has y at byte 11 */
-    CU_ASSERT_EQUAL(m->decls[0]->as.enm.spans[1].begin, 11);
-    CU_ASSERT_EQUAL(m->decls[0]->as.enm.spans[1].end, 12);
+    CU_ASSERT_EQUAL(m->decls[0]->as.enm.items[1].span.begin, 11);
+    CU_ASSERT_EQUAL(m->decls[0]->as.enm.items[1].span.end, 12);
     CU_ASSERT_EQUAL(find_decl(m, "E")->as.enm.n, 0);
     CU_ASSERT_EQUAL(find_decl(m, "F")->as.enm.n, 1);
 }
@@ -364,10 +366,10 @@ static void test_many_enum_members(void)
     Module *m = parse(src);
     CU_ASSERT_EQUAL_FATAL(last_errors, 0);
     CU_ASSERT_EQUAL_FATAL(m->decls[0]->as.enm.n, 100);
-    CU_ASSERT_STRING_EQUAL(m->decls[0]->as.enm.members[99], "m99");
-    CU_ASSERT_STRING_EQUAL(m->decls[0]->as.enm.members[57], "m57");
+    CU_ASSERT_STRING_EQUAL(m->decls[0]->as.enm.items[99].name, "m99");
+    CU_ASSERT_STRING_EQUAL(m->decls[0]->as.enm.items[57].name, "m57");
     uint32_t at = (uint32_t)(strstr(src, " m57") - src) + 1;
-    CU_ASSERT_EQUAL(m->decls[0]->as.enm.spans[57].begin, at);
+    CU_ASSERT_EQUAL(m->decls[0]->as.enm.items[57].span.begin, at);
 }
 
 /* ---- syntax errors ---- */
@@ -384,7 +386,7 @@ static void test_syntax_error_messages(void)
 
     parse("let x = 1");
     CU_ASSERT_EQUAL(last_errors, 1);
-    CU_ASSERT(contains(last_messages, "unexpected 'let'; expected end of file, 'proc' or 'enum'"));
+    CU_ASSERT(contains(last_messages, "unexpected 'let'; expected a declaration (proc, enum, table, bands, modifiers, example, ...)"));
 
     /* the caret line underlines the whole offending token */
     parse("proc f() -> int { return 1 + }");

@@ -1,6 +1,7 @@
 /* test_vm.c — running compiled procedures: arithmetic, control, dice, limits. */
 #include "config.h"
 #include "harness.h"
+#include "mem.h"
 
 #include "pool.h"
 
@@ -710,14 +711,14 @@ static Value make_pool(int32_t sides, int n, const int32_t *faces)
     return val_pool(p);
 }
 
-static const char *json(Value v, const EnumDesc *enums)
+static const char *json(Value v, const Program *prog)
 {
     static char buf[2][128];
     static int next;
     char *b = buf[next++ % 2];
     FILE *f = fmemopen(b, sizeof buf[0], "w");
     CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    val_print_json(f, v, enums);
+    val_print_json(f, v, prog);
     fclose(f);
     return b;
 }
@@ -745,12 +746,21 @@ static void test_value_order_and_printing(void)
     CU_ASSERT(val_order(s2, pa) < 0);
 
     static const char *members[] = { "none", "light" };
-    const EnumDesc enums[] = { { "Cover", 2, members } };
-    CU_ASSERT_STRING_EQUAL(json(rat(3, 2), enums), "\"3/2\"");
-    CU_ASSERT_STRING_EQUAL(json(rat(4, 2), enums), "2");
-    CU_ASSERT_STRING_EQUAL(json(val_enum(0, 1), enums), "\"light\"");
-    CU_ASSERT_STRING_EQUAL(json(pa, enums), "[1, 3]");
-    CU_ASSERT_STRING_EQUAL(json(val_str(val_new_str("a\"\n", 3)), enums), "\"a\\\"\\n\"");
+    EnumDesc enums[] = { { .name = "Cover", .nmembers = 2, .members = members } };
+    static const char *fields[] = { "melee", "cover" };
+    RecordDesc records[] = { { "Unit", 2, fields } };
+    Program prog = { .enums = enums, .nenums = 1, .records = records, .nrecords = 1 };
+    CU_ASSERT_STRING_EQUAL(json(rat(3, 2), &prog), "\"3/2\"");
+    CU_ASSERT_STRING_EQUAL(json(rat(4, 2), &prog), "2");
+    CU_ASSERT_STRING_EQUAL(json(val_enum(0, 1), &prog), "\"light\"");
+    CU_ASSERT_STRING_EQUAL(json(pa, &prog), "[1, 3]");
+    CU_ASSERT_STRING_EQUAL(json(val_str(val_new_str("a\"\n", 3)), &prog), "\"a\\\"\\n\"");
+    Record *r = mem_alloc(sizeof(Record) + 2 * sizeof(Value));
+    r->type = 0;
+    r->n = 2;
+    r->field[0] = val_int(3);
+    r->field[1] = val_enum(0, 1);
+    CU_ASSERT_STRING_EQUAL(json(val_record(r), &prog), "{\"melee\": 3, \"cover\": \"light\"}");
     CU_ASSERT_STRING_EQUAL(show_value(rat(-6, 4)), "-3/2");
 }
 
