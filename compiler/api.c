@@ -611,23 +611,41 @@ static void print_dice(FILE *out, const LogEntry *e)
     }
 }
 
+/* "line 5", or "dice.muster line 5" for a line in an imported file */
+static void print_where(FILE *out, const Compiled *c, const LogEntry *e)
+{
+    const Source *src = compiler_source_of(c, e->proto);
+    int line, col;
+    source_linecol(src, e->offset, &line, &col);
+    if (src != c->src) {
+        const char *base = strrchr(src->path, '/');
+        fprintf(out, "%s line %d", base ? base + 1 : src->path, line);
+    } else {
+        fprintf(out, "line %d", line);
+    }
+}
+
 static void print_log_text(FILE *out, const Compiled *c, const Log *log)
 {
     int depth = 0;
     for (size_t i = 0; i < log->n; i++) {
         const LogEntry *e = &log->items[i];
         int line, col;
-        source_linecol(c->src, e->offset, &line, &col);
+        source_linecol(compiler_source_of(c, e->proto), e->offset, &line, &col);
         int indent = 2 + 2 * depth;
         switch (e->kind) {
         case LOG_REROLL:
-            fprintf(out, "%*sline %d: reroll: %s starts again\n", indent, "", line, e->proto->name);
+            fprintf(out, "%*s", indent, "");
+            print_where(out, c, e);
+            fprintf(out, ": reroll: %s starts again\n", e->proto->name);
             break;
         case LOG_ROLL:
+            fprintf(out, "%*s", indent, "");
+            print_where(out, c, e);
             if (e->pool)
-                fprintf(out, "%*sline %d: roll %lldd%d -> ", indent, "", line, (long long)e->n, (int)e->sides);
+                fprintf(out, ": roll %lldd%d -> ", (long long)e->n, (int)e->sides);
             else
-                fprintf(out, "%*sline %d: roll d%d -> ", indent, "", line, (int)e->sides);
+                fprintf(out, ": roll d%d -> ", (int)e->sides);
             print_dice(out, e);
             fputc('\n', out);
             break;
@@ -645,7 +663,9 @@ static void print_log_text(FILE *out, const Compiled *c, const Log *log)
             break;
         case LOG_CHOICE: {
             const EnumDesc *en = &c->prog->enums[e->result.enum_id];
-            fprintf(out, "%*sline %d: choice %s", indent, "", line, en->name);
+            fprintf(out, "%*s", indent, "");
+            print_where(out, c, e);
+            fprintf(out, ": choice %s", en->name);
             if (en->prompt)
                 fprintf(out, " (%s)", en->prompt);
             fputs(": ", out);
@@ -689,7 +709,7 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
     for (size_t i = 0; i < log->n; i++) {
         const LogEntry *e = &log->items[i];
         int line, col;
-        source_linecol(c->src, e->offset, &line, &col);
+        source_linecol(compiler_source_of(c, e->proto), e->offset, &line, &col);
         fputs(first ? "" : ", ", out);
         first = false;
         static const char *const kinds[] = { "roll", "reroll", "call", "return", "modifier", "choice" };

@@ -1378,7 +1378,11 @@ Compiled *compiler_compile(const Module *m, Diag *diag)
         const Decl *d = m->decls[i];
         at_decl(&c, d);
         switch (d->kind) {
-        case DECL_EXAMPLE: comp_example(&c, d); break;
+        case DECL_EXAMPLE:
+            /* an imported file's examples are its own; `muster test` runs them there */
+            if (d->src == m->src || !d->src)
+                comp_example(&c, d);
+            break;
         case DECL_SEQUENCE: comp_sequence(&c, d); break;
         case DECL_RULESET: comp_ruleset(&c, d); break;
         default: break;
