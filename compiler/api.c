@@ -498,7 +498,7 @@ static int parse_choices(muster_ctx *ctx, const Compiled *c, char *const *texts,
 
 /* ---- the log of a run ---- */
 
-enum { LOG_ROLL, LOG_REROLL, LOG_CALL, LOG_RETURN, LOG_NOTE, LOG_CHOICE };
+enum { LOG_ROLL, LOG_REROLL, LOG_CALL, LOG_RETURN, LOG_NOTE, LOG_CHOICE, LOG_ROW };
 
 typedef struct LogEntry {
     int kind;
@@ -560,6 +560,11 @@ static void on_note(void *ud, const Proto *p, uint32_t offset, const MuStr *labe
 {
     log_push(ud, (LogEntry){ .kind = LOG_NOTE, .proto = p, .offset = offset, .label = label, .note = kind,
                              .result = value });
+}
+
+static void on_row(void *ud, const Proto *p, uint32_t offset, int table, int row)
+{
+    log_push(ud, (LogEntry){ .kind = LOG_ROW, .proto = p, .offset = offset, .sides = table, .n = row });
 }
 
 static void on_choose(void *ud, const Proto *p, uint32_t offset, int enum_id, int index, bool overridden)
@@ -661,6 +666,12 @@ static void print_log_text(FILE *out, const Compiled *c, const Log *log)
                 fprintf(out, "  %s", e->label->bytes);
             fputc('\n', out);
             break;
+        case LOG_ROW: {
+            const Table *t = c->prog->tables[e->sides];
+            fprintf(out, "%*sband %s: %s\n", indent, "", t->dim[0].labels ? t->dim[0].labels[e->n] : "?",
+                    t->row_texts[e->n]);
+            break;
+        }
         case LOG_CHOICE: {
             const EnumDesc *en = &c->prog->enums[e->result.enum_id];
             fprintf(out, "%*s", indent, "");
@@ -712,7 +723,7 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
         source_linecol(compiler_source_of(c, e->proto), e->offset, &line, &col);
         fputs(first ? "" : ", ", out);
         first = false;
-        static const char *const kinds[] = { "roll", "reroll", "call", "return", "modifier", "choice" };
+        static const char *const kinds[] = { "roll", "reroll", "call", "return", "modifier", "choice", "band" };
         fprintf(out, "{\"event\": \"%s\", \"proc\": ", kinds[e->kind]);
         val_json_string(out, e->proto->name, strlen(e->proto->name));
         fprintf(out, ", \"line\": %d", line);
@@ -725,6 +736,13 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
                 val_print_json(out, e->args[k], c->prog);
             }
             fputc('}', out);
+        } else if (e->kind == LOG_ROW) {
+            const Table *t = c->prog->tables[e->sides];
+            const char *label = t->dim[0].labels ? t->dim[0].labels[e->n] : "?";
+            fputs(", \"band\": ", out);
+            val_json_string(out, label, strlen(label));
+            fputs(", \"text\": ", out);
+            val_json_string(out, t->row_texts[e->n], strlen(t->row_texts[e->n]));
         } else if (e->kind == LOG_CHOICE) {
             const char *name = c->prog->enums[e->result.enum_id].name;
             fputs(", \"choice\": ", out);
@@ -798,7 +816,7 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
         return cst;
     vm.choices = choices;
     Log log = { 0 };
-    VmTrace trace = { &log, on_roll, on_reroll, on_call, on_return, on_note, on_choose, NULL };
+    VmTrace trace = { &log, on_roll, on_reroll, on_call, on_return, on_note, on_row, on_choose, NULL };
     vm.trace = &trace;
     Value argv[65];
     bool given[65];

@@ -339,6 +339,8 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
                 }
             }
             int cell = at[0] * (t->ndims == 2 ? t->dim[1].n : 1) + at[1];
+            if (t->row_texts && t->row_texts[at[0]] && vm->trace && vm->trace->on_row)
+                vm->trace->on_row(vm->trace->ud, p, p->offsets[ip - 3 - p->code], (int)u16(ip - 2), at[0]);
             if (t->kinds[cell] != CELL_VALUE) {
                 char k0[64], k1[64] = "";
                 key_text(k0, sizeof k0, keys[0], prog);

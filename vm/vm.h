@@ -42,6 +42,8 @@ typedef struct VmTrace {
     void (*on_return)(void *ud, const Proto *p, Value result, int depth);
     /* a modifier list reported an item (see NoteKind) */
     void (*on_note)(void *ud, const Proto *p, uint32_t offset, const MuStr *label, int kind, Value value);
+    /* a band with the sheet's words for it matched (row of table t) */
+    void (*on_row)(void *ud, const Proto *p, uint32_t offset, int table, int row);
     /* a choice was made: option `index` of choice enum `enum_id` (overridden: not the default) */
     void (*on_choose)(void *ud, const Proto *p, uint32_t offset, int enum_id, int index, bool overridden);
     /* an example's expectation was checked; without this callback a failed
