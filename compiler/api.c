@@ -1134,9 +1134,20 @@ static bool run_example(muster_ctx *ctx, const Compiled *c, const Example *ex)
     return run.failures == 0;
 }
 
+static int lint_order(const void *a, const void *b)
+{
+    const Lint *x = a, *y = b;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    return (x->span.begin > y->span.begin) - (x->span.begin < y->span.begin);
+}
+
 int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed)
 {
     const Compiled *c = prog->compiled;
+    qsort(c->lints, (size_t)c->nlints, sizeof(Lint), lint_order);
+    for (int i = 0; i < c->nlints; i++)
+        diag_report(&ctx->diag, DIAG_WARNING, c->lints[i].src, c->lints[i].span, "%s", c->lints[i].message);
     for (int i = 0; i < c->nunknowns; i++)
         diag_report(&ctx->diag, DIAG_WARNING, c->unknowns[i].src, c->unknowns[i].span,
                     "not given in the rules text: %s", c->unknowns[i].what);

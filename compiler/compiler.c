@@ -263,7 +263,7 @@ Local *comp_add_local(Compiler *c, const char *name, Span span, Type type, bool 
         return NULL;
     }
     Local *l = &fn->locals[fn->nlocals++];
-    *l = (Local){ name, span, type, fn->next_slot++, fn->scope, is_param };
+    *l = (Local){ name, span, type, fn->next_slot++, fn->scope, is_param, false };
     if (fn->next_slot > fn->max_slot)
         fn->max_slot = fn->next_slot;
     return l;
@@ -280,10 +280,24 @@ int comp_add_temp(Compiler *c, Span at)
 void comp_begin_scope(Compiler *c) { c->fn->scope++; }
 
 
+/* A name given with `let` and never read is probably a mistake. */
+static void lint_unused(Compiler *c, const Local *l)
+{
+    if (l->used || l->is_param || !*l->name || c->diag->errors)
+        return;
+    Compiled *out = c->out;
+    int cap = out->nlints;
+    out->lints = ast_grow(out->lints, out->nlints, &cap, sizeof(Lint));
+    char *msg = mem_alloc_atomic(strlen(l->name) + 64);
+    sprintf(msg, "'%s' is never used", l->name);
+    out->lints[out->nlints++] = (Lint){ c->src, l->span, msg };
+}
+
 void comp_end_scope(Compiler *c)
 {
     FnState *fn = c->fn;
     while (fn->nlocals > 0 && fn->locals[fn->nlocals - 1].scope == fn->scope) {
+        lint_unused(c, &fn->locals[fn->nlocals - 1]);
         fn->nlocals--;
         fn->next_slot--;
     }
@@ -414,6 +428,7 @@ static Type name_expr(Compiler *c, const Expr *e, Type hint)
     const char *name = e->as.name;
     Local *l = comp_find_local(c, name);
     if (l) {
+        l->used = true;
         comp_emit_op(c, OP_LOAD, e->span);
         comp_emit_byte(c, (uint8_t)l->slot, e->span);
         return l->type;
@@ -1039,6 +1054,8 @@ Proto *comp_begin_fn(Compiler *c, FnState *fn, ProcSig *sig, const char *name, S
 
 void comp_end_fn(Compiler *c, FnState *fn)
 {
+    for (int i = 0; i < fn->nlocals; i++)
+        lint_unused(c, &fn->locals[i]);
     fn->proto->nlocals = fn->max_slot;
     fn->proto->max_stack = fn->max_stack + 1;
     c->fn = NULL;

@@ -63,6 +63,14 @@ typedef struct Unknown {
     const char *what;        /* "table move, row cavalry, column woods" */
 } Unknown;
 
+/* Something `muster check` points out that is not an error (a name that is
+ * never used). */
+typedef struct Lint {
+    const Source *src;
+    Span span;
+    const char *message;
+} Lint;
+
 typedef struct Compiled {
     Program *prog;
     const Source *src;       /* the main file */
@@ -77,6 +85,8 @@ typedef struct Compiled {
     const Decl *ruleset;     /* NULL when the script has no header */
     Unknown *unknowns;
     int nunknowns;
+    Lint *lints;
+    int nlints;
 } Compiled;
 
 /* Compile a parsed module (its declarations may come from several files);

@@ -27,6 +27,7 @@ typedef struct Local {
     int slot;
     int scope;
     bool is_param;
+    bool used;
 } Local;
 
 typedef struct FnState {
