@@ -22,6 +22,7 @@ static const char usage_text[] =
     "                            simulate a procedure and print the odds of each result\n"
     "  test FILE|DIR...          run the examples of each script (DIR: every .muster in it)\n"
     "  turn FILE                 print the turn sequence as a checklist\n"
+    "  sheet FILE [--md|--html]  render the script as a quick reference sheet (Markdown by default)\n"
     "  dis FILE                  print the compiled bytecode\n"
     "\n"
     "Options for run:\n"
@@ -45,7 +46,8 @@ static const char usage_text[] =
     "Exit status: 0 success, 1 an error in the rules (compile or run), 2 a usage error.\n"
     "Diagnostics are coloured on a terminal unless NO_COLOR is set.\n";
 
-enum { OPT_SEED = 256, OPT_DICE, OPT_EXPLAIN, OPT_JSON, OPT_CSV, OPT_TRIALS, OPT_MAX_STEPS, OPT_MAX_DEPTH, OPT_CHOOSE };
+enum { OPT_SEED = 256, OPT_DICE, OPT_EXPLAIN, OPT_JSON, OPT_CSV, OPT_TRIALS, OPT_MAX_STEPS, OPT_MAX_DEPTH, OPT_CHOOSE,
+       OPT_MD, OPT_HTML };
 
 static const struct option long_options[] = {
     { "seed", required_argument, NULL, OPT_SEED },
@@ -57,6 +59,8 @@ static const struct option long_options[] = {
     { "max-steps", required_argument, NULL, OPT_MAX_STEPS },
     { "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
     { "choose", required_argument, NULL, OPT_CHOOSE },
+    { "md", no_argument, NULL, OPT_MD },
+    { "html", no_argument, NULL, OPT_HTML },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
     { NULL, 0, NULL, 0 },
@@ -179,13 +183,15 @@ int main(int argc, char **argv)
         printf("muster %s\n", muster_version());
         return 0;
     }
-    enum { CHECK, RUN, PROB, DIS, TEST, TURN } mode;
+    enum { CHECK, RUN, PROB, DIS, TEST, TURN, SHEET } mode;
     if (!strcmp(cmd, "check"))
         mode = CHECK;
     else if (!strcmp(cmd, "test"))
         mode = TEST;
     else if (!strcmp(cmd, "turn"))
         mode = TURN;
+    else if (!strcmp(cmd, "sheet"))
+        mode = SHEET;
     else if (!strcmp(cmd, "run"))
         mode = RUN;
     else if (!strcmp(cmd, "prob"))
@@ -198,7 +204,7 @@ int main(int argc, char **argv)
     muster_run_opts run = { 0 };
     muster_prob_opts prob = { 0 };
     uint64_t max_steps = 0, max_depth = 0, seed = 0;
-    int have_seed = 0, json = 0;
+    int have_seed = 0, json = 0, md = 0, html = 0;
     char **choices = calloc((size_t)argc, sizeof *choices);
     int nchoices = 0;
     int opt;
@@ -218,6 +224,8 @@ int main(int argc, char **argv)
             break;
         case OPT_DICE: run.dice = optarg; break;
         case OPT_CHOOSE: choices[nchoices++] = optarg; break;
+        case OPT_MD: md = 1; break;
+        case OPT_HTML: html = 1; break;
         case OPT_EXPLAIN: run.explain = 1; break;
         case OPT_JSON: json = 1; break;
         case OPT_CSV: prob.csv = 1; break;
@@ -253,9 +261,13 @@ int main(int argc, char **argv)
         return usage_error("%s--dice and --explain go with 'run', not 'prob'", "");
     if (mode == PROB && json && prob.csv)
         return usage_error("%schoose one of --json and --csv", "");
-    if ((mode == CHECK || mode == DIS || mode == TEST || mode == TURN)
+    if ((mode == CHECK || mode == DIS || mode == TEST || mode == TURN || mode == SHEET)
         && (run.dice || run.explain || json || prob.csv || prob.trials || have_seed || nchoices))
         return usage_error("'%s' takes no run or prob options", cmd);
+    if ((md || html) && mode != SHEET)
+        return usage_error("%s--md and --html go with 'sheet'", "");
+    if (md && html)
+        return usage_error("%schoose one of --md and --html", "");
 
     char **pos = sub_argv + optind;
     int npos = sub_argc - optind;
@@ -290,11 +302,12 @@ int main(int argc, char **argv)
     muster_program *prog = muster_load(ctx, pos[0]);
     if (!prog)
         return MUSTER_ERROR;
-    if (mode == DIS || mode == TURN) {
+    if (mode == DIS || mode == TURN || mode == SHEET) {
         if (npos > 1)
-            return usage_error(mode == DIS ? "dis takes one FILE, not '%s' after it" : "turn takes one FILE, not '%s' after it",
+            return usage_error(mode == DIS ? "dis takes one FILE, not '%s' after it"
+                               : mode == TURN ? "turn takes one FILE, not '%s' after it" : "sheet takes one FILE, not '%s' after it",
                                pos[1]);
-        return mode == DIS ? muster_disassemble(ctx, prog) : muster_turn(ctx, prog);
+        return mode == DIS ? muster_disassemble(ctx, prog) : mode == TURN ? muster_turn(ctx, prog) : muster_sheet(ctx, prog, html);
     }
     if (npos < 2) {
         fprintf(stderr, "muster: %s needs a procedure to %s; %s has:\n", cmd, mode == RUN ? "run" : "simulate",

@@ -11,6 +11,7 @@
 #include "ast.h"
 
 #include "compiler.h"
+#include "sheet.h"
 #include "dice.h"
 #include "mem.h"
 #include "opcodes.h"
@@ -1225,6 +1226,11 @@ int muster_turn(muster_ctx *ctx, const muster_program *prog)
         print_steps(ctx->out, &d->as.seq.items, "", 0);
     }
     return MUSTER_OK;
+}
+
+int muster_sheet(muster_ctx *ctx, const muster_program *prog, int html)
+{
+    return sheet_render(ctx->out, prog->compiled, html != 0) ? MUSTER_ERROR : MUSTER_OK;
 }
 
 int muster_list(muster_ctx *ctx, const muster_program *prog)

@@ -1333,6 +1333,7 @@ Compiled *compiler_compile(const Module *m, Diag *diag)
     int errors_before = diag->errors;
     Compiled *out = mem_alloc(sizeof *out);
     out->src = m->src;
+    out->module = m;
     Compiler c = { .diag = diag, .src = m->src, .prog = chunk_program_new(), .out = out };
     out->prog = c.prog;
     source_index(&c, m->src);

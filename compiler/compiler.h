@@ -74,6 +74,7 @@ typedef struct Lint {
 typedef struct Compiled {
     Program *prog;
     const Source *src;       /* the main file */
+    const Module *module;    /* its declarations (and those it imports) */
     const Source **sources;  /* every file, by Proto.source_id */
     int nsources;
     ProcSig *procs;          /* everything callable, in declaration order */

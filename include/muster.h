@@ -69,6 +69,9 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc,
 int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed);
 /* Run the examples, printing a line for each ("PASS ..." / "FAIL ..."). */
 int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed);
+/* Render the script as a quick reference sheet: Markdown, or (html) one
+ * self-contained HTML page. */
+int muster_sheet(muster_ctx *ctx, const muster_program *prog, int html);
 /* Print the turn sequence(s) as a numbered checklist. */
 int muster_turn(muster_ctx *ctx, const muster_program *prog);
 

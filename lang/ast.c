@@ -64,6 +64,92 @@ Expr *ast_roll(Expr *count, int64_t sides, Expr *sides_expr, Span span)
     return e;
 }
 
+/* Binding strength, for deciding where parentheses are needed. */
+static int precedence(const Expr *e)
+{
+    if (e->kind == EX_BINARY) {
+        switch (e->as.binary.op) {
+        case OPR_OR: return 1;
+        case OPR_AND: return 2;
+        case OPR_EQ: case OPR_NE: case OPR_LT: case OPR_LE: case OPR_GT: case OPR_GE: return 4;
+        case OPR_ADD: case OPR_SUB: return 5;
+        default: return 6;
+        }
+    }
+    if (e->kind == EX_UNARY)
+        return e->as.unary.op == OPR_NOT ? 3 : 7;
+    return 8;
+}
+
+static void print_sub(FILE *out, const Expr *e, int min)
+{
+    bool paren = precedence(e) < min;
+    if (paren)
+        fputc('(', out);
+    ast_print_expr(out, e);
+    if (paren)
+        fputc(')', out);
+}
+
+void ast_print_expr(FILE *out, const Expr *e)
+{
+    switch (e->kind) {
+    case EX_INT: fprintf(out, "%lld", (long long)e->as.i); break;
+    case EX_BOOL: fputs(e->as.b ? "true" : "false", out); break;
+    case EX_STR: fprintf(out, "\"%.*s\"", (int)e->as.str.len, e->as.str.bytes); break;
+    case EX_NAME: fputs(e->as.name, out); break;
+    case EX_MEMBER:
+        print_sub(out, e->as.member.object, 8);
+        fprintf(out, ".%s", e->as.member.member);
+        break;
+    case EX_UNARY:
+        fputs(e->as.unary.op == OPR_NOT ? "not " : ast_operator_text[e->as.unary.op], out);
+        print_sub(out, e->as.unary.operand, precedence(e));
+        break;
+    case EX_BINARY: {
+        int p = precedence(e);
+        if (e->as.binary.op == OPR_DIV && e->as.binary.left->kind == EX_INT && e->as.binary.right->kind == EX_INT) {
+            /* a fraction reads 1/4 */
+            fprintf(out, "%lld/%lld", (long long)e->as.binary.left->as.i, (long long)e->as.binary.right->as.i);
+            break;
+        }
+        print_sub(out, e->as.binary.left, p);
+        fprintf(out, " %s ", ast_operator_text[e->as.binary.op]);
+        print_sub(out, e->as.binary.right, p + 1);
+        break;
+    }
+    case EX_CALL:
+        fprintf(out, "%s(", e->as.call.callee);
+        for (int i = 0; i < e->as.call.nargs; i++) {
+            if (i)
+                fputs(", ", out);
+            if (e->as.call.args[i].name)
+                fprintf(out, "%s: ", e->as.call.args[i].name);
+            ast_print_expr(out, e->as.call.args[i].value);
+        }
+        fputc(')', out);
+        break;
+    case EX_ROLL:
+        fputs("roll ", out);
+        if (e->as.roll.count) {
+            print_sub(out, e->as.roll.count, 8);
+            if (e->as.roll.count->kind != EX_INT)
+                fputc(' ', out);
+        }
+        if (e->as.roll.sides_expr) {
+            fputs("d(", out);
+            ast_print_expr(out, e->as.roll.sides_expr);
+            fputc(')', out);
+        } else {
+            fprintf(out, "d%lld", (long long)e->as.roll.sides);
+        }
+        break;
+    case EX_UNKNOWN: fputc('?', out); break;
+    case EX_NA: fputc('-', out); break;
+    case EX_ERROR: fputs("<error>", out); break;
+    }
+}
+
 Stmt *ast_stmt(StmtKind kind, Span span)
 {
     Stmt *s = mem_alloc(sizeof *s);

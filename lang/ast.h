@@ -223,6 +223,9 @@ typedef struct Module {
     int n, cap;
 } Module;
 
+/* Write an expression back as source text, with only the parentheses it needs. */
+void ast_print_expr(FILE *out, const Expr *e);
+
 /* Grow a vector (items, n, cap) of elements of `size` bytes by one slot. */
 void *ast_grow(void *items, int n, int *cap, size_t size);
 #define AST_PUSH(vec, value)                                                              \

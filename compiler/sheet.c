@@ -1,0 +1,622 @@
+/* sheet.c — render a script back as a quick reference sheet (Markdown or HTML).
+ *
+ * The sheet is written from the declarations themselves, in the order a
+ * player reads a QRS: the header, the turn sequence, then each modifier
+ * list, result band, table and outcome, then the procedures with their doc
+ * comments, and the worked examples.  Only the main file is rendered, not
+ * what it imports.  A `?` cell reads "not given in source" so the sheet can
+ * be laid beside the original and the gaps seen at a glance.  The HTML is
+ * one self-contained page (CSS only, no scripts) that prints on A4 or
+ * Letter.
+ */
+#include "config.h"
+#include "sheet.h"
+#include "mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Sheet {
+    FILE *out;
+    bool html;
+    const Compiled *c;
+} Sheet;
+
+/* ---- text ---- */
+
+static void put(Sheet *s, const char *text)
+{
+    for (const char *p = text; *p; p++) {
+        if (s->html) {
+            switch (*p) {
+            case '&': fputs("&amp;", s->out); continue;
+            case '<': fputs("&lt;", s->out); continue;
+            case '>': fputs("&gt;", s->out); continue;
+            case '"': fputs("&quot;", s->out); continue;
+            }
+        } else if (*p == '|' || *p == '*' || *p == '_' || *p == '`') {
+            fputc('\\', s->out);
+        } else if (*p == '\n') {
+            fputs("  \n", s->out);   /* a line break inside the paragraph */
+            continue;
+        }
+        fputc(*p, s->out);
+    }
+}
+
+/* Something printed to a stream (an expression, a value), as a string. */
+typedef void (*Printer)(FILE *out, const void *what);
+
+static char *to_text(Printer print, const void *what)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return mem_strdup("?");
+    print(m, what);
+    fclose(m);
+    char *copy = mem_strndup(buf, len);
+    free(buf);
+    return copy;
+}
+
+static void print_expr(FILE *out, const void *e) { ast_print_expr(out, e); }
+
+static char *expr_text(const Expr *e) { return to_text(print_expr, e); }
+
+static void heading(Sheet *s, int level, const char *text, const char *cite)
+{
+    if (s->html) {
+        fprintf(s->out, "<h%d>", level);
+        put(s, text);
+        if (cite) {
+            fputs(" <span class=\"cite\">", s->out);
+            put(s, cite);
+            fputs("</span>", s->out);
+        }
+        fprintf(s->out, "</h%d>\n", level);
+    } else {
+        fprintf(s->out, "%.*s ", level, "######");
+        put(s, text);
+        if (cite) {
+            fputs(" (", s->out);
+            put(s, cite);
+            fputc(')', s->out);
+        }
+        fputs("\n\n", s->out);
+    }
+}
+
+static void paragraph(Sheet *s, const char *text, const char *cls)
+{
+    if (!text || !*text)
+        return;
+    if (s->html) {
+        fprintf(s->out, "<p%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+        put(s, text);
+        fputs("</p>\n", s->out);
+    } else {
+        put(s, text);
+        fputs("\n\n", s->out);
+    }
+}
+
+/* ---- tables ---- */
+
+static void table_begin(Sheet *s, const char *const *headers, int n)
+{
+    if (s->html) {
+        fputs("<table>\n<thead><tr>", s->out);
+        for (int i = 0; i < n; i++) {
+            fputs("<th>", s->out);
+            put(s, headers[i]);
+            fputs("</th>", s->out);
+        }
+        fputs("</tr></thead>\n<tbody>\n", s->out);
+    } else {
+        fputc('|', s->out);
+        for (int i = 0; i < n; i++) {
+            fputc(' ', s->out);
+            put(s, headers[i]);
+            fputs(" |", s->out);
+        }
+        fputs("\n|", s->out);
+        for (int i = 0; i < n; i++)
+            fputs("---|", s->out);
+        fputc('\n', s->out);
+    }
+}
+
+/* A cell: plain text, or with a class (HTML) / emphasis (Markdown). */
+static void cell(Sheet *s, const char *text, const char *cls)
+{
+    if (s->html) {
+        fprintf(s->out, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+        put(s, text ? text : "");
+        fputs("</td>", s->out);
+    } else {
+        fputc(' ', s->out);
+        if (cls && text && *text)
+            fputc('*', s->out);
+        put(s, text ? text : "");
+        if (cls && text && *text)
+            fputc('*', s->out);
+        fputs(" |", s->out);
+    }
+}
+
+static void row_begin(Sheet *s) { fputs(s->html ? "<tr>" : "|", s->out); }
+static void row_end(Sheet *s) { fputs(s->html ? "</tr>\n" : "\n", s->out); }
+
+static void table_end(Sheet *s)
+{
+    fputs(s->html ? "</tbody>\n</table>\n" : "\n", s->out);
+}
+
+/* ---- pieces of declarations ---- */
+
+static char *key_text(const Key *k)
+{
+    char buf[96];
+    if (k->kind == KEY_NAME)
+        return mem_strdup(k->name);
+    if (k->kind == KEY_INT)
+        snprintf(buf, sizeof buf, "%lld", (long long)k->lo);
+    else if (k->lo_open)
+        snprintf(buf, sizeof buf, "%lld or less", (long long)k->hi);
+    else if (k->hi_open)
+        snprintf(buf, sizeof buf, "%lld+", (long long)k->lo);
+    else
+        snprintf(buf, sizeof buf, "%lld–%lld", (long long)k->lo, (long long)k->hi);
+    return mem_strdup(buf);
+}
+
+static char *keys_text(const KeyList *keys)
+{
+    size_t len = 1;
+    char **parts = mem_alloc(sizeof(char *) * (size_t)(keys->n + 1));
+    for (int i = 0; i < keys->n; i++) {
+        parts[i] = key_text(&keys->items[i]);
+        len += strlen(parts[i]) + 2;
+    }
+    char *out = mem_alloc_atomic(len);
+    out[0] = '\0';
+    for (int i = 0; i < keys->n; i++) {
+        if (i)
+            strcat(out, ", ");
+        strcat(out, parts[i]);
+    }
+    return out;
+}
+
+/* The declaration of the enum a table's cells are members of, if it gives texts. */
+static const Decl *texts_of(const Sheet *s, const char *type)
+{
+    if (!type)
+        return NULL;
+    const Module *m = s->c->module;
+    for (int i = 0; i < m->n; i++)
+        if (m->decls[i]->kind == DECL_ENUM && !strcmp(m->decls[i]->name, type))
+            return m->decls[i];
+    return NULL;
+}
+
+static const char *member_text(const Decl *e, const char *name)
+{
+    for (int i = 0; e && i < e->as.enm.n; i++)
+        if (!strcmp(e->as.enm.items[i].name, name))
+            return e->as.enm.items[i].text;
+    return NULL;
+}
+
+static void cell_value_text(Sheet *s, const Expr *e, const Decl *texts)
+{
+    const char *t = e->kind == EX_NAME ? member_text(texts, e->as.name) : NULL;
+    if (t) {
+        char *both = mem_alloc_atomic(strlen(t) + strlen(e->as.name) + 8);
+        sprintf(both, "%s (%s)", t, e->as.name);
+        cell(s, both, NULL);
+        return;
+    }
+    if (e->kind == EX_UNKNOWN)
+        cell(s, "not given in source", "unknown");
+    else if (e->kind == EX_NA)
+        cell(s, "—", NULL);
+    else
+        cell(s, expr_text(e), NULL);
+}
+
+static void cell_value(Sheet *s, const Expr *e)
+{
+    if (e->kind == EX_UNKNOWN)
+        cell(s, "not given in source", "unknown");
+    else if (e->kind == EX_NA)
+        cell(s, "—", NULL);
+    else
+        cell(s, expr_text(e), NULL);
+}
+
+static char *signature(const Decl *d, const char *keyword)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return mem_strdup(d->name);
+    fprintf(m, "%s%s%s(", keyword ? keyword : "", keyword ? " " : "", d->name);
+    for (int i = 0; i < d->params.n; i++) {
+        const Param *p = &d->params.items[i];
+        fprintf(m, "%s%s: %s", i ? ", " : "", p->name, p->type.name);
+        if (p->deflt) {
+            fputs(" = ", m);
+            ast_print_expr(m, p->deflt);
+        }
+    }
+    fputc(')', m);
+    if (d->ret.name)
+        fprintf(m, " → %s", d->ret.name);
+    fclose(m);
+    char *copy = mem_strndup(buf, len);
+    free(buf);
+    return copy;
+}
+
+/* ---- sections ---- */
+
+static void render_steps(Sheet *s, const SeqList *items)
+{
+    fputs(s->html ? "<ol>\n" : "", s->out);
+    for (int i = 0; i < items->n; i++) {
+        const SeqItem *it = &items->items[i];
+        if (s->html) {
+            fputs("<li>", s->out);
+            put(s, it->text);
+            if (it->proc) {
+                fputs(" <span class=\"proc\">", s->out);
+                put(s, it->proc);
+                fputs("</span>", s->out);
+            }
+            if (it->phase) {
+                fputc('\n', s->out);
+                render_steps(s, &it->children);
+            }
+            fputs("</li>\n", s->out);
+        }
+    }
+    fputs(s->html ? "</ol>\n" : "", s->out);
+}
+
+static void render_steps_md(Sheet *s, const SeqList *items, int indent)
+{
+    for (int i = 0; i < items->n; i++) {
+        const SeqItem *it = &items->items[i];
+        fprintf(s->out, "%*s%d. ", indent, "", i + 1);
+        put(s, it->text);
+        if (it->proc) {
+            fputs(" (`", s->out);
+            fputs(it->proc, s->out);
+            fputs("`)", s->out);
+        }
+        fputc('\n', s->out);
+        if (it->phase)
+            render_steps_md(s, &it->children, indent + 3);
+    }
+}
+
+static void render_sequence(Sheet *s, const Decl *d)
+{
+    char title[256];
+    snprintf(title, sizeof title, "Turn sequence: %s", d->name);
+    heading(s, 2, title, d->cite);
+    paragraph(s, d->doc, "doc");
+    if (s->html)
+        render_steps(s, &d->as.seq.items);
+    else {
+        render_steps_md(s, &d->as.seq.items, 0);
+        fputc('\n', s->out);
+    }
+}
+
+static const char *sign_of(const Expr *e)
+{
+    return e->kind == EX_INT || e->kind == EX_BINARY || e->kind == EX_NAME || e->kind == EX_CALL ? "+" : "";
+}
+
+static void mod_rows(Sheet *s, const ModList *items, const char *group)
+{
+    for (int i = 0; i < items->n; i++) {
+        const ModItem *it = &items->items[i];
+        char when[512];
+        if (it->kind != MOD_ONEOF)
+            row_begin(s);
+        switch (it->kind) {
+        case MOD_ADD: case MOD_MUL: {
+            char *cond = expr_text(it->cond);
+            snprintf(when, sizeof when, "%s%s", group ? group : "", cond);
+            cell(s, when, NULL);
+            char *v = expr_text(it->value);
+            char value[256];
+            if (it->kind == MOD_MUL)
+                snprintf(value, sizeof value, "× %s", v);
+            else
+                snprintf(value, sizeof value, "%s%s", v[0] == '-' || v[0] == '+' ? "" : sign_of(it->value), v);
+            cell(s, value, "mod");
+            cell(s, it->label, NULL);
+            break;
+        }
+        case MOD_EACH: {
+            snprintf(when, sizeof when, "%seach of %s", group ? group : "", expr_text(it->cond));
+            cell(s, when, NULL);
+            char *v = expr_text(it->value);
+            char value[256];
+            snprintf(value, sizeof value, "%s%s each", v[0] == '-' || v[0] == '+' ? "" : "+", v);
+            cell(s, value, "mod");
+            cell(s, it->label, NULL);
+            break;
+        }
+        case MOD_CAP: {
+            cell(s, "total", NULL);
+            const Key *r = &it->range;
+            char value[256];
+            if (r->lo_open)
+                snprintf(value, sizeof value, "at most %lld", (long long)r->hi);
+            else if (r->hi_open)
+                snprintf(value, sizeof value, "at least %lld", (long long)r->lo);
+            else
+                snprintf(value, sizeof value, "%lld to %lld", (long long)r->lo, (long long)r->hi);
+            cell(s, value, "mod");
+            cell(s, it->label, NULL);
+            break;
+        }
+        case MOD_BASE:
+            cell(s, "start", NULL);
+            cell(s, expr_text(it->value), "mod");
+            cell(s, it->label, NULL);
+            break;
+        case MOD_ONEOF:
+            mod_rows(s, &it->group, "one of: ");
+            continue;
+        }
+        row_end(s);
+    }
+}
+
+static void render_modifiers(Sheet *s, const Decl *d)
+{
+    heading(s, 3, signature(d, NULL), d->cite);
+    paragraph(s, d->doc, "doc");
+    paragraph(s, "Applied in this order (the sheet's math order): modifiers add, factors multiply the total so far.",
+              "note");
+    static const char *const headers[] = { "When", "Modifier", "" };
+    table_begin(s, headers, 3);
+    mod_rows(s, &d->as.mods.items, NULL);
+    table_end(s);
+}
+
+static void render_table(Sheet *s, const Decl *d)
+{
+    heading(s, 3, signature(d, NULL), d->cite);
+    paragraph(s, d->doc, "doc");
+    bool bands = d->kind == DECL_BANDS;
+    int ncols = d->as.table.columns.n;
+    bool texts = false;
+    for (int r = 0; r < d->as.table.nrows; r++)
+        texts |= d->as.table.rows[r].text != NULL;
+    int nheaders = 1 + (ncols ? ncols : 1) + (texts ? 1 : 0);
+    const char **headers = mem_alloc(sizeof(char *) * (size_t)(nheaders + 1));
+    headers[0] = d->params.n ? d->params.items[0].name : "";
+    if (ncols)
+        for (int k = 0; k < ncols; k++)
+            headers[1 + k] = key_text(&d->as.table.columns.items[k]);
+    else
+        headers[1] = bands ? "result" : (d->ret.name ? d->ret.name : "value");
+    if (texts)
+        headers[nheaders - 1] = "";
+    table_begin(s, headers, nheaders);
+    for (int r = 0; r < d->as.table.nrows; r++) {
+        const Row *row = &d->as.table.rows[r];
+        row_begin(s);
+        cell(s, keys_text(&row->keys), "key");
+        const Decl *words = texts_of(s, d->ret.name);
+        for (int k = 0; k < row->cells.n; k++)
+            cell_value_text(s, row->cells.items[k], words);
+        if (texts)
+            cell(s, row->text ? row->text : "", NULL);
+        row_end(s);
+    }
+    table_end(s);
+}
+
+static void render_enum(Sheet *s, const Decl *d)
+{
+    static const char *const words[] = { "Enum", "Ladder", "Outcome", "Choice" };
+    char title[256];
+    snprintf(title, sizeof title, "%s: %s", words[d->as.enm.flavour], d->name);
+    heading(s, 3, title, d->cite);
+    paragraph(s, d->doc, "doc");
+    if (d->as.enm.flavour == ENUM_LADDER)
+        paragraph(s, "In order; a shift moves along it and stops at either end.", "note");
+    if (d->as.enm.flavour == ENUM_CHOICE) {
+        char line[512];
+        snprintf(line, sizeof line, "%s%sUnless told otherwise: %s.", d->as.enm.prompt ? d->as.enm.prompt : "",
+                 d->as.enm.prompt ? " " : "", d->as.enm.deflt);
+        paragraph(s, line, "note");
+    }
+    bool texts = false;
+    for (int i = 0; i < d->as.enm.n; i++)
+        texts |= d->as.enm.items[i].text != NULL;
+    int nf = d->params.n;
+    if (!texts && nf == 0) {
+        /* just the names, in order */
+        size_t len = 1;
+        for (int i = 0; i < d->as.enm.n; i++)
+            len += strlen(d->as.enm.items[i].name) + 3;
+        char *list = mem_alloc_atomic(len);
+        list[0] = '\0';
+        for (int i = 0; i < d->as.enm.n; i++) {
+            if (i)
+                strcat(list, d->as.enm.flavour == ENUM_LADDER ? " → " : ", ");
+            strcat(list, d->as.enm.items[i].name);
+        }
+        paragraph(s, list, NULL);
+        return;
+    }
+    const char **headers = mem_alloc(sizeof(char *) * (size_t)(nf + 3));
+    headers[0] = "";
+    headers[1] = "text";
+    for (int f = 0; f < nf; f++)
+        headers[2 + f] = d->params.items[f].name;
+    table_begin(s, headers, 2 + nf);
+    for (int i = 0; i < d->as.enm.n; i++) {
+        const Member *m = &d->as.enm.items[i];
+        row_begin(s);
+        cell(s, m->name, "key");
+        cell(s, m->text ? m->text : "", NULL);
+        for (int f = 0; f < nf; f++) {
+            const Expr *v = NULL;
+            for (int a = 0; a < m->fields.n; a++) {
+                const Arg *arg = &m->fields.items[a];
+                if ((arg->name && !strcmp(arg->name, d->params.items[f].name)) || (!arg->name && a == f))
+                    v = arg->value;
+            }
+            if (!v)
+                v = d->params.items[f].deflt;
+            if (v)
+                cell_value(s, v);
+            else
+                cell(s, "", NULL);
+        }
+        row_end(s);
+    }
+    table_end(s);
+}
+
+static void render_record(Sheet *s, const Decl *d)
+{
+    char title[256];
+    snprintf(title, sizeof title, "Record: %s", d->name);
+    heading(s, 3, title, d->cite);
+    paragraph(s, d->doc, "doc");
+    static const char *const headers[] = { "field", "type", "default" };
+    table_begin(s, headers, 3);
+    for (int i = 0; i < d->params.n; i++) {
+        const Param *p = &d->params.items[i];
+        row_begin(s);
+        cell(s, p->name, "key");
+        cell(s, p->type.name, NULL);
+        cell(s, p->deflt ? expr_text(p->deflt) : "", NULL);
+        row_end(s);
+    }
+    table_end(s);
+}
+
+static void render_proc(Sheet *s, const Decl *d)
+{
+    heading(s, 3, signature(d, NULL), d->cite);
+    paragraph(s, d->doc ? d->doc : "(no description)", "doc");
+}
+
+static void render_examples(Sheet *s, const Module *m, const Source *src)
+{
+    bool any = false;
+    for (int i = 0; i < m->n; i++) {
+        const Decl *d = m->decls[i];
+        if (d->kind != DECL_EXAMPLE || d->src != src)
+            continue;
+        if (!any) {
+            heading(s, 2, "Worked examples", NULL);
+            fputs(s->html ? "<ul class=\"examples\">\n" : "", s->out);
+            any = true;
+        }
+        fputs(s->html ? "<li>" : "- ", s->out);
+        put(s, d->name);
+        if (d->cite) {
+            fputs(s->html ? " <span class=\"cite\">" : " (", s->out);
+            put(s, d->cite);
+            fputs(s->html ? "</span>" : ")", s->out);
+        }
+        fputs(s->html ? "</li>\n" : "\n", s->out);
+    }
+    if (any)
+        fputs(s->html ? "</ul>\n" : "\n", s->out);
+}
+
+static const char css[] =
+    "@page { size: A4; margin: 14mm; }\n"
+    "body { font: 10.5pt/1.35 'DejaVu Sans', Arial, sans-serif; color: #111; max-width: 190mm; margin: 0 auto; }\n"
+    "h1 { font-size: 17pt; margin: 0 0 2mm; border-bottom: 2px solid #333; }\n"
+    "h2 { font-size: 13pt; margin: 6mm 0 2mm; border-bottom: 1px solid #999; break-after: avoid; }\n"
+    "h3 { font-size: 11pt; margin: 4mm 0 1mm; break-after: avoid; }\n"
+    ".cite { font-weight: normal; font-size: 8.5pt; color: #555; }\n"
+    ".meta, .note { font-size: 9pt; color: #444; margin: 1mm 0; }\n"
+    ".doc { margin: 1mm 0 2mm; }\n"
+    "table { border-collapse: collapse; margin: 1mm 0 3mm; break-inside: avoid; font-size: 9.5pt; }\n"
+    "th, td { border: 1px solid #999; padding: 1mm 2.5mm; text-align: left; vertical-align: top; }\n"
+    "th { background: #e8e8e8; }\n"
+    "td.key { font-weight: bold; white-space: nowrap; }\n"
+    "td.mod { white-space: nowrap; text-align: right; }\n"
+    "td.unknown { font-style: italic; color: #a00; }\n"
+    "ol { margin: 1mm 0 2mm 6mm; padding-left: 4mm; }\n"
+    ".proc { font-family: monospace; font-size: 8.5pt; color: #555; }\n"
+    "ul.examples { font-size: 9.5pt; }\n"
+    "@media print { body { max-width: none; } }\n";
+
+int sheet_render(FILE *out, const Compiled *c, bool html)
+{
+    Sheet s = { out, html, c };
+    const Module *m = c->module;
+    const Source *src = c->src;
+    const char *title = c->ruleset ? c->ruleset->name : src->path;
+    if (html) {
+        fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
+        put(&s, title);
+        fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", css);
+        put(&s, title);
+        fputs("</h1>\n", out);
+    } else {
+        fputs("# ", out);
+        put(&s, title);
+        fputs("\n\n", out);
+    }
+    if (c->ruleset) {
+        char meta[1024] = "";
+        size_t len = 0;
+        for (int i = 0; i < c->ruleset->as.ruleset.n && len < sizeof meta - 64; i++) {
+            const Setting *st = &c->ruleset->as.ruleset.items[i];
+            len += (size_t)snprintf(meta + len, sizeof meta - len, "%s%s: %s", i ? " · " : "", st->key, st->value);
+        }
+        paragraph(&s, meta, "meta");
+    }
+    paragraph(&s, "Generated by muster from the script; cells the rules text does not give read \"not given in source\".",
+              "meta");
+    static const struct { DeclKind kind; const char *title; } sections[] = {
+        { DECL_SEQUENCE, NULL }, { DECL_MODIFIERS, "Modifiers" }, { DECL_BANDS, "Result bands" },
+        { DECL_TABLE, "Tables" }, { DECL_ENUM, "Results, states and choices" }, { DECL_RECORD, "Records" },
+        { DECL_PROC, "Procedures" },
+    };
+    for (size_t k = 0; k < sizeof sections / sizeof sections[0]; k++) {
+        bool any = false;
+        for (int i = 0; i < m->n; i++) {
+            const Decl *d = m->decls[i];
+            if (d->kind != sections[k].kind || d->src != src)
+                continue;
+            if (!any && sections[k].title)
+                heading(&s, 2, sections[k].title, NULL);
+            any = true;
+            switch (d->kind) {
+            case DECL_SEQUENCE: render_sequence(&s, d); break;
+            case DECL_MODIFIERS: render_modifiers(&s, d); break;
+            case DECL_BANDS: case DECL_TABLE: render_table(&s, d); break;
+            case DECL_ENUM: render_enum(&s, d); break;
+            case DECL_RECORD: render_record(&s, d); break;
+            case DECL_PROC: render_proc(&s, d); break;
+            default: break;
+            }
+        }
+    }
+    render_examples(&s, m, src);
+    if (html)
+        fputs("</body>\n</html>\n", out);
+    return 0;
+}

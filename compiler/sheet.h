@@ -1,0 +1,17 @@
+/* sheet.h — a compiled script rendered back as a quick reference sheet.
+ *
+ * Markdown for reading beside the source, or one self-contained HTML page
+ * (CSS only) that prints on A4/Letter.  Built from the main file's
+ * declarations; see sheet.c for the order of sections.
+ */
+#ifndef MUSTER_COMPILER_SHEET_H
+#define MUSTER_COMPILER_SHEET_H
+
+#include "compiler.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+int sheet_render(FILE *out, const Compiled *c, bool html);
+
+#endif
