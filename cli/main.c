@@ -32,6 +32,8 @@ static const char usage_text[] =
     "      --json                print {\"result\": ..., \"log\": [...]}\n"
     "      --choose=CHOICE=OPTION  take OPTION at CHOICE instead of its default (run and prob;\n"
     "                            may be repeated)\n"
+    "Options for sheet:\n"
+    "      --md, --html          Markdown (the default), or one self-contained HTML page\n"
     "Options for prob:\n"
     "      --trials=N            number of simulated runs (default 100000)\n"
     "      --seed=N              seed the simulation\n"
