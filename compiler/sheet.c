@@ -440,7 +440,7 @@ static void render_enum(Sheet *s, const Decl *d)
     if (d->as.enm.flavour == ENUM_CHOICE) {
         char line[512];
         snprintf(line, sizeof line, "%s%sUnless told otherwise: %s.", d->as.enm.prompt ? d->as.enm.prompt : "",
-                 d->as.enm.prompt ? " " : "", d->as.enm.deflt);
+                 d->as.enm.prompt ? " — " : "", d->as.enm.deflt);
         paragraph(s, line, "note");
     }
     bool texts = false;
