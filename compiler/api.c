@@ -784,14 +784,37 @@ static void print_call(FILE *out, const Compiled *c, const ProcSig *sig, const V
     fputc(')', out);
 }
 
+/* A procedure made ready to call from command-line text: its signature, a
+ * machine on the given dice with the choices applied, and the arguments
+ * (defaults still to be filled, per call, by fill_defaults). */
+typedef struct Call {
+    const ProcSig *sig;
+    Vm vm;
+    Value argv[65];
+    bool given[65];
+} Call;
+
+static int prepare_call(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
+                        char *const *choice_texts, int nchoices, DiceSource *dice, const VmTrace *trace, Call *call)
+{
+    call->sig = find_proc_or_complain(ctx, c, proc);
+    if (!call->sig)
+        return MUSTER_USAGE;
+    vm_init(&call->vm, c->prog, dice);
+    call->vm.limits = ctx->limits;
+    call->vm.trace = trace;
+    int *choices;
+    int st = parse_choices(ctx, c, choice_texts, nchoices, &choices);
+    if (st != MUSTER_OK)
+        return st;
+    call->vm.choices = choices;
+    return build_args(ctx, c, call->sig, nargs, args, &call->vm, call->argv, call->given);
+}
+
 int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
                const muster_run_opts *opts)
 {
     const Compiled *c = prog->compiled;
-    const ProcSig *sig = find_proc_or_complain(ctx, c, proc);
-    if (!sig)
-        return MUSTER_USAGE;
-
     RngDice rng;
     ScriptDice script;
     DiceSource *dice;
@@ -808,25 +831,18 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
         dice = &rng.base;
     }
 
-    Vm vm;
-    vm_init(&vm, c->prog, dice);
-    vm.limits = ctx->limits;
-    int *choices;
-    int cst = parse_choices(ctx, c, opts->choices, opts->nchoices, &choices);
-    if (cst != MUSTER_OK)
-        return cst;
-    vm.choices = choices;
     Log log = { 0 };
     VmTrace trace = { &log, on_roll, on_reroll, on_call, on_return, on_note, on_row, on_choose, NULL };
-    vm.trace = &trace;
-    Value argv[65];
-    bool given[65];
-    int st = build_args(ctx, c, sig, nargs, args, &vm, argv, given);
+    Call *call = mem_alloc(sizeof *call);
+    int st = prepare_call(ctx, c, proc, nargs, args, opts->choices, opts->nchoices, dice, &trace, call);
     if (st != MUSTER_OK)
         return st;
+    const ProcSig *sig = call->sig;
+    Vm *vm = &call->vm;
+    Value *argv = call->argv;
 
     Value result;
-    int failed = fill_defaults(sig, given, &vm, argv) || vm_call(&vm, sig->proto, argv, sig->nparams, &result);
+    int failed = fill_defaults(sig, call->given, vm, argv) || vm_call(vm, sig->proto, argv, sig->nparams, &result);
 
     if (opts->explain && !opts->json) {
         print_call(ctx->out, c, sig, argv);
@@ -839,7 +855,7 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
     }
     if (failed) {
         fflush(ctx->out);
-        report_runtime(ctx, c, &vm);
+        report_runtime(ctx, c, vm);
         return MUSTER_ERROR;
     }
     if (opts->dice && script.next < script.n)
@@ -912,19 +928,22 @@ static void wilson(uint64_t k, uint64_t n, double *lo, double *hi)
     *hi = centre + half > 1 ? 1 : centre + half;
 }
 
+typedef struct Shown {
+    Value v;
+    const Program *prog;
+} Shown;
+
+static void print_shown(FILE *out, const void *what)
+{
+    const Shown *s = what;
+    val_print(out, s->v, s->prog);
+}
+
 /* A value's text form as a string (GC memory). */
 static char *value_text(Value v, const Program *prog)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    if (!mem)
-        return mem_strdup("?");
-    val_print(mem, v, prog);
-    fclose(mem);
-    char *copy = mem_strndup(buf, len);
-    free(buf);
-    return copy;
+    Shown s = { v, prog };
+    return mem_printed(print_shown, &s);
 }
 
 /* A CSV field: quoted (with doubled quotes) when it holds a comma, quote or newline. */
@@ -952,31 +971,23 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
                 const muster_prob_opts *opts)
 {
     const Compiled *c = prog->compiled;
-    const ProcSig *sig = find_proc_or_complain(ctx, c, proc);
-    if (!sig)
-        return MUSTER_USAGE;
     uint64_t trials = opts->trials ? opts->trials : 100000;
     RngDice rng;
     dice_rng_init(&rng, opts->have_seed ? opts->seed : rng_fresh_seed());
-    Vm vm;
-    vm_init(&vm, c->prog, &rng.base);
-    vm.limits = ctx->limits;
-    int *choices;
-    int cst = parse_choices(ctx, c, opts->choices, opts->nchoices, &choices);
-    if (cst != MUSTER_OK)
-        return cst;
-    vm.choices = choices;
-    Value argv[65];
-    bool given[65];
-    int st = build_args(ctx, c, sig, nargs, args, &vm, argv, given);
+    Call *call = mem_alloc(sizeof *call);
+    int st = prepare_call(ctx, c, proc, nargs, args, opts->choices, opts->nchoices, &rng.base, NULL, call);
     if (st != MUSTER_OK)
         return st;
+    const ProcSig *sig = call->sig;
+    Vm *vm = &call->vm;
+    Value *argv = call->argv;
+    bool *given = call->given;
 
     Tallies t = { 0 };
     for (uint64_t i = 0; i < trials; i++) {
         Value r;
-        if (fill_defaults(sig, given, &vm, argv) || vm_call(&vm, sig->proto, argv, sig->nparams, &r)) {
-            report_runtime(ctx, c, &vm);
+        if (fill_defaults(sig, given, vm, argv) || vm_call(vm, sig->proto, argv, sig->nparams, &r)) {
+            report_runtime(ctx, c, vm);
             diag_report(&ctx->diag, DIAG_NOTE, NULL, (Span){ 0, 0 },
                         "this happened in trial %llu of the simulation with seed %llu; "
                         "--seed %llu --trials %llu repeats it",

@@ -44,26 +44,9 @@ static void put(Sheet *s, const char *text)
     }
 }
 
-/* Something printed to a stream (an expression, a value), as a string. */
-typedef void (*Printer)(FILE *out, const void *what);
-
-static char *to_text(Printer print, const void *what)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m)
-        return mem_strdup("?");
-    print(m, what);
-    fclose(m);
-    char *copy = mem_strndup(buf, len);
-    free(buf);
-    return copy;
-}
-
 static void print_expr(FILE *out, const void *e) { ast_print_expr(out, e); }
 
-static char *expr_text(const Expr *e) { return to_text(print_expr, e); }
+static char *expr_text(const Expr *e) { return mem_printed(print_expr, e); }
 
 static void heading(Sheet *s, int level, const char *text, const char *cite)
 {

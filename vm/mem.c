@@ -109,3 +109,17 @@ char *mem_strndup(const char *s, size_t n)
 }
 
 char *mem_strdup(const char *s) { return mem_strndup(s, strlen(s)); }
+
+char *mem_printed(void (*print)(FILE *out, const void *what), const void *what)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return mem_strdup("?");
+    print(m, what);
+    fclose(m);
+    char *copy = mem_strndup(buf, len);
+    free(buf);
+    return copy;
+}

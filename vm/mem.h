@@ -15,6 +15,7 @@
 #define MUSTER_VM_MEM_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Set the collector up once (idempotent); `max_heap` of 0 keeps the default. */
 void mem_init(size_t max_heap);
@@ -29,6 +30,8 @@ void *mem_realloc(void *p, size_t old_size, size_t new_size, int atomic);
 /* Copy of a byte string, NUL-terminated, atomic. */
 char *mem_strndup(const char *s, size_t n);
 char *mem_strdup(const char *s);
+/* What print writes to a stream, as a NUL-terminated string (GC memory). */
+char *mem_printed(void (*print)(FILE *out, const void *what), const void *what);
 /* How many collections have run so far (0 under plain allocation). */
 size_t mem_collections(void);
 

@@ -27,4 +27,18 @@ typedef enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } CmpOp;
 typedef enum { NOTE_ADD, NOTE_MUL, NOTE_CAP, NOTE_BASE } NoteKind;
 extern const char *const cmp_op_text[6];
 
+/* Does a three-way comparison result c (<0, 0, >0) satisfy op? */
+static inline int cmp_holds(int c, CmpOp op)
+{
+    switch (op) {
+    case CMP_EQ: return c == 0;
+    case CMP_NE: return c != 0;
+    case CMP_LT: return c < 0;
+    case CMP_LE: return c <= 0;
+    case CMP_GT: return c > 0;
+    case CMP_GE: return c >= 0;
+    }
+    return 0;
+}
+
 #endif

@@ -40,16 +40,7 @@ void pool_sort(Pool *p)
 
 bool pool_face_cmp(int32_t face, CmpOp op, Value x)
 {
-    int c = val_num_cmp(val_int(face), x);
-    switch (op) {
-    case CMP_EQ: return c == 0;
-    case CMP_NE: return c != 0;
-    case CMP_LT: return c < 0;
-    case CMP_LE: return c <= 0;
-    case CMP_GT: return c > 0;
-    case CMP_GE: return c >= 0;
-    }
-    return false;
+    return cmp_holds(val_num_cmp(val_int(face), x), op);
 }
 
 Pool *pool_filter(const Pool *p, CmpOp op, Value x)

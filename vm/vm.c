@@ -92,20 +92,8 @@ static void key_text(char *buf, size_t len, Value key, const Program *prog)
 
 static bool compare(Value a, Value b, CmpOp op)
 {
-    int c;
-    if (a.tag == VAL_ENUM || a.tag == VAL_BOOL || a.tag == VAL_STR || a.tag == VAL_POOL)
-        c = val_order(a, b);
-    else
-        c = val_num_cmp(a, b);
-    switch (op) {
-    case CMP_EQ: return c == 0;
-    case CMP_NE: return c != 0;
-    case CMP_LT: return c < 0;
-    case CMP_LE: return c <= 0;
-    case CMP_GT: return c > 0;
-    case CMP_GE: return c >= 0;
-    }
-    return false;
+    bool numeric = (a.tag == VAL_INT || a.tag == VAL_RAT) && (b.tag == VAL_INT || b.tag == VAL_RAT);
+    return cmp_holds(numeric ? val_num_cmp(a, b) : val_order(a, b), op);
 }
 
 int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
