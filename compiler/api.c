@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct muster_ctx {
     FILE *out, *err;
@@ -984,9 +985,19 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
     bool *given = call->given;
 
     Tallies t = { 0 };
+    /* a progress bar on a terminal, for simulations long enough to wait for */
+    bool progress = ctx->err == stderr && isatty(2) && trials >= 200000;
+    uint64_t step = trials / 100, next = step;
     for (uint64_t i = 0; i < trials; i++) {
         Value r;
+        if (progress && i == next) {
+            int pct = (int)(i * 100 / trials);
+            fprintf(stderr, "\r[%-40.*s] %3d%%", pct * 40 / 100, "########################################", pct);
+            next += step;
+        }
         if (fill_defaults(sig, given, vm, argv) || vm_call(vm, sig->proto, argv, sig->nparams, &r)) {
+            if (progress)
+                fputs("\r\033[K", stderr);
             report_runtime(ctx, c, vm);
             diag_report(&ctx->diag, DIAG_NOTE, NULL, (Span){ 0, 0 },
                         "this happened in trial %llu of the simulation with seed %llu; "
@@ -997,6 +1008,8 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
         }
         tally(&t, r);
     }
+    if (progress)
+        fputs("\r\033[K", stderr);
 
     bool numeric = t.n > 0 && (t.items[0].value.tag == VAL_INT || t.items[0].value.tag == VAL_RAT);
     double mean = 0, var = 0;
