@@ -1141,7 +1141,9 @@ static bool run_example(muster_ctx *ctx, const Compiled *c, const Example *ex)
     Vm vm;
     vm_init(&vm, c->prog, &dice.base);
     vm.limits = ctx->limits;
-    vm.choices = ex->choices;
+    /* the example's `choose` lines set these as it runs */
+    vm.choices = mem_alloc_atomic(sizeof(int) * (size_t)(c->prog->nenums + 1));
+    memcpy(vm.choices, ex->choices, sizeof(int) * (size_t)c->prog->nenums);
     ExampleRun run = { ctx, c, ex, 0 };
     VmTrace trace = { .ud = &run, .on_expect = on_expect };
     vm.trace = &trace;

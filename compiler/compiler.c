@@ -383,7 +383,7 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
             ok = true;
         else if (lt.kind == TY_ENUM && same(lt, rt))
             ok = true;   /* enums are ordered */
-        else if ((lt.kind == TY_BOOL || lt.kind == TY_STR) && same(lt, rt))
+        else if ((lt.kind == TY_BOOL || lt.kind == TY_STR || lt.kind == TY_RECORD) && same(lt, rt))
             ok = cmp == CMP_EQ || cmp == CMP_NE;
         else
             ok = false;
@@ -998,8 +998,26 @@ static bool comp_stmt(Compiler *c, const Stmt *s)
     case ST_EXPECT:
         comp_expect(c, s);
         return false;
-    case ST_DICE: case ST_CHOOSE:
+    case ST_DICE:
         return false;   /* gathered by the example before it runs */
+    case ST_CHOOSE: {
+        /* from here on, the choice takes this option */
+        int id = comp_find_enum(c, s->as.choose.choice);
+        if (id < 0 || c->prog->enums[id].flavour != FLAVOUR_CHOICE) {
+            comp_error(c, s->as.choose.choice_span, "'%s' is not a choice", s->as.choose.choice);
+            return false;
+        }
+        int k = comp_find_member(c, id, s->as.choose.option);
+        if (k < 0) {
+            comp_error(c, s->as.choose.option_span, "'%s' is not an option of %s", s->as.choose.option,
+                       s->as.choose.choice);
+            return false;
+        }
+        comp_emit_op(c, OP_PICK, s->span);
+        comp_emit_u16(c, (unsigned)id, s->span);
+        comp_emit_u16(c, (unsigned)k, s->span);
+        return false;
+    }
     case ST_IF: {
         Type t = comp_expr(c, s->as.if_.cond, T_BOOL);
         if (!fits(T_BOOL, t))
@@ -1290,6 +1308,7 @@ static void compile_record(Compiler *c, ProcSig *sig)
         comp_emit_op(c, OP_LOAD, d->name_span);
         comp_emit_byte(c, (uint8_t)i, d->name_span);
     }
+    fn->proto->hidden = true;   /* building a record is not a step of the rules */
     comp_emit_op(c, OP_RECORD, d->name_span);
     comp_emit_u16(c, (unsigned)sig->ret.enum_id, d->name_span);
     comp_emit_byte(c, (uint8_t)sig->nparams, d->name_span);

@@ -272,7 +272,7 @@ void comp_example(Compiler *c, const Decl *d)
     ex->choices = mem_alloc_atomic(sizeof(int) * (size_t)(c->prog->nenums + 1));
     for (int i = 0; i < c->prog->nenums; i++)
         ex->choices[i] = -1;
-    /* the dice and the choices of the example, wherever they are written */
+    /* the dice of the example, in the order written (its choices are made as it runs) */
     int64_t *dice = NULL;
     int ndice = 0, dcap = 0;
     for (int i = 0; i < d->as.proc.body.n; i++) {
@@ -282,19 +282,6 @@ void comp_example(Compiler *c, const Decl *d)
                 dice = ast_grow(dice, ndice, &dcap, sizeof(int64_t));
                 dice[ndice++] = s->as.dice.items[k];
             }
-        } else if (s->kind == ST_CHOOSE) {
-            int id = comp_find_enum(c, s->as.choose.choice);
-            if (id < 0 || c->prog->enums[id].flavour != FLAVOUR_CHOICE) {
-                comp_error(c, s->as.choose.choice_span, "'%s' is not a choice", s->as.choose.choice);
-                continue;
-            }
-            int k = comp_find_member(c, id, s->as.choose.option);
-            if (k < 0) {
-                comp_error(c, s->as.choose.option_span, "'%s' is not an option of %s", s->as.choose.option,
-                           s->as.choose.choice);
-                continue;
-            }
-            ex->choices[id] = k;
         }
     }
     ex->dice = dice;

@@ -414,10 +414,11 @@ cell
 /* ---- modifiers ---- */
 
 mods_decl
-    : MODIFIERS IDENT '(' params_opt ')' cite_opt '{' mod_items '}' {
-          $$ = decl_with(ast_decl(DECL_MODIFIERS, $2, @2, span2(@1, @9)), ps->src, $6);
+    : MODIFIERS IDENT '(' params_opt ')' ret_opt cite_opt '{' mod_items '}' {
+          $$ = decl_with(ast_decl(DECL_MODIFIERS, $2, @2, span2(@1, @10)), ps->src, $7);
           $$->params = $4;
-          $$->as.mods.items = $8;
+          $$->ret = $6;
+          $$->as.mods.items = $9;
       }
     ;
 
@@ -730,6 +731,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
         snprintf(msg + len, sizeof msg - len, " (comparisons do not chain: write 'a < x and x < b')");
     else if (loc->end == loc->begin + 1 && first == '=' && expects(expected, n, YYSYMBOL_EQ) && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (to compare, write '==')");
+    else if (ps->table_depth && ps->nopen == ps->table_depth && (first == ':' || found == YYSYMBOL_FATARROW)
+             && len < sizeof msg)
+        snprintf(msg + len, sizeof msg - len, " (a table or bands block has one row per line)");
     else if (brace && n > 5 && found != YYSYMBOL_YYEOF && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (is a '{' missing?)");
     else if (new_decl && len < sizeof msg)

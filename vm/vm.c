@@ -385,6 +385,12 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
                 vm->trace->on_choose(vm->trace->ud, p, p->offsets[ip - 3 - p->code], id, (int)sp[-1].as.i, pick >= 0);
             break;
         }
+        case OP_PICK:
+            if (!vm->choices)
+                ERR("a choice can only be made in an example");
+            vm->choices[u16(ip)] = (int)u16(ip + 2);
+            ip += 4;
+            break;
         case OP_EXPECT: {
             int index = (int)u16(ip);
             ip += 2;

@@ -62,7 +62,7 @@ typedef struct Vm {
     DiceSource *dice;
     VmLimits limits;
     const VmTrace *trace;
-    const int *choices;      /* per enum id: the option to take at a choice, or -1 for its default; may be NULL */
+    int *choices;            /* per enum id: the option to take at a choice, or -1 for its default; may be NULL */
     Value *stack;
     int stack_size;
     Frame *frames;
