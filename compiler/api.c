@@ -581,10 +581,7 @@ static void print_explained(FILE *out, Value v, const Program *prog)
 {
     val_print(out, v, prog);
     if (v.tag == VAL_ENUM && prog->enums[v.enum_id].texts && prog->enums[v.enum_id].texts[v.as.i]) {
-        const char *t = prog->enums[v.enum_id].texts[v.as.i];
-        fputs(" (", out);
-        val_json_string(out, t, strlen(t));
-        fputc(')', out);
+        fprintf(out, " (\"%s\")", prog->enums[v.enum_id].texts[v.as.i]);
     }
 }
 

@@ -716,13 +716,19 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
                                     i == 0 ? "" : i == n - 1 ? " or " : ", ", describe(expected[i]));
     }
     bool new_decl = (found == YYSYMBOL_PROC || found == YYSYMBOL_ENUM) && ps->nopen > 0;
+    /* a keyword where a name was wanted */
+    bool keyword = found >= YYSYMBOL_PROC && found <= YYSYMBOL_STARTAT && loc->end > loc->begin + 1
+                   && n <= 3 && expects(expected, n, YYSYMBOL_IDENT) && !expects(expected, n, YYTRANSLATE('{'));
     char first = ps->src->text[loc->begin];
     bool comparison = found == YYSYMBOL_EQ || found == YYSYMBOL_NE || found == YYSYMBOL_LE || found == YYSYMBOL_GE
                       || (loc->end == loc->begin + 1 && (first == '<' || first == '>'));
     bool brace = false;   /* is a '{' one of the things that could come here? */
     for (int i = 0; i < n; i++)
         brace |= expected[i] == YYTRANSLATE('{');
-    if (found == YYSYMBOL_DIE && expects(expected, n, YYSYMBOL_IDENT) && !expects(expected, n, YYTRANSLATE('+'))
+    if (keyword && !new_decl && len < sizeof msg)
+        snprintf(msg + len, sizeof msg - len, " ('%.*s' is a keyword; choose another name)",
+                 (int)(loc->end - loc->begin), ps->src->text + loc->begin);
+    else if (found == YYSYMBOL_DIE && expects(expected, n, YYSYMBOL_IDENT) && !expects(expected, n, YYTRANSLATE('+'))
         && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (a die like d6 cannot be used as a name)");
     else if (found == YYSYMBOL_DIE && len < sizeof msg)
