@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Does msgs hold "test.muster:L:C: error: what" where L:C is the position of
  * the first occurrence of `at` in src (nth, counting from 0)? */
@@ -927,6 +928,521 @@ static void test_api_errors(void)
     api_close(&a);
 }
 
+
+/* ---- tables and bands ---- */
+
+static const Table *table_named(const Compiled *c, const char *name)
+{
+    for (int i = 0; i < c->prog->ntables; i++)
+        if (!strcmp(c->prog->tables[i]->name, name))
+            return c->prog->tables[i];
+    CU_FAIL_FATAL("no table of that name");
+    return NULL;
+}
+
+/* Compile one bands block `bands b(PARAM) -> int { ROWS }` (rows separated
+ * by newlines): "" if it compiles, else the diagnostics. */
+static const char *bands_errors(const char *param, const char *rows, const char **src_out)
+{
+    static char src[1024];
+    snprintf(src, sizeof src, "bands b(%s) -> int {\n%s\n}\n", param, rows);
+    *src_out = src;
+    const char *msgs;
+    Compiled *c = compile_text(src, &msgs, NULL);
+    return c ? "" : msgs;
+}
+
+static void test_bands_cover_every_value(void)
+{
+    const char *src, *m;
+    /* open at both ends */
+    CU_ASSERT_STRING_EQUAL(bands_errors("x: int", "..0 => 1\n1.. => 2", &src), "");
+    /* the extremes of 64 bits, written as single values */
+    CU_ASSERT_STRING_EQUAL(bands_errors("x: int", "..-9223372036854775807 => 1\n"
+                                                  "-9223372036854775806..9223372036854775806 => 2\n"
+                                                  "9223372036854775807 => 3", &src), "");
+    /* the smallest int cannot be written, only reached with an open end */
+    m = bands_errors("x: int", "-9223372036854775808..0 => 1\n1.. => 2", &src);
+    CU_ASSERT(error_at(m, src, "-9223", "number too large"));
+    /* single values and lists, in any order */
+    CU_ASSERT_STRING_EQUAL(bands_errors("x: int", "4.. => 3\n2, 3 => 2\n..1 => 1", &src), "");
+    CU_ASSERT_STRING_EQUAL(bands_errors("x: int", "..0 => 0\n1 => 1\n3 => 3\n2 => 2\n4.. => 4", &src), "");
+    CU_ASSERT_STRING_EQUAL(bands_errors("x: int", "..0, 5.. => 0\n1..4 => 1", &src), "");
+
+    /* the largest int left out: reported at the parameter */
+    m = bands_errors("x: int", "..0 => 1\n1..9223372036854775806 => 2", &src);
+    CU_ASSERT(error_at(m, src, "x: int", "bands 'b': no band covers 9223372036854775807 of 'x'"));
+    /* the smallest: reported at the first band */
+    m = bands_errors("x: int", "-9223372036854775807.. => 1", &src);
+    CU_ASSERT(error_at(m, src, "-9223", "bands 'b': no band covers -9223372036854775808 of 'x'"));
+    /* no open end below or above */
+    m = bands_errors("x: int", "1..3 => 1", &src);
+    CU_ASSERT(error_at(m, src, "1..3", "bands 'b': no band covers ..0 of 'x'"));
+    CU_ASSERT(error_at(m, src, "x: int", "bands 'b': no band covers 4.. of 'x'"));
+    CU_ASSERT_EQUAL(occurrences(m, "error:"), 2);
+    /* a single value missing between lists, and a range missing */
+    m = bands_errors("x: int", "..1 => 1\n2, 4 => 2\n5..6 => 3\n10.. => 4", &src);
+    CU_ASSERT(error_at(m, src, "4 =>", "bands 'b': no band covers 3 of 'x'"));
+    CU_ASSERT(error_at(m, src, "10..", "bands 'b': no band covers 7..9 of 'x'"));
+    CU_ASSERT_EQUAL(occurrences(m, "error:"), 2);
+}
+
+static void test_bands_overlaps(void)
+{
+    const char *src, *m;
+    m = bands_errors("x: int", "..4 => 1\n4..6 => 2\n7.. => 3", &src);
+    CU_ASSERT(error_at(m, src, "4..6", "bands 'b': 4 falls in two rows"));
+    CU_ASSERT(contains(m, "test.muster:2:1: note: it is also covered here"));
+    CU_ASSERT_EQUAL(occurrences(m, "error:"), 1);
+    m = bands_errors("x: int", "..3 => 1\n5.. => 2\n2..6 => 3", &src);
+    CU_ASSERT(error_at(m, src, "2..6", "bands 'b': 2..3 fall in two rows"));
+    CU_ASSERT(error_at(m, src, "5..", "bands 'b': 5..6 fall in two rows"));
+    CU_ASSERT_EQUAL(occurrences(m, "error:"), 2);
+    /* a value in a list and in a range */
+    m = bands_errors("x: int", "..2, 7 => 1\n3..8 => 2\n9.. => 3", &src);
+    CU_ASSERT(error_at(m, src, "7 =>", "bands 'b': 7 falls in two rows"));
+    /* overlaps at the 64-bit ends */
+    m = bands_errors("x: int", "..0 => 1\n1.. => 2\n9223372036854775807 => 3", &src);
+    CU_ASSERT(error_at(m, src, "9223372036854775807", "bands 'b': 9223372036854775807 falls in two rows"));
+    /* an empty range */
+    m = bands_errors("x: int", "..3 => 1\n6..4 => 2\n4.. => 3", &src);
+    CU_ASSERT(error_at(m, src, "6..4", "this range is empty: it starts above where it ends"));
+    /* in a table (not bands) values may be left out, but not given twice */
+    m = compile_errors("table t(n: int) -> int {\n  1..3: 1\n  3: 2\n}\n");
+    CU_ASSERT(contains(m, "test.muster:3:3: error: table 't': 3 falls in two rows"));
+    CU_ASSERT_STRING_EQUAL(compile_errors("table t(n: int) -> int {\n  1..3: 1\n  5: 2\n}\n"), "");
+}
+
+static void test_bands_domain(void)
+{
+    const char *src, *m;
+    /* bands beyond the declared values do no harm */
+    CU_ASSERT_STRING_EQUAL(bands_errors("x: int in 1..6", "..3 => 1\n4.. => 2", &src), "");
+    CU_ASSERT_STRING_EQUAL(bands_errors("x: int in 1..6", "1..3 => 1\n4..6 => 2", &src), "");
+    CU_ASSERT_STRING_EQUAL(bands_errors("x: int in 1..6", "-5..0 => 0\n1..6 => 1\n7..9 => 2", &src), "");
+    CU_ASSERT_STRING_EQUAL(bands_errors("x: int in 3", "3 => 1", &src), "");
+    CU_ASSERT_STRING_EQUAL(bands_errors("x: int in 1..", "1..2 => 1\n3.. => 2", &src), "");
+    CU_ASSERT_STRING_EQUAL(bands_errors("x: int in ..0", "..-1 => 1\n0 => 2", &src), "");
+    CU_ASSERT_STRING_EQUAL(bands_errors("x: int in -3..+3", "-3..-1 => 1\n0..3 => 2", &src), "");
+    /* what the domain needs */
+    m = bands_errors("x: int in 1..6", "2..6 => 1", &src);
+    CU_ASSERT(error_at(m, src, "2..6", "bands 'b': no band covers 1 of 'x'"));
+    m = bands_errors("x: int in 1..6", "1..5 => 1", &src);
+    CU_ASSERT(error_at(m, src, "x: int", "bands 'b': no band covers 6 of 'x'"));
+    m = bands_errors("x: int in 1..6", "1..2 => 1\n5..6 => 2", &src);
+    CU_ASSERT(error_at(m, src, "5..6", "bands 'b': no band covers 3..4 of 'x'"));
+    m = bands_errors("x: int in 1..", "1..2 => 1", &src);
+    CU_ASSERT(error_at(m, src, "x: int", "bands 'b': no band covers 3.. of 'x'"));
+    m = bands_errors("x: int in 1..6", "7.. => 1", &src);
+    CU_ASSERT(error_at(m, src, "7..", "bands 'b': no band covers 1..6 of 'x'"));
+    /* only bands take a domain */
+    m = compile_errors("table t(n: int in 1..6) -> int {\n  1..6: 1\n}\n");
+    CU_ASSERT(contains(m, "test.muster:1:19: error: only the parameters of bands take a range of values"));
+}
+
+static void test_table_structure(void)
+{
+    Compiled *c = must_compile("enum Cover { none, light, heavy }\n"
+                               "enum Formation { line, column }\n"
+                               "table moves(f: Formation, c: Cover) -> int {\n"
+                               "  columns heavy none light\n"
+                               "  column: - 8 ?\n"
+                               "  line: 1 6 4\n"
+                               "}\n"
+                               "table cost(n: int) -> int {\n"
+                               "  3: 30\n"
+                               "  1, 2: 10\n"
+                               "}\n"
+                               "bands b(x: int) -> int {\n"
+                               "  5.. => 2\n"
+                               "  ..0 => 0\n"
+                               "  1..4 => 1\n"
+                               "}\n"
+                               "table later(f: Formation) -> rat {\n"
+                               "  line: ?\n"
+                               "  column: 1/2\n"
+                               "}\n");
+    const Table *t = table_named(c, "moves");
+    CU_ASSERT_EQUAL(t->ndims, 2);
+    CU_ASSERT_EQUAL(t->dim[0].mode, KEYS_INDEX);
+    CU_ASSERT_EQUAL(t->dim[0].n, 2);
+    /* key value (member index) -> row as written */
+    CU_ASSERT_EQUAL(t->dim[0].index[0], 1);   /* line */
+    CU_ASSERT_EQUAL(t->dim[0].index[1], 0);   /* column */
+    CU_ASSERT_EQUAL(t->dim[1].index[0], 1);   /* none */
+    CU_ASSERT_EQUAL(t->dim[1].index[1], 2);   /* light */
+    CU_ASSERT_EQUAL(t->dim[1].index[2], 0);   /* heavy */
+    CU_ASSERT_EQUAL(t->kinds[0], CELL_NA);
+    CU_ASSERT_EQUAL(t->kinds[1], CELL_VALUE);
+    CU_ASSERT_EQUAL(t->cells[1].as.i, 8);
+    CU_ASSERT_EQUAL(t->kinds[2], CELL_UNKNOWN);
+    CU_ASSERT_EQUAL(t->cells[5].as.i, 4);
+    t = table_named(c, "cost");
+    CU_ASSERT_EQUAL(t->dim[0].mode, KEYS_INTS);
+    CU_ASSERT_EQUAL_FATAL(t->dim[0].nkeys, 3);
+    CU_ASSERT_EQUAL(t->dim[0].lo[0], 1);
+    CU_ASSERT_EQUAL(t->dim[0].lo[2], 3);
+    CU_ASSERT_EQUAL(t->dim[0].row[0], 1);
+    CU_ASSERT_EQUAL(t->dim[0].row[1], 1);
+    CU_ASSERT_EQUAL(t->dim[0].row[2], 0);
+    t = table_named(c, "b");
+    CU_ASSERT_EQUAL(t->dim[0].mode, KEYS_RANGES);
+    CU_ASSERT_EQUAL_FATAL(t->dim[0].nkeys, 3);
+    CU_ASSERT_EQUAL(t->dim[0].lo[0], INT64_MIN);
+    CU_ASSERT_EQUAL(t->dim[0].hi[0], 0);
+    CU_ASSERT_EQUAL(t->dim[0].lo[1], 1);
+    CU_ASSERT_EQUAL(t->dim[0].hi[1], 4);
+    CU_ASSERT_EQUAL(t->dim[0].lo[2], 5);
+    CU_ASSERT_EQUAL(t->dim[0].hi[2], INT64_MAX);
+    CU_ASSERT_EQUAL(t->dim[0].row[2], 0);
+    /* a fraction in a rat table is kept exact */
+    t = table_named(c, "later");
+    CU_ASSERT_EQUAL(t->cells[1].tag, VAL_RAT);
+    /* the cells the rules text leaves out, in order, with where they are */
+    CU_ASSERT_EQUAL_FATAL(c->nunknowns, 2);
+    CU_ASSERT_STRING_EQUAL(c->unknowns[0].what, "table 'moves', row column, column light");
+    CU_ASSERT_STRING_EQUAL(c->unknowns[1].what, "table 'later', row line");
+    const char *text = c->src->text;
+    CU_ASSERT_EQUAL(c->unknowns[0].span.begin, (uint32_t)(strstr(text, "?\n  line") - text));
+    CU_ASSERT_EQUAL(c->unknowns[1].span.begin, (uint32_t)(strstr(text, "line: ?") - text) + 6);
+}
+
+static void test_table_errors(void)
+{
+    const char *src = "enum F { a, b }\n"
+                      "table t(f: F = a) -> int {\n"
+                      "  a: 1\n"
+                      "  b: 2\n"
+                      "}\n"
+                      "table r(f: F) -> rat {\n"
+                      "  a: 1/0\n"
+                      "  b: 1/-2\n"
+                      "}\n"
+                      "table s(f: F) -> F {\n"
+                      "  a: c\n"
+                      "  b: a\n"
+                      "}\n"
+                      "table u(f: F) -> int {\n"
+                      "  a: nothing\n"
+                      "  b: 2\n"
+                      "}\n";
+    const char *m = expect_errors(src, 4);
+    CU_ASSERT(error_at(m, src, "a) -> int", "the keys of a table have no defaults"));
+    CU_ASSERT(error_at(m, src, "1/0", "a fraction cannot have 0 below the line"));
+    CU_ASSERT(error_at(m, src, "c\n", "'c' is not a member of F"));
+    CU_ASSERT(error_at(m, src, "nothing", "'nothing' is not a value here (a cell holds a number, a fraction like 1/4, "
+                                          "true/false, a string, a member of an enum, '?' or '-')"));
+    /* a member shared by two enums is the one of the wanted type */
+    Compiled *c = must_compile("enum A { x, y }\nenum B { x, z }\ntable t(a: A) -> B {\n  x: x\n  y: z\n}\n");
+    const Table *t = table_named(c, "t");
+    CU_ASSERT_EQUAL(t->cells[0].tag, VAL_ENUM);
+    CU_ASSERT_EQUAL(t->cells[0].enum_id, 1);
+    CU_ASSERT_EQUAL(t->cells[0].as.i, 0);
+}
+
+/* ---- outcomes, records, modifiers, choices, examples, sequences ---- */
+
+static void test_rules_declaration_errors(void)
+{
+    const char *src = "outcome Empty { }\n"
+                      "outcome Shot(hits: int = 1) { a (hits: true), b (misses: 2), c }\n"
+                      "choice Pick \"?\" { left, right, left } default middle\n"
+                      "proc f() -> str { return text(3) }\n"
+                      "proc g() -> Pick { return choose() }\n"
+                      "modifiers m(x: bool) {\n"
+                      "  one of {\n"
+                      "    x : +1 \"a\"\n"
+                      "    cap ..3 \"c\"\n"
+                      "  }\n"
+                      "  start at \"no\" \"base\"\n"
+                      "}\n"
+                      "modifiers n(x: bool) { start at true \"base\" }\n"
+                      "sequence s { phase \"1\" { phase \"2\" { phase \"3\" { phase \"4\" { phase \"5\" { step \"x\" } } } } } }\n";
+    const char *m = expect_errors(src, 11);
+    CU_ASSERT(error_at(m, src, "Empty", "outcome 'Empty' has no members"));
+    CU_ASSERT(error_at(m, src, "true)", "this is bool, but int is wanted here"));
+    CU_ASSERT(error_at(m, src, "misses", "outcome Shot has no field 'misses'"));
+    CU_ASSERT(error_at_nth(m, src, "left", 1, "'left' is listed twice in choice Pick"));
+    CU_ASSERT(error_at(m, src, "middle", "the default 'middle' is not one of the options of Pick"));
+    CU_ASSERT(error_at(m, src, "3) }", "text() gives the words of an enum member or outcome, not of int"));
+    CU_ASSERT(error_at(m, src, "choose()", "wrong number of arguments to choose: 0 given; use choose(Choice)"));
+    CU_ASSERT(error_at(m, src, "cap ..3", "'one of' holds conditional modifiers only"));
+    CU_ASSERT(error_at(m, src, "start at \"no\"", "'start at' gives the starting value, so it comes first"));
+    CU_ASSERT(error_at(m, src, "true \"base\"", "the base must be a number, not bool"));
+    CU_ASSERT(error_at(m, src, "phase \"5\"", "phases nest at most four deep"));
+}
+
+/* ---- the public interface: examples, checks, turns, imports ---- */
+
+static const char examples_src[] =
+    "enum Cover { none, light \"Light cover\" }\n"
+    "table cover_mod(c: Cover) -> int {\n"
+    "  none: 0\n"
+    "  light: ?\n"
+    "}\n"
+    "choice Critical \"Any 6\" { extra_hit, disorder } default extra_hit\n"
+    "proc hits(n: int) -> int {\n"
+    "  let p = roll n d6\n"
+    "  if any(p == 6) and choose(Critical) == extra_hit { return count(p >= 4) + 1 }\n"
+    "  return count(p >= 4)\n"
+    "}\n"
+    "proc cover(c: Cover) -> Cover { return c }\n"
+    "example \"passes\" {\n"
+    "  dice 6, 1\n"
+    "  expect hits(2) == 2\n"
+    "}\n"
+    "example \"chosen\" {\n"
+    "  choose Critical = disorder\n"
+    "  dice 6, 1\n"
+    "  expect hits(2) == 1\n"
+    "}\n"
+    "example \"fails twice\" {\n"
+    "  expect hits(0) == 1\n"
+    "  expect cover(none) == light\n"
+    "  expect hits(0) > 0\n"
+    "}\n"
+    "example \"dice left over\" {\n"
+    "  dice 4, 4, 4\n"
+    "  expect hits(2) == 2\n"
+    "}\n"
+    "example \"unknown cell\" {\n"
+    "  expect cover_mod(light) == 0\n"
+    "}\n";
+
+static void test_api_examples(void)
+{
+    Api a;
+    api_open(&a, examples_src);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    int passed = 0, failed = 0;
+    CU_ASSERT_EQUAL(muster_test(a.ctx, a.prog, &passed, &failed), MUSTER_ERROR);
+    CU_ASSERT_EQUAL(passed, 2);
+    CU_ASSERT_EQUAL(failed, 3);
+    CU_ASSERT_STRING_EQUAL(api_out(&a), "PASS api.muster:13: passes\n"
+                                        "PASS api.muster:17: chosen\n"
+                                        "FAIL api.muster:22: fails twice\n"
+                                        "FAIL api.muster:27: dice left over\n"
+                                        "FAIL api.muster:31: unknown cell\n");
+    const char *err = api_err(&a);
+    CU_ASSERT(contains(err, "api.muster:23:10: error: example \"fails twice\" fails: expected 1, got 0\n"));
+    CU_ASSERT(contains(err, "api.muster:24:10: error: example \"fails twice\" fails: expected light (\"Light cover\"), "
+                            "got none\n"));
+    CU_ASSERT(contains(err, "api.muster:25:10: error: example \"fails twice\" fails: expected a value > 0, got 0\n"));
+    CU_ASSERT(contains(err, "api.muster:27:9: error: example \"dice left over\" gives 3 dice but uses only 2 of them\n"));
+    CU_ASSERT(contains(err, "api.muster:4:10: error: table 'cover_mod' gives no value for light: the rules text "
+                            "does not say (marked '?') (in 'cover_mod')\n"));
+    CU_ASSERT(contains(err, "api.muster:32:10: note: called from 'example \"unknown cell\"'\n"));
+    CU_ASSERT(contains(err, "api.muster:31:9: note: while running example \"unknown cell\"\n"));
+    /* muster_test reports no warnings; the counts add up over calls */
+    CU_ASSERT_FALSE(contains(err, "warning"));
+    CU_ASSERT_EQUAL(muster_test(a.ctx, a.prog, &passed, &failed), MUSTER_ERROR);
+    CU_ASSERT_EQUAL(passed, 4);
+    CU_ASSERT_EQUAL(failed, 6);
+    api_close(&a);
+}
+
+static void test_api_check(void)
+{
+    Api a;
+    api_open(&a, examples_src);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    int passed = 0, failed = 0;
+    CU_ASSERT_EQUAL(muster_check(a.ctx, a.prog, &passed, &failed), MUSTER_ERROR);
+    CU_ASSERT_EQUAL(passed, 2);
+    CU_ASSERT_EQUAL(failed, 3);
+    /* check prints nothing of its own on the output: the driver does */
+    CU_ASSERT_STRING_EQUAL(api_out(&a), "");
+    const char *err = api_err(&a);
+    /* the unknown cell first, as a warning, then the failures */
+    static const char warning[] = "api.muster:4:10: warning: not given in the rules text: table 'cover_mod', row light\n";
+    CU_ASSERT(strncmp(err, warning, strlen(warning)) == 0);
+    CU_ASSERT(contains(err, "example \"fails twice\" fails: expected 1, got 0"));
+    CU_ASSERT_EQUAL(occurrences(err, "warning:"), 1);
+    api_close(&a);
+
+    /* all examples passing, and none at all */
+    api_open(&a, "proc f() -> int { return 2 }\nexample \"two\" { expect f() == 2 }\nexample \"also\" { expect f() > 1 }\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    passed = failed = 0;
+    CU_ASSERT_EQUAL(muster_check(a.ctx, a.prog, &passed, &failed), MUSTER_OK);
+    CU_ASSERT_EQUAL(passed, 2);
+    CU_ASSERT_EQUAL(failed, 0);
+    CU_ASSERT_STRING_EQUAL(api_err(&a), "");
+    api_close(&a);
+    api_open(&a, "proc f() -> int { return 2 }\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    passed = failed = 0;
+    CU_ASSERT_EQUAL(muster_test(a.ctx, a.prog, &passed, &failed), MUSTER_OK);
+    CU_ASSERT_EQUAL(passed + failed, 0);
+    CU_ASSERT_STRING_EQUAL(api_out(&a), "");
+    api_close(&a);
+}
+
+static void test_api_choose(void)
+{
+    Api a;
+    api_open(&a, examples_src);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    char *n2[] = { "n=2" };
+    char *disorder[] = { "Critical=disorder" };
+    muster_run_opts o = { .dice = "6,5" };
+    CU_ASSERT_EQUAL(muster_run(a.ctx, a.prog, "hits", 1, n2, &o), MUSTER_OK);
+    o.choices = disorder;
+    o.nchoices = 1;
+    CU_ASSERT_EQUAL(muster_run(a.ctx, a.prog, "hits", 1, n2, &o), MUSTER_OK);
+    CU_ASSERT_STRING_EQUAL(api_out(&a), "3\n2\n");
+    char *bad[] = { "Cover=light" };
+    o.choices = bad;
+    CU_ASSERT_EQUAL(muster_run(a.ctx, a.prog, "hits", 1, n2, &o), MUSTER_USAGE);
+    CU_ASSERT(contains(api_err(&a), "muster: error: --choose wants CHOICE=OPTION, where CHOICE is one of the script's "
+                                    "choices: Critical\n"));
+    char *option[] = { "Critical=extra" };
+    o.choices = option;
+    CU_ASSERT_EQUAL(muster_run(a.ctx, a.prog, "hits", 1, n2, &o), MUSTER_USAGE);
+    CU_ASSERT(contains(api_err(&a), "muster: error: 'extra' is not an option of Critical (one of: extra_hit disorder)\n"));
+    api_close(&a);
+}
+
+static void test_api_turn(void)
+{
+    Api a;
+    api_open(&a, "ruleset \"Rules\" { units cm }\n"
+                 "proc init() -> int { return roll d6 }\n"
+                 "## Both sides.\n"
+                 "sequence turn {\n"
+                 "  phase \"Start\" { step init \"Initiative\" step \"Move\" }\n"
+                 "  step \"End\"\n"
+                 "}\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    CU_ASSERT_EQUAL(muster_turn(a.ctx, a.prog), MUSTER_OK);
+    CU_ASSERT_STRING_EQUAL(api_out(&a), "Rules: turn\n"
+                                        "Both sides.\n"
+                                        "1. Start\n"
+                                        "   1.1. Initiative  [muster run ... init]\n"
+                                        "   1.2. Move\n"
+                                        "2. End\n");
+    api_close(&a);
+    /* two sequences: each under its own name */
+    api_open(&a, "sequence day { step \"Dawn\" }\nsequence night { step \"Dusk\" }\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    CU_ASSERT_EQUAL(muster_turn(a.ctx, a.prog), MUSTER_OK);
+    CU_ASSERT_STRING_EQUAL(api_out(&a), "day\n1. Dawn\n\nnight\n1. Dusk\n");
+    api_close(&a);
+    api_open(&a, "proc f() -> int { return 1 }\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    CU_ASSERT_EQUAL(muster_turn(a.ctx, a.prog), MUSTER_ERROR);
+    CU_ASSERT_STRING_EQUAL(api_err(&a), "muster: error: api.muster declares no turn sequence (a 'sequence' block)\n");
+    api_close(&a);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_api_imports(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[200];
+    snprintf(dir, sizeof dir, "%s/muster-import-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    char main_path[256], lib_path[256], sub_path[256];
+    snprintf(main_path, sizeof main_path, "%s/main.muster", dir);
+    snprintf(lib_path, sizeof lib_path, "%s/lib.muster", dir);
+    snprintf(sub_path, sizeof sub_path, "%s/sub.muster", dir);
+    write_file(main_path, "ruleset \"Main\" { units cm }\n"
+                          "import \"lib\"\n"
+                          "import \"lib.muster\"\n"
+                          "import \"sub\"\n"
+                          "proc twice(n: int) -> int { return double(n) + double(n) }\n"
+                          "example \"main\" { expect twice(1) == 4 }\n");
+    write_file(lib_path, "ruleset \"Library\" { version \"1\" }\n"
+                         "import \"sub\"\n"
+                         "proc double(n: int) -> int { return 2 * n }\n"
+                         "example \"lib fails, but only when run itself\" { expect double(1) == 3 }\n");
+    write_file(sub_path, "enum Side { red, blue }\n");
+    Api a;
+    memset(&a, 0, sizeof a);
+    a.out = open_memstream(&a.out_buf, &a.out_len);
+    a.err = open_memstream(&a.err_buf, &a.err_len);
+    CU_ASSERT_FATAL(a.out && a.err);
+    a.ctx = muster_new(a.out, a.err, 0);
+    /* each file once, however often imported; the imported examples are not run */
+    a.prog = muster_load(a.ctx, main_path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    CU_ASSERT_STRING_EQUAL(api_err(&a), "");
+    int passed = 0, failed = 0;
+    CU_ASSERT_EQUAL(muster_test(a.ctx, a.prog, &passed, &failed), MUSTER_OK);
+    CU_ASSERT_EQUAL(passed, 1);
+    CU_ASSERT_EQUAL(failed, 0);
+    char line[400];
+    snprintf(line, sizeof line, "PASS %s:6: main\n", main_path);
+    CU_ASSERT_STRING_EQUAL(api_out(&a), line);
+    /* the library's own header does not clash with the main file's */
+    write_file(sub_path, "sequence turn { step \"x\" }\n");
+    a.prog = muster_load(a.ctx, main_path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    CU_ASSERT_EQUAL(muster_turn(a.ctx, a.prog), MUSTER_OK);
+    CU_ASSERT(contains(api_out(&a), "Main: turn\n1. x\n"));
+
+    /* a file that is not there */
+    write_file(sub_path, "import \"missing_piece\"\n");
+    a.prog = muster_load(a.ctx, main_path);
+    CU_ASSERT_PTR_NULL(a.prog);
+    char want[512];
+    snprintf(want, sizeof want, "/sub.muster:1:8: error: cannot find 'missing_piece' beside this file, in MUSTER_PATH "
+             "or in %s\n", MUSTER_DATADIR);
+    CU_ASSERT(contains(api_err(&a), want));
+    api_close(&a);
+    unlink(main_path);
+    unlink(lib_path);
+    unlink(sub_path);
+    rmdir(dir);
+}
+
+static void test_bytecode_of_rules_constructs(void)
+{
+    Compiled *c = must_compile("enum Cover { none, light }\n"
+                               "ladder State { good, bad }\n"
+                               "choice Crit \"?\" { a, b } default a\n"
+                               "record Unit { melee: int, state: State }\n"
+                               "table t(c: Cover, d: Cover) -> int {\n"
+                               "  columns none light\n"
+                               "  none: 1 2\n"
+                               "  light: 3 4\n"
+                               "}\n"
+                               "modifiers m(x: bool) { x : +1 \"plus\" }\n"
+                               "proc worse(s: State) -> State { return shift(s, 1) }\n"
+                               "proc pick() -> Crit { return choose(Crit) }\n"
+                               "proc melee(u: Unit) -> int { return u.melee }\n"
+                               "example \"e\" { expect t(none, light) == 2 }\n");
+    static const uint8_t table[] = { OP_LOAD, 0, OP_LOAD, 1, OP_TABLE, 0, 0, OP_RETURN };
+    const Proto *p = proto_named(c, "t");
+    CU_ASSERT_EQUAL_FATAL(p->len, (int)sizeof table);
+    CU_ASSERT_EQUAL(memcmp(p->code, table, sizeof table), 0);
+    CU_ASSERT(contains(disassembly(c, "t"), "  0004  TABLE       0     ; t\n"));
+    CU_ASSERT_STRING_EQUAL(disassembly(c, "m"), "proc m (params 1, locals 2, stack 3, 25 bytes)\n"
+                                               "  0000  CONST       0     ; 0\n"
+                                               "  0003  STORE       1\n"
+                                               "  0005  LOAD        0     ; x\n"
+                                               "  0007  JUMP_FALSE  12    ; -> 0022\n"
+                                               "  0010  CONST       1     ; 1\n"
+                                               "  0013  NOTE        2     ; \"plus\"\n"
+                                               "  0017  LOAD        1\n"
+                                               "  0019  ADD\n"
+                                               "  0020  STORE       1\n"
+                                               "  0022  LOAD        1\n"
+                                               "  0024  RETURN\n");
+    CU_ASSERT(contains(disassembly(c, "worse"), "  0005  SHIFT\n"));
+    CU_ASSERT(contains(disassembly(c, "pick"), "  0000  CHOOSE      2     ; Crit\n"));
+    CU_ASSERT(contains(disassembly(c, "melee"), "  0002  FIELD       0\n"));
+    CU_ASSERT(contains(disassembly(c, "Unit"), "  0004  RECORD      0     ; Unit, 2 fields\n"));
+    CU_ASSERT(contains(disassembly(c, "example \"e\""), "EXPECT      0\n"));
+}
+
 void register_tests(void)
 {
     static const TestDef types[] = {
@@ -979,4 +1495,20 @@ void register_tests(void)
         { NULL, NULL },
     };
     add_suite("compiler: public interface", api);
+    static const TestDef rules[] = {
+        { "bands cover every value", test_bands_cover_every_value },
+        { "bands overlaps", test_bands_overlaps },
+        { "bands with a domain", test_bands_domain },
+        { "table structure", test_table_structure },
+        { "table errors", test_table_errors },
+        { "rules declaration errors", test_rules_declaration_errors },
+        { "bytecode of rules constructs", test_bytecode_of_rules_constructs },
+        { "examples via muster_test", test_api_examples },
+        { "examples and warnings via muster_check", test_api_check },
+        { "choices on the command line", test_api_choose },
+        { "turn sequences", test_api_turn },
+        { "imports", test_api_imports },
+        { NULL, NULL },
+    };
+    add_suite("compiler: rules constructs", rules);
 }

@@ -471,6 +471,173 @@ static void test_statement_tokens(void)
     CU_ASSERT_STRING_EQUAL(lx.tok[1].text, "dice");
 }
 
+
+/* ---- rules constructs: contextual keywords and table bodies ---- */
+
+/* The tokens of text, written out one word each: keywords in capitals
+ * (TABLE, EACH, ROWEND, ...), names as themselves, numbers by value (so the
+ * one token -3 shows as "-3" and '-' then 3 as "- 3"), strings quoted,
+ * punctuation as itself.  "ERRORS" is appended when there were errors. */
+static const char *token_words(const char *text)
+{
+    static char out[4096];
+    static const struct { int kind; const char *name; } names[] = {
+        { PROC, "PROC" }, { ENUM, "ENUM" }, { LET, "LET" }, { RETURN, "RETURN" }, { IF, "IF" },
+        { ELSE, "ELSE" }, { REROLL, "REROLL" }, { ROLL, "ROLL" }, { TRUE, "TRUE" }, { FALSE, "FALSE" },
+        { AND, "AND" }, { OR, "OR" }, { NOT, "NOT" }, { RULESET, "RULESET" }, { LADDER, "LADDER" },
+        { RECORD, "RECORD" }, { TABLE, "TABLE" }, { BANDS, "BANDS" }, { MODIFIERS, "MODIFIERS" },
+        { OUTCOME, "OUTCOME" }, { CHOICE, "CHOICE" }, { SEQUENCE, "SEQUENCE" }, { EXAMPLE, "EXAMPLE" },
+        { IMPORT, "IMPORT" }, { EXPECT, "EXPECT" }, { EACH, "EACH" }, { CAP, "CAP" }, { ONEOF, "ONEOF" },
+        { STARTAT, "STARTAT" }, { ARROW, "->" }, { EQ, "==" }, { NE, "!=" }, { LE, "<=" }, { GE, ">=" },
+        { DOTDOT, ".." }, { FATARROW, "=>" }, { DPAREN, "d(" }, { ROWEND, "ROWEND" }, { DIE, "DIE" },
+    };
+    Capture cap;
+    capture_open(&cap);
+    Parser ps;
+    lang_lex_init(&ps, test_source(text), &cap.diag);
+    size_t len = 0;
+    out[0] = '\0';
+    for (int guard = 0; guard < 1000; guard++) {
+        LANG_YYSTYPE lval;
+        memset(&lval, 0, sizeof lval);
+        Span loc;
+        int kind = lang_lex(&ps, &lval, &loc);
+        if (kind == END)
+            break;
+        char word[80];
+        if (kind == INT)
+            snprintf(word, sizeof word, "%lld", (long long)lval.i);
+        else if (kind == IDENT)
+            snprintf(word, sizeof word, "%s", lval.s);
+        else if (kind == STRING)
+            snprintf(word, sizeof word, "\"%.*s\"", (int)lval.str.len, lval.str.bytes);
+        else if (kind > 0 && kind < 256)
+            snprintf(word, sizeof word, "%c", kind);
+        else {
+            snprintf(word, sizeof word, "<%d>", kind);
+            for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+                if (names[i].kind == kind)
+                    snprintf(word, sizeof word, "%s", names[i].name);
+        }
+        len += (size_t)snprintf(out + len, sizeof out - len, "%s%s", len ? " " : "", word);
+        CU_ASSERT_FATAL(len < sizeof out - 100);
+    }
+    if (cap.diag.errors)
+        snprintf(out + len, sizeof out - len, " ERRORS");
+    capture_close(&cap);
+    return out;
+}
+
+#define WORDS(text, want)                                                       \
+    do {                                                                        \
+        const char *got_ = token_words(text);                                   \
+        if (strcmp(got_, want) != 0)                                            \
+            fprintf(stderr, "\nlexing %s\n  got:  %s\n  want: %s\n", text, got_, want); \
+        CU_ASSERT_STRING_EQUAL(got_, want);                                     \
+    } while (0)
+
+static void test_table_rows_end_at_line_ends(void)
+{
+    /* a line of a table body is a row: its newline is a ROWEND token; the
+     * newline right after '{', blank lines and comment lines add none */
+    WORDS("table t(f: F) -> int {\n  a: 1\n\n  # a comment\n  b: 2  # trailing\n}\n",
+          "TABLE t ( f : F ) -> int { a : 1 ROWEND b : 2 ROWEND }");
+    /* the same for bands, with ranges, lists and the sheet's words */
+    WORDS("bands b(x: int) -> R {\n  ..2 => lo \"Low\"\n  3, 4 => mid\n  5.. => hi\n}",
+          "BANDS b ( x : int ) -> R { .. 2 => lo \"Low\" ROWEND 3 , 4 => mid ROWEND 5 .. => hi ROWEND }");
+    /* a last row ended by '}' on its own line gets its ROWEND before the '}' */
+    WORDS("table t(f: F) -> int { a: 1 }", "TABLE t ( f : F ) -> int { a : 1 ROWEND }");
+    /* outside a table body newlines are nothing, also after the table */
+    WORDS("table t(f: F) -> int {\n a: 1\n}\nproc g() -> int {\n  return 1\n}\n",
+          "TABLE t ( f : F ) -> int { a : 1 ROWEND } PROC g ( ) -> int { RETURN 1 }");
+    WORDS("proc f() -> int {\n  let x = 1\n  return x\n}", "PROC f ( ) -> int { LET x = 1 RETURN x }");
+    /* inside brackets within a table body a newline is not a line end */
+    WORDS("table t(f: F) -> int {\n a: (1\n 2)\n}", "TABLE t ( f : F ) -> int { a : ( 1 2 ) ROWEND }");
+    /* the column headings line is a row of its own */
+    WORDS("table m(a: A, b: B) -> int {\n  columns x y\n  p: 1 2\n}",
+          "TABLE m ( a : A , b : B ) -> int { columns x y ROWEND p : 1 2 ROWEND }");
+}
+
+static void test_table_row_end_spans(void)
+{
+    /* the ROWEND of a line is its newline; one before '}' is empty, at the '}' */
+    Lexed lx;
+    /*         0         1         2
+     *         0123456789012345678901234567 */
+    lex(&lx, "table t(f: F) -> int {\na: 1\n}");
+    CU_ASSERT_EQUAL_FATAL(lx.n, 15);
+    TOKEN(lx, 10, IDENT, 23, 24);
+    TOKEN(lx, 12, INT, 26, 27);
+    TOKEN(lx, 13, ROWEND, 27, 28);
+    TOKEN(lx, 14, '}', 28, 29);
+    lex(&lx, "table t(f: F) -> int { a: 1 }");
+    CU_ASSERT_EQUAL_FATAL(lx.n, 15);
+    TOKEN(lx, 13, ROWEND, 28, 28);
+    TOKEN(lx, 14, '}', 28, 29);
+    CU_ASSERT_EQUAL(lx.errors, 0);
+}
+
+static void test_table_signed_numbers(void)
+{
+    /* in a table body a sign and its digits are one number, and a lone '-'
+     * is the "not applicable" cell */
+    WORDS("table t(f: F) -> int {\n a: -3 - +2 -\n b: - 3\n}",
+          "TABLE t ( f : F ) -> int { a : -3 - 2 - ROWEND b : - 3 ROWEND }");
+    WORDS("table t(f: F) -> rat {\n a: -1/4 ? 1/2\n}", "TABLE t ( f : F ) -> rat { a : -1 / 4 ? 1 / 2 ROWEND }");
+    WORDS("bands b(x: int) -> int {\n ..-2 => -1\n -1..+1 => 0\n}",
+          "BANDS b ( x : int ) -> int { .. -2 => -1 ROWEND -1 .. 1 => 0 ROWEND }");
+    /* elsewhere -3 is '-' then 3 (so a - 3 and a-3 both subtract) */
+    WORDS("proc f(a: int) -> int { return a-3 + -2 }", "PROC f ( a : int ) -> int { RETURN a - 3 + - 2 }");
+    /* in the parameter list of a table, before its body, too */
+    WORDS("table t(f: int = -3) -> int {\n 1: -3\n}", "TABLE t ( f : int = - 3 ) -> int { 1 : -3 ROWEND }");
+    /* a signed number too large for 64 bits is reported */
+    CU_ASSERT_STRING_EQUAL(token_words("table t(f: F) -> int {\n a: -9223372036854775808\n}"),
+                           "TABLE t ( f : F ) -> int { a : 0 ROWEND } ERRORS");
+    CU_ASSERT_STRING_EQUAL(token_words("table t(f: F) -> int {\n a: -9223372036854775807\n}"),
+                           "TABLE t ( f : F ) -> int { a : -9223372036854775807 ROWEND }");
+}
+
+static void test_top_level_keywords_only_at_the_top(void)
+{
+    WORDS("ruleset ladder record table bands modifiers outcome choice sequence example import",
+          "RULESET LADDER RECORD TABLE BANDS MODIFIERS OUTCOME CHOICE SEQUENCE EXAMPLE IMPORT");
+    /* inside any bracket they are names: parameters, locals, members, fields */
+    WORDS("proc f(table: int) -> int { let outcome = table return outcome }",
+          "PROC f ( table : int ) -> int { LET outcome = table RETURN outcome }");
+    WORDS("enum Kind { record, choice, import }", "ENUM Kind { record , choice , import }");
+    WORDS("record Unit { sequence: int, example: bool }", "RECORD Unit { sequence : int , example : bool }");
+    /* words that are never keywords at the top level stay names there */
+    WORDS("each cap expect one of start at columns source step phase dice choose default in",
+          "each cap expect one of start at columns source step phase dice choose default in");
+}
+
+static void test_block_keywords_only_in_their_blocks(void)
+{
+    /* each, cap, "one of" and "start at" in a modifier list (also inside its
+     * "one of" group); the parameters before the body are names */
+    WORDS("modifiers m(each: int, cap: bool) { start at 1 \"b\" one of { each n : +1 \"x\" } cap ..3 \"c\" }",
+          "MODIFIERS m ( each : int , cap : bool ) { STARTAT 1 \"b\" ONEOF { EACH n : + 1 \"x\" } CAP .. 3 \"c\" }");
+    /* elsewhere they are names */
+    WORDS("proc f() -> int { let each = 1 let cap = one of start at }",
+          "PROC f ( ) -> int { LET each = 1 LET cap = one of start at }");
+    /* "one of" and "start at" are whole words, across a line break too */
+    WORDS("modifiers m() { one offset start atom one\n of start\tat }",
+          "MODIFIERS m ( ) { one offset start atom ONEOF STARTAT }");
+    /* expect in an example; in a procedure it is a name */
+    WORDS("example \"e\" { dice 6 expect f() == 1 }", "EXAMPLE \"e\" { dice 6 EXPECT f ( ) == 1 }");
+    WORDS("proc f(expect: int) -> int { return expect }", "PROC f ( expect : int ) -> int { RETURN expect }");
+    WORDS("modifiers m() { expect }", "MODIFIERS m ( ) { expect }");
+    WORDS("example \"e\" { each cap }", "EXAMPLE \"e\" { each cap }");
+}
+
+static void test_doc_comments_make_no_tokens(void)
+{
+    WORDS("## The fire table.\n##\n## More.\nproc f() -> int { ## inside\n return 1 }",
+          "PROC f ( ) -> int { RETURN 1 }");
+    WORDS("table t(f: F) -> int {\n## a doc line in a body\n a: 1 ## after a row\n}",
+          "TABLE t ( f : F ) -> int { a : 1 ROWEND }");
+}
+
 void register_tests(void)
 {
     static const TestDef tests[] = {
@@ -496,4 +663,14 @@ void register_tests(void)
         { NULL, NULL },
     };
     add_suite("lexer", tests);
+    static const TestDef rules[] = {
+        { "table rows end at line ends", test_table_rows_end_at_line_ends },
+        { "spans of row ends", test_table_row_end_spans },
+        { "signed numbers and '-' cells in tables", test_table_signed_numbers },
+        { "declaration keywords only at the top level", test_top_level_keywords_only_at_the_top },
+        { "block keywords only in their blocks", test_block_keywords_only_in_their_blocks },
+        { "doc comments make no tokens", test_doc_comments_make_no_tokens },
+        { NULL, NULL },
+    };
+    add_suite("lexer: rules constructs", rules);
 }

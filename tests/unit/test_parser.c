@@ -558,6 +558,351 @@ static void test_deep_blocks(void)
     CU_ASSERT(contains(last_messages, "brackets nested more than 1000 deep"));
 }
 
+
+/* ---- rules constructs ---- */
+
+static const char *cell_text(const Expr *e)
+{
+    static char out[4][64];
+    static int next;
+    char *buf = out[next++ % 4];
+    FILE *f = fmemopen(buf, sizeof out[0], "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    sx(f, e);
+    fclose(f);
+    return buf;
+}
+
+static void test_doc_comments(void)
+{
+    Module *m = parse("## The fire table.\n"
+                      "##   Read it top to bottom.   \n"
+                      "table fire(c: Cover) -> int { none: 1 }\n"
+                      "\n"
+                      "## Documents nothing: a plain comment follows.\n"
+                      "# plain\n"
+                      "proc plain() -> int { return 1 }\n"
+                      "proc undocumented() -> int {\n"
+                      "  ## inside a body: not for the next declaration\n"
+                      "  return 1\n"
+                      "}\n"
+                      "proc next_one() -> int { return 2 }\n"
+                      "## Cover\n"
+                      "\n"
+                      "## kinds.\n"
+                      "\n"
+                      "enum Cover { none }\n"
+                      "## Results.\n"
+                      "##\n"
+                      "## A new paragraph.\n"
+                      "outcome Shot { hit }\n"
+                      "## The turn.\n"
+                      "sequence turn { step \"x\" }\n"
+                      "## An example.\n"
+                      "example \"e\" { expect true }\n"
+                      "## at the end of the file, for nothing\n");
+    CU_ASSERT_EQUAL_FATAL(last_errors, 0);
+    CU_ASSERT_EQUAL_FATAL(m->n, 8);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(find_decl(m, "fire")->doc);
+    /* consecutive lines joined by newlines, each trimmed of the marker and blanks */
+    CU_ASSERT_STRING_EQUAL(find_decl(m, "fire")->doc, "The fire table.\nRead it top to bottom.");
+    CU_ASSERT_PTR_NULL(find_decl(m, "plain")->doc);
+    CU_ASSERT_PTR_NULL(find_decl(m, "undocumented")->doc);
+    CU_ASSERT_PTR_NULL(find_decl(m, "next_one")->doc);
+    /* blank lines between doc lines and before the declaration are allowed */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(find_decl(m, "Cover")->doc);
+    CU_ASSERT_STRING_EQUAL(find_decl(m, "Cover")->doc, "Cover\nkinds.");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(find_decl(m, "Shot")->doc);
+    /* an empty doc line is kept, as a paragraph break */
+    CU_ASSERT_STRING_EQUAL(find_decl(m, "Shot")->doc, "Results.\n\nA new paragraph.");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(find_decl(m, "turn")->doc);
+    CU_ASSERT_STRING_EQUAL(find_decl(m, "turn")->doc, "The turn.");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(find_decl(m, "e")->doc);
+    CU_ASSERT_STRING_EQUAL(find_decl(m, "e")->doc, "An example.");
+}
+
+static void test_source_citations(void)
+{
+    const char *src = "proc fire(n: int) -> int source \"Fire, step 6\" { return n }\n"
+                      "table t(c: Cover) -> int source \"Table 2\" {\n  none: 1\n}\n"
+                      "bands b(x: int) -> int source \"Chart\" {\n  ..0 => 1\n  1.. => 2\n}\n"
+                      "modifiers m(x: bool) source \"Modifiers, p. 3\" { x : +1 \"a\" }\n"
+                      "enum Cover source \"Cover\" { none }\n"
+                      "outcome Shot(removed: bool = false) source \"Results\" { hit }\n"
+                      "record Unit source \"Units\" { melee: int }\n"
+                      "choice Crit \"Pick\" source \"Criticals\" { a, b } default a\n"
+                      "sequence turn source \"The turn\" { step \"x\" }\n"
+                      "example \"e\" source \"Example 1\" { expect true }\n"
+                      "proc uncited() -> int { return 1 }\n";
+    Module *m = parse(src);
+    CU_ASSERT_EQUAL_FATAL(last_errors, 0);
+    CU_ASSERT_EQUAL_FATAL(m->n, 11);
+    static const struct { const char *decl, *cite; } want[] = {
+        { "fire", "Fire, step 6" }, { "t", "Table 2" }, { "b", "Chart" }, { "m", "Modifiers, p. 3" },
+        { "Cover", "Cover" }, { "Shot", "Results" }, { "Unit", "Units" }, { "Crit", "Criticals" },
+        { "turn", "The turn" }, { "e", "Example 1" },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const Decl *d = find_decl(m, want[i].decl);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(d->cite);
+        CU_ASSERT_STRING_EQUAL(d->cite, want[i].cite);
+        /* the span is the string, quotes included */
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "\"%s\"", want[i].cite);
+        const char *at = strstr(src, quoted);
+        CU_ASSERT_EQUAL(d->cite_span.begin, (uint32_t)(at - src));
+        CU_ASSERT_EQUAL(d->cite_span.end, (uint32_t)(at - src + strlen(quoted)));
+    }
+    CU_ASSERT_PTR_NULL(find_decl(m, "uncited")->cite);
+    /* the word must be 'source' */
+    parse("proc f() -> int sauce \"x\" { return 1 }");
+    CU_ASSERT_EQUAL(last_errors, 1);
+    CU_ASSERT(contains(last_messages, "test.muster:1:17: error: expected 'source' here (a reference into the "
+                                      "rules text), not 'sauce'"));
+}
+
+static void test_table_rows(void)
+{
+    Module *m = parse("table moves(f: Formation, c: Cover) -> int {\n"
+                      "  columns none light, 3\n"
+                      "  line: 6 -2 ?\n"
+                      "  column, skirmish: - +1 1/4\n"
+                      "}\n"
+                      "bands b(total: int in 1..6) -> Shot {\n"
+                      "  ..2, 4 => miss \"Miss\"\n"
+                      "  3 => hit\n"
+                      "  -1..+1 => hit\n"
+                      "  5.. => kill\n"
+                      "}\n");
+    CU_ASSERT_EQUAL_FATAL(last_errors, 0);
+    CU_ASSERT_EQUAL_FATAL(m->n, 2);
+    const Decl *t = m->decls[0];
+    CU_ASSERT_EQUAL(t->kind, DECL_TABLE);
+    CU_ASSERT_STRING_EQUAL(t->name, "moves");
+    CU_ASSERT_EQUAL_FATAL(t->params.n, 2);
+    CU_ASSERT_EQUAL_FATAL(t->as.table.columns.n, 3);
+    CU_ASSERT_EQUAL(t->as.table.columns.items[0].kind, KEY_NAME);
+    CU_ASSERT_STRING_EQUAL(t->as.table.columns.items[1].name, "light");
+    CU_ASSERT_EQUAL(t->as.table.columns.items[2].kind, KEY_INT);
+    CU_ASSERT_EQUAL(t->as.table.columns.items[2].lo, 3);
+    CU_ASSERT_EQUAL_FATAL(t->as.table.nrows, 2);
+    const Row *r0 = &t->as.table.rows[0], *r1 = &t->as.table.rows[1];
+    CU_ASSERT_EQUAL_FATAL(r0->keys.n, 1);
+    CU_ASSERT_STRING_EQUAL(r0->keys.items[0].name, "line");
+    CU_ASSERT_EQUAL_FATAL(r0->cells.n, 3);
+    CU_ASSERT_STRING_EQUAL(cell_text(r0->cells.items[0]), "6");
+    CU_ASSERT_STRING_EQUAL(cell_text(r0->cells.items[1]), "-2");
+    CU_ASSERT_EQUAL(r0->cells.items[1]->kind, EX_INT);
+    CU_ASSERT_EQUAL(r0->cells.items[2]->kind, EX_UNKNOWN);
+    CU_ASSERT_PTR_NULL(r0->text);
+    /* a row may have several keys; '-' is a cell of its own, +1 a number */
+    CU_ASSERT_EQUAL_FATAL(r1->keys.n, 2);
+    CU_ASSERT_STRING_EQUAL(r1->keys.items[1].name, "skirmish");
+    CU_ASSERT_EQUAL_FATAL(r1->cells.n, 3);
+    CU_ASSERT_EQUAL(r1->cells.items[0]->kind, EX_NA);
+    CU_ASSERT_STRING_EQUAL(cell_text(r1->cells.items[1]), "1");
+    CU_ASSERT_STRING_EQUAL(cell_text(r1->cells.items[2]), "(/ 1 4)");
+    /* the span of a cell is what is written */
+    CU_ASSERT_EQUAL(r1->cells.items[2]->span.end - r1->cells.items[2]->span.begin, 3);
+
+    const Decl *b = m->decls[1];
+    CU_ASSERT_EQUAL(b->kind, DECL_BANDS);
+    CU_ASSERT(b->params.items[0].has_range);
+    CU_ASSERT_EQUAL(b->params.items[0].lo, 1);
+    CU_ASSERT_EQUAL(b->params.items[0].hi, 6);
+    CU_ASSERT_FALSE(b->params.items[0].lo_open || b->params.items[0].hi_open);
+    CU_ASSERT_EQUAL_FATAL(b->as.table.nrows, 4);
+    const Row *rows = b->as.table.rows;
+    CU_ASSERT_EQUAL_FATAL(rows[0].keys.n, 2);
+    CU_ASSERT_EQUAL(rows[0].keys.items[0].kind, KEY_RANGE);
+    CU_ASSERT(rows[0].keys.items[0].lo_open);
+    CU_ASSERT_FALSE(rows[0].keys.items[0].hi_open);
+    CU_ASSERT_EQUAL(rows[0].keys.items[0].hi, 2);
+    CU_ASSERT_EQUAL(rows[0].keys.items[1].kind, KEY_INT);
+    CU_ASSERT_EQUAL(rows[0].keys.items[1].lo, 4);
+    CU_ASSERT_EQUAL(rows[0].keys.items[1].hi, 4);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(rows[0].text);
+    CU_ASSERT_STRING_EQUAL(rows[0].text, "Miss");
+    CU_ASSERT_STRING_EQUAL(cell_text(rows[0].cells.items[0]), "miss");
+    CU_ASSERT_EQUAL(rows[1].keys.items[0].kind, KEY_INT);
+    CU_ASSERT_PTR_NULL(rows[1].text);
+    CU_ASSERT_EQUAL(rows[2].keys.items[0].kind, KEY_RANGE);
+    CU_ASSERT_EQUAL(rows[2].keys.items[0].lo, -1);
+    CU_ASSERT_EQUAL(rows[2].keys.items[0].hi, 1);
+    CU_ASSERT(rows[3].keys.items[0].hi_open);
+    CU_ASSERT_FALSE(rows[3].keys.items[0].lo_open);
+    CU_ASSERT_EQUAL(rows[3].keys.items[0].lo, 5);
+}
+
+static void test_table_syntax_errors(void)
+{
+    /* a '?' is a cell, not an expression */
+    parse("proc f() -> int { return ? }");
+    CU_ASSERT_EQUAL(last_errors, 1);
+    CU_ASSERT(contains(last_messages, "test.muster:1:26: error: unexpected '?'"));
+    /* a row is one line: two rows on a line do not parse */
+    parse("table t(f: F) -> int {\n  a: 1 b: 2\n}\nproc g() -> int { return 1 }");
+    CU_ASSERT_EQUAL(last_errors, 1);
+    CU_ASSERT(contains(last_messages, "test.muster:2:9: error: unexpected ':'"));
+    /* the heading line must say 'columns' */
+    parse("table t(f: F, g: G) -> int {\n  colums a b\n  x: 1 2\n}");
+    CU_ASSERT_EQUAL(last_errors, 1);
+    CU_ASSERT(contains(last_messages, "test.muster:2:3: error: expected 'columns' here (the column headings), not 'colums'"));
+    /* the range of a bands parameter is written with 'in' */
+    parse("bands b(x: int within 1..6) -> int {\n  1.. => 1\n}");
+    CU_ASSERT_EQUAL(last_errors, 1);
+    CU_ASSERT(contains(last_messages, "test.muster:1:16: error: expected 'in' here (the values this parameter covers), not 'within'"));
+}
+
+static void test_modifier_items(void)
+{
+    Module *m = parse("modifiers fire(cover: Cover, n: int, tired: bool) {\n"
+                      "  start at 2 \"base\"\n"
+                      "  one of {\n"
+                      "    cover == light : -1 \"Light\"\n"
+                      "    cover == heavy : * 1/2 \"Heavy\"\n"
+                      "  }\n"
+                      "  each n : +1 \"per unit\"\n"
+                      "  cap -6.. \"floor\"\n"
+                      "  cap ..+3 \"ceiling\"\n"
+                      "  tired : * 1/2 \"Tired\"\n"
+                      "}\n");
+    CU_ASSERT_EQUAL_FATAL(last_errors, 0);
+    const Decl *d = m->decls[0];
+    CU_ASSERT_EQUAL(d->kind, DECL_MODIFIERS);
+    const ModList *items = &d->as.mods.items;
+    CU_ASSERT_EQUAL_FATAL(items->n, 6);
+    CU_ASSERT_EQUAL(items->items[0].kind, MOD_BASE);
+    CU_ASSERT_STRING_EQUAL(cell_text(items->items[0].value), "2");
+    CU_ASSERT_STRING_EQUAL(items->items[0].label, "base");
+    CU_ASSERT_EQUAL(items->items[1].kind, MOD_ONEOF);
+    CU_ASSERT_EQUAL_FATAL(items->items[1].group.n, 2);
+    CU_ASSERT_EQUAL(items->items[1].group.items[0].kind, MOD_ADD);
+    CU_ASSERT_STRING_EQUAL(cell_text(items->items[1].group.items[0].cond), "(== cover light)");
+    CU_ASSERT_STRING_EQUAL(cell_text(items->items[1].group.items[0].value), "(neg 1)");
+    CU_ASSERT_EQUAL(items->items[1].group.items[1].kind, MOD_MUL);
+    CU_ASSERT_STRING_EQUAL(cell_text(items->items[1].group.items[1].value), "(/ 1 2)");
+    CU_ASSERT_EQUAL(items->items[2].kind, MOD_EACH);
+    CU_ASSERT_STRING_EQUAL(cell_text(items->items[2].cond), "n");
+    CU_ASSERT_STRING_EQUAL(items->items[2].label, "per unit");
+    CU_ASSERT_EQUAL(items->items[3].kind, MOD_CAP);
+    CU_ASSERT_EQUAL(items->items[3].range.kind, KEY_RANGE);
+    CU_ASSERT_EQUAL(items->items[3].range.lo, -6);
+    CU_ASSERT(items->items[3].range.hi_open);
+    CU_ASSERT_EQUAL(items->items[4].range.hi, 3);
+    CU_ASSERT(items->items[4].range.lo_open);
+    CU_ASSERT_EQUAL(items->items[5].kind, MOD_MUL);
+    CU_ASSERT_STRING_EQUAL(items->items[5].label, "Tired");
+    /* a modifier needs its label */
+    parse("modifiers m(x: bool) {\n  x : +1\n}");
+    CU_ASSERT_EQUAL(last_errors, 1);
+    CU_ASSERT(contains(last_messages, "test.muster:3:1: error: unexpected '}'"));
+}
+
+static void test_enum_like_declarations(void)
+{
+    Module *m = parse("ladder State { good_order, disordered, routing }\n"
+                      "outcome Shot(removed: bool = false) {\n"
+                      "  destroyed \"Target Destroyed\" (removed: true)\n"
+                      "  pinned \"Target Pinned\"\n"
+                      "  missed\n"
+                      "}\n"
+                      "choice Critical \"Any 6: choose one\" { extra_hit \"+1 hit\", disorder } default disorder\n"
+                      "record Unit { melee: int, state: State = good_order }\n");
+    CU_ASSERT_EQUAL_FATAL(last_errors, 0);
+    CU_ASSERT_EQUAL_FATAL(m->n, 4);
+    const Decl *l = m->decls[0], *o = m->decls[1], *c = m->decls[2], *r = m->decls[3];
+    CU_ASSERT_EQUAL(l->kind, DECL_ENUM);
+    CU_ASSERT_EQUAL(l->as.enm.flavour, ENUM_LADDER);
+    CU_ASSERT_EQUAL(l->as.enm.n, 3);
+    CU_ASSERT_EQUAL(o->as.enm.flavour, ENUM_OUTCOME);
+    CU_ASSERT_EQUAL_FATAL(o->params.n, 1);
+    CU_ASSERT_EQUAL_FATAL(o->as.enm.n, 3);
+    CU_ASSERT_STRING_EQUAL(o->as.enm.items[0].text, "Target Destroyed");
+    CU_ASSERT_EQUAL_FATAL(o->as.enm.items[0].fields.n, 1);
+    CU_ASSERT_STRING_EQUAL(o->as.enm.items[0].fields.items[0].name, "removed");
+    CU_ASSERT_EQUAL(o->as.enm.items[1].fields.n, 0);
+    CU_ASSERT_PTR_NULL(o->as.enm.items[2].text);
+    CU_ASSERT_EQUAL(c->as.enm.flavour, ENUM_CHOICE);
+    CU_ASSERT_STRING_EQUAL(c->as.enm.prompt, "Any 6: choose one");
+    CU_ASSERT_STRING_EQUAL(c->as.enm.deflt, "disorder");
+    CU_ASSERT_STRING_EQUAL(c->as.enm.items[0].text, "+1 hit");
+    CU_ASSERT_EQUAL(r->kind, DECL_RECORD);
+    CU_ASSERT_EQUAL_FATAL(r->params.n, 2);
+    CU_ASSERT_STRING_EQUAL(r->params.items[1].type.name, "State");
+    CU_ASSERT_PTR_NOT_NULL(r->params.items[1].deflt);
+}
+
+static void test_example_statements(void)
+{
+    Module *m = parse("example \"Column fire\" {\n"
+                      "  dice 6, 3\n"
+                      "  choose Critical = disorder\n"
+                      "  let x = f(1)\n"
+                      "  dice 4\n"
+                      "  expect x == 1; expect g()\n"
+                      "}\n");
+    CU_ASSERT_EQUAL_FATAL(last_errors, 0);
+    const Decl *d = m->decls[0];
+    CU_ASSERT_EQUAL(d->kind, DECL_EXAMPLE);
+    CU_ASSERT_STRING_EQUAL(d->name, "Column fire");
+    const StmtList *b = &d->as.proc.body;
+    CU_ASSERT_EQUAL_FATAL(b->n, 6);
+    CU_ASSERT_EQUAL(b->items[0]->kind, ST_DICE);
+    CU_ASSERT_EQUAL_FATAL(b->items[0]->as.dice.n, 2);
+    CU_ASSERT_EQUAL(b->items[0]->as.dice.items[0], 6);
+    CU_ASSERT_EQUAL(b->items[0]->as.dice.items[1], 3);
+    CU_ASSERT_EQUAL(b->items[1]->kind, ST_CHOOSE);
+    CU_ASSERT_STRING_EQUAL(b->items[1]->as.choose.choice, "Critical");
+    CU_ASSERT_STRING_EQUAL(b->items[1]->as.choose.option, "disorder");
+    CU_ASSERT_EQUAL(b->items[2]->kind, ST_LET);
+    CU_ASSERT_EQUAL(b->items[3]->kind, ST_DICE);
+    CU_ASSERT_EQUAL(b->items[4]->kind, ST_EXPECT);
+    CU_ASSERT_STRING_EQUAL(cell_text(b->items[4]->as.ret), "(== x 1)");
+    CU_ASSERT_STRING_EQUAL(cell_text(b->items[5]->as.ret), "(call g)");
+    /* the other words an example knows */
+    parse("example \"e\" {\n  chose Critical = disorder\n  expect true\n}");
+    CU_ASSERT_EQUAL(last_errors, 1);
+    CU_ASSERT(contains(last_messages, "test.muster:2:3: error: expected 'choose' here (the option taken at a choice), not 'chose'"));
+}
+
+static void test_sequences_rulesets_imports(void)
+{
+    Module *m = parse("ruleset \"Test Rules\" {\n  source \"rules.txt\"\n  units inches\n}\n"
+                      "import \"dice\"\n"
+                      "sequence turn {\n"
+                      "  phase \"Initiative\" {\n"
+                      "    step \"each side rolls 1d6\"\n"
+                      "    step initiative \"roll-off\"\n"
+                      "  }\n"
+                      "  step \"End\"\n"
+                      "}\n");
+    CU_ASSERT_EQUAL_FATAL(last_errors, 0);
+    CU_ASSERT_EQUAL_FATAL(m->n, 3);
+    const Decl *r = m->decls[0], *i = m->decls[1], *s = m->decls[2];
+    CU_ASSERT_EQUAL(r->kind, DECL_RULESET);
+    CU_ASSERT_STRING_EQUAL(r->name, "Test Rules");
+    CU_ASSERT_EQUAL_FATAL(r->as.ruleset.n, 2);
+    CU_ASSERT_STRING_EQUAL(r->as.ruleset.items[0].key, "source");
+    CU_ASSERT_STRING_EQUAL(r->as.ruleset.items[0].value, "rules.txt");
+    CU_ASSERT_STRING_EQUAL(r->as.ruleset.items[1].key, "units");
+    CU_ASSERT_STRING_EQUAL(r->as.ruleset.items[1].value, "inches");
+    CU_ASSERT_EQUAL(i->kind, DECL_IMPORT);
+    CU_ASSERT_STRING_EQUAL(i->as.import.path, "dice");
+    CU_ASSERT_EQUAL(s->kind, DECL_SEQUENCE);
+    CU_ASSERT_EQUAL_FATAL(s->as.seq.items.n, 2);
+    const SeqItem *phase = &s->as.seq.items.items[0];
+    CU_ASSERT(phase->phase);
+    CU_ASSERT_STRING_EQUAL(phase->text, "Initiative");
+    CU_ASSERT_EQUAL_FATAL(phase->children.n, 2);
+    CU_ASSERT_PTR_NULL(phase->children.items[0].proc);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(phase->children.items[1].proc);
+    CU_ASSERT_STRING_EQUAL(phase->children.items[1].proc, "initiative");
+    CU_ASSERT_STRING_EQUAL(phase->children.items[1].text, "roll-off");
+    CU_ASSERT_FALSE(s->as.seq.items.items[1].phase);
+}
+
 void register_tests(void)
 {
     static const TestDef expressions[] = {
@@ -603,4 +948,16 @@ void register_tests(void)
     add_suite("parser: declarations", declarations);
     add_suite("parser: errors", errors);
     add_suite("parser: depth limits", limits);
+    static const TestDef rules[] = {
+        { "doc comments", test_doc_comments },
+        { "source citations", test_source_citations },
+        { "table and bands rows", test_table_rows },
+        { "table syntax errors", test_table_syntax_errors },
+        { "modifier items", test_modifier_items },
+        { "ladders, outcomes, choices and records", test_enum_like_declarations },
+        { "example statements", test_example_statements },
+        { "sequences, rulesets and imports", test_sequences_rulesets_imports },
+        { NULL, NULL },
+    };
+    add_suite("parser: rules constructs", rules);
 }

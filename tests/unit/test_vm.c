@@ -3,6 +3,7 @@
 #include "harness.h"
 #include "mem.h"
 
+#include "opcodes.h"
 #include "pool.h"
 
 #include <string.h>
@@ -764,6 +765,439 @@ static void test_value_order_and_printing(void)
     CU_ASSERT_STRING_EQUAL(show_value(rat(-6, 4)), "-3/2");
 }
 
+
+/* ---- rules constructs ---- */
+
+/* Compile script plus `proc f() -> TYPE { return EXPR }`, run f and return
+ * the result as text, or "error: MESSAGE" if the run failed. */
+static const char *eval_in(const char *script, const char *type, const char *expr)
+{
+    static char out[8][400];
+    static int next;
+    char *buf = out[next++ % 8];
+    char src[4096];
+    snprintf(src, sizeof src, "%s\nproc f() -> %s { return %s }\n", script, type, expr);
+    Run r;
+    if (run_text(&r, src, "f", NULL, 0, NULL) == 0)
+        snprintf(buf, sizeof out[0], "%s", show(&r, r.result));
+    else
+        snprintf(buf, sizeof out[0], "error: %s", r.vm.error);
+    return buf;
+}
+
+#define EVAL_IN(script, type, expr, want) CU_ASSERT_STRING_EQUAL(eval_in(script, type, expr), want)
+
+static const char tables_src[] =
+    "enum Cover { none, light, heavy }\n"
+    "enum Formation { line, column }\n"
+    "table cover_mod(c: Cover) -> int {\n"
+    "  heavy: -2\n"
+    "  none: 0\n"
+    "  light: -1\n"
+    "}\n"
+    "table moves(f: Formation, c: Cover) -> rat {\n"
+    "  columns  heavy light none\n"
+    "  column:  -     ?     8\n"
+    "  line:    1/2   4     6\n"
+    "}\n"
+    "table cost(n: int) -> int {\n"
+    "  3: 30\n"
+    "  1: 10\n"
+    "  -2: 5\n"
+    "}\n"
+    "table band(n: int) -> Cover {\n"
+    "  ..0: none\n"
+    "  7, 9..: heavy\n"
+    "  1..3: light\n"
+    "}\n"
+    "table uphill(b: bool) -> int {\n"
+    "  false: 0\n"
+    "  true: 2\n"
+    "}\n"
+    "table by_bool(n: int, b: bool) -> Cover {\n"
+    "  columns true false\n"
+    "  1: light none\n"
+    "  2..: heavy light\n"
+    "}\n"
+    "table pair(a: Cover, b: Cover) -> bool {\n"
+    "  columns none light heavy\n"
+    "  none: true false false\n"
+    "  light: false true false\n"
+    "  heavy: false false true\n"
+    "}\n";
+
+static void test_table_lookups(void)
+{
+    /* one enum key, rows in any order */
+    EVAL_IN(tables_src, "int", "cover_mod(none)", "0");
+    EVAL_IN(tables_src, "int", "cover_mod(light)", "-1");
+    EVAL_IN(tables_src, "int", "cover_mod(heavy)", "-2");
+    /* two enum keys, columns in any order; int cells of a rat table */
+    EVAL_IN(tables_src, "rat", "moves(line, heavy)", "1/2");
+    EVAL_IN(tables_src, "rat", "moves(line, light)", "4");
+    EVAL_IN(tables_src, "rat", "moves(column, none)", "8");
+    EVAL_IN(tables_src, "rat", "moves(line, none) + moves(column, none)", "14");
+    EVAL_IN(tables_src, "bool", "pair(light, light) and not pair(light, heavy) and pair(heavy, heavy)", "true");
+    EVAL_IN(tables_src, "bool", "pair(none, heavy)", "false");
+    /* exact int keys */
+    EVAL_IN(tables_src, "int", "cost(1)", "10");
+    EVAL_IN(tables_src, "int", "cost(3)", "30");
+    EVAL_IN(tables_src, "int", "cost(-2)", "5");
+    /* ranges, lists and open ends */
+    EVAL_IN(tables_src, "Cover", "band(-9223372036854775807 - 1)", "none");
+    EVAL_IN(tables_src, "Cover", "band(0)", "none");
+    EVAL_IN(tables_src, "Cover", "band(1)", "light");
+    EVAL_IN(tables_src, "Cover", "band(3)", "light");
+    EVAL_IN(tables_src, "Cover", "band(7)", "heavy");
+    EVAL_IN(tables_src, "Cover", "band(9)", "heavy");
+    EVAL_IN(tables_src, "Cover", "band(9223372036854775807)", "heavy");
+    /* bool keys, as rows and as columns */
+    EVAL_IN(tables_src, "int", "uphill(true)", "2");
+    EVAL_IN(tables_src, "int", "uphill(false)", "0");
+    EVAL_IN(tables_src, "int", "uphill(1 < 2) + uphill(1 > 2)", "2");
+    EVAL_IN(tables_src, "Cover", "by_bool(1, true)", "light");
+    EVAL_IN(tables_src, "Cover", "by_bool(1, false)", "none");
+    EVAL_IN(tables_src, "Cover", "by_bool(5, true)", "heavy");
+    EVAL_IN(tables_src, "Cover", "by_bool(2, false)", "light");
+}
+
+static void test_table_lookup_errors(void)
+{
+    /* an int key the table does not list */
+    EVAL_IN(tables_src, "int", "cost(2)", "error: table 'cost' has no row for 2");
+    EVAL_IN(tables_src, "int", "cost(0)", "error: table 'cost' has no row for 0");
+    EVAL_IN(tables_src, "int", "cost(4)", "error: table 'cost' has no row for 4");
+    EVAL_IN(tables_src, "Cover", "band(4)", "error: table 'band' has no row for 4");
+    EVAL_IN(tables_src, "Cover", "band(8)", "error: table 'band' has no row for 8");
+    EVAL_IN(tables_src, "Cover", "by_bool(0, true)", "error: table 'by_bool' has no row for 0");
+
+    /* '?' and '-' cells: the error points at the cell */
+    char src[4096];
+    snprintf(src, sizeof src, "%s\nproc f(f: Formation, c: Cover) -> rat { return moves(f, c) + 1 }\n", tables_src);
+    Run r;
+    Value args[2] = { val_enum(1, 1), val_enum(0, 1) };   /* column, light */
+    CU_ASSERT_EQUAL(run_text(&r, src, "f", args, 2, NULL), -1);
+    CU_ASSERT_STRING_EQUAL(r.vm.error, "table 'moves' gives no value for column, light: the rules text does not "
+                                       "say (marked '?')");
+    CU_ASSERT_EQUAL(r.vm.error_offset, (uint32_t)(strstr(src, "?     8") - src));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r.vm.error_proto);
+    CU_ASSERT_STRING_EQUAL(r.vm.error_proto->name, "moves");
+    CU_ASSERT_EQUAL(r.vm.error_depth, 1);
+    args[1] = val_enum(0, 2);   /* heavy */
+    CU_ASSERT_EQUAL(run_text(&r, src, "f", args, 2, NULL), -1);
+    CU_ASSERT_STRING_EQUAL(r.vm.error, "table 'moves' has no value for column, heavy: it does not apply (marked '-')");
+    CU_ASSERT_EQUAL(r.vm.error_offset, (uint32_t)(strstr(src, "-     ?") - src));
+    /* the other cells of that row are fine */
+    args[1] = val_enum(0, 0);
+    CU_ASSERT_EQUAL(run_text(&r, src, "f", args, 2, NULL), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "9");
+}
+
+static void test_bands_lookups(void)
+{
+    static const char src[] = "outcome Shot { miss \"Miss\", hit \"Hit\", kill }\n"
+                              "bands shoot(total: int) -> Shot {\n"
+                              "  ..2    => miss\n"
+                              "  3, 5   => hit\n"
+                              "  4      => miss\n"
+                              "  6..    => kill\n"
+                              "}\n"
+                              "bands on_d6(die: int in 1..6) -> int {\n"
+                              "  1..3 => 0\n"
+                              "  4..6 => 1\n"
+                              "}\n";
+    EVAL_IN(src, "Shot", "shoot(-9223372036854775807 - 1)", "miss");
+    EVAL_IN(src, "Shot", "shoot(2)", "miss");
+    EVAL_IN(src, "Shot", "shoot(3)", "hit");
+    EVAL_IN(src, "Shot", "shoot(4)", "miss");
+    EVAL_IN(src, "Shot", "shoot(5)", "hit");
+    EVAL_IN(src, "Shot", "shoot(6)", "kill");
+    EVAL_IN(src, "Shot", "shoot(9223372036854775807)", "kill");
+    EVAL_IN(src, "str", "text(shoot(3)) + text(shoot(0)) + text(shoot(8))", "\"HitMisskill\"");
+    EVAL_IN(src, "int", "on_d6(1) + 10 * on_d6(6)", "10");
+    /* outside the declared values there is no band */
+    EVAL_IN(src, "int", "on_d6(7)", "error: table 'on_d6' has no row for 7");
+    EVAL_IN(src, "int", "on_d6(0)", "error: table 'on_d6' has no row for 0");
+}
+
+/* ---- modifiers ---- */
+
+typedef struct Note {
+    int kind;
+    char label[32];
+    char value[32];
+} Note;
+
+typedef struct Notes {
+    Note items[16];
+    int n;
+    char choices[256];
+} Notes;
+
+static void on_note(void *ud, const Proto *p, uint32_t offset, const MuStr *label, int kind, Value value)
+{
+    (void)p;
+    (void)offset;
+    Notes *ns = ud;
+    if (ns->n == 16)
+        return;
+    Note *n = &ns->items[ns->n++];
+    n->kind = kind;
+    snprintf(n->label, sizeof n->label, "%s", label->bytes);
+    snprintf(n->value, sizeof n->value, "%s", show_value(value));
+}
+
+/* The notes of a run as text: "+1 Label" for additions, "x 1/2 Label"
+ * for factors, "cap 3 Label", "start 2 Label". */
+static const char *notes_text(const Notes *ns)
+{
+    static char buf[1024];
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < ns->n; i++) {
+        const Note *n = &ns->items[i];
+        const char *sign = n->kind == NOTE_ADD ? (n->value[0] == '-' ? "" : "+")
+                           : n->kind == NOTE_MUL ? "x " : n->kind == NOTE_CAP ? "cap " : "start ";
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s%s %s", i ? ", " : "", sign, n->value, n->label);
+    }
+    return buf;
+}
+
+/* Run proc of src with integer arguments, tracing notes; the result as
+ * text and the notes in *ns. */
+static const char *run_mods(const char *src, const char *proc, const int64_t *ints, int nargs, Notes *ns)
+{
+    static char buf[400];
+    Compiled *c = compile_text(src, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    Run r;
+    run_scripted(&r, c, NULL);
+    memset(ns, 0, sizeof *ns);
+    VmTrace trace = { .ud = ns, .on_note = on_note };
+    r.vm.trace = &trace;
+    Value args[8];
+    for (int i = 0; i < nargs; i++)
+        args[i] = val_int(ints[i]);
+    if (run_call(&r, proc, args, nargs) != 0)
+        snprintf(buf, sizeof buf, "error: %s", r.vm.error);
+    else
+        snprintf(buf, sizeof buf, "%s", show(&r, r.result));
+    return buf;
+}
+
+static void test_modifier_order(void)
+{
+    /* the items apply top to bottom: a factor multiplies the total so far */
+    static const char src[] = "modifiers add_then_halve(x: int) {\n"
+                              "  start at x \"base\"\n"
+                              "  true : +1 \"plus one\"\n"
+                              "  true : * 1/2 \"halved\"\n"
+                              "}\n"
+                              "modifiers halve_then_add(x: int) {\n"
+                              "  start at x \"base\"\n"
+                              "  true : * 1/2 \"halved\"\n"
+                              "  true : +1 \"plus one\"\n"
+                              "}\n"
+                              "modifiers add_then_cap(x: int) {\n"
+                              "  start at x \"base\"\n"
+                              "  true : +3 \"plus three\"\n"
+                              "  cap ..4 \"at most 4\"\n"
+                              "}\n"
+                              "modifiers cap_then_add(x: int) {\n"
+                              "  start at x \"base\"\n"
+                              "  cap ..4 \"at most 4\"\n"
+                              "  true : +3 \"plus three\"\n"
+                              "}\n";
+    Notes ns;
+    int64_t three = 3;
+    CU_ASSERT_STRING_EQUAL(run_mods(src, "add_then_halve", &three, 1, &ns), "2");
+    CU_ASSERT_STRING_EQUAL(notes_text(&ns), "start 3 base, +1 plus one, x 1/2 halved");
+    CU_ASSERT_STRING_EQUAL(run_mods(src, "halve_then_add", &three, 1, &ns), "5/2");
+    CU_ASSERT_STRING_EQUAL(notes_text(&ns), "start 3 base, x 1/2 halved, +1 plus one");
+    CU_ASSERT_STRING_EQUAL(run_mods(src, "add_then_cap", &three, 1, &ns), "4");
+    CU_ASSERT_STRING_EQUAL(notes_text(&ns), "start 3 base, +3 plus three, cap 4 at most 4");
+    CU_ASSERT_STRING_EQUAL(run_mods(src, "cap_then_add", &three, 1, &ns), "6");
+    CU_ASSERT_STRING_EQUAL(notes_text(&ns), "start 3 base, +3 plus three");
+    int64_t nine = 9;
+    CU_ASSERT_STRING_EQUAL(run_mods(src, "cap_then_add", &nine, 1, &ns), "7");
+    CU_ASSERT_STRING_EQUAL(notes_text(&ns), "start 9 base, cap 4 at most 4, +3 plus three");
+}
+
+static void test_modifier_items_apply(void)
+{
+    static const char src[] = "modifiers m(a: int, n: int) {\n"
+                              "  one of {\n"
+                              "    a > 1 : +1 \"big\"\n"
+                              "    a > 0 : +10 \"small\"\n"
+                              "    a < 0 : * 2 \"negative\"\n"
+                              "  }\n"
+                              "  each n : -2 \"per n\"\n"
+                              "  cap -5..5 \"within five\"\n"
+                              "}\n";
+    Notes ns;
+    /* without 'start at' the total starts at 0; only the first 'one of' that holds applies */
+    int64_t a2[] = { 2, 0 };
+    CU_ASSERT_STRING_EQUAL(run_mods(src, "m", a2, 2, &ns), "1");
+    CU_ASSERT_STRING_EQUAL(notes_text(&ns), "+1 big");
+    int64_t a1[] = { 1, 1 };
+    CU_ASSERT_STRING_EQUAL(run_mods(src, "m", a1, 2, &ns), "5");
+    CU_ASSERT_STRING_EQUAL(notes_text(&ns), "+10 small, -2 per n, cap 5 within five");
+    int64_t a0[] = { 0, 0 };
+    CU_ASSERT_STRING_EQUAL(run_mods(src, "m", a0, 2, &ns), "0");
+    CU_ASSERT_EQUAL(ns.n, 0);
+    /* each: the modifier times the count, also for a negative count */
+    int64_t neg[] = { -1, -1 };
+    CU_ASSERT_STRING_EQUAL(run_mods(src, "m", neg, 2, &ns), "2");
+    CU_ASSERT_STRING_EQUAL(notes_text(&ns), "x 2 negative, +2 per n");
+    int64_t many[] = { 0, 4 };
+    CU_ASSERT_STRING_EQUAL(run_mods(src, "m", many, 2, &ns), "-5");
+    CU_ASSERT_STRING_EQUAL(notes_text(&ns), "-8 per n, cap -5 within five");
+    /* a cap that does not bite says nothing */
+    int64_t two[] = { 0, 2 };
+    CU_ASSERT_STRING_EQUAL(run_mods(src, "m", two, 2, &ns), "-4");
+    CU_ASSERT_STRING_EQUAL(notes_text(&ns), "-4 per n");
+    /* a modifier list is an int unless a factor may apply */
+    Compiled *c = compile_text(src, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(compiler_find_proc(c, "m")->ret.kind, TY_RAT);
+    c = compile_text("modifiers k(x: bool) { x : +1 \"a\" }", NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL(compiler_find_proc(c, "k")->ret.kind, TY_INT);
+}
+
+/* ---- ladders, records, outcomes, choices ---- */
+
+static void test_shift_saturates(void)
+{
+    static const char src[] = "ladder State { good, shaken, wavering, routing }\n"
+                              "enum Other { x, y }\n";
+    EVAL_IN(src, "State", "shift(shaken, 1)", "wavering");
+    EVAL_IN(src, "State", "shift(shaken, -1)", "good");
+    EVAL_IN(src, "State", "shift(shaken, 0)", "shaken");
+    EVAL_IN(src, "State", "shift(good, -1)", "good");
+    EVAL_IN(src, "State", "shift(routing, 1)", "routing");
+    EVAL_IN(src, "State", "shift(good, 3)", "routing");
+    EVAL_IN(src, "State", "shift(routing, -3)", "good");
+    EVAL_IN(src, "State", "shift(shaken, 100)", "routing");
+    EVAL_IN(src, "State", "shift(wavering, -100)", "good");
+    EVAL_IN(src, "State", "shift(shaken, 9223372036854775807)", "routing");
+    EVAL_IN(src, "State", "shift(wavering, -9223372036854775807 - 1)", "good");
+    EVAL_IN(src, "State", "shift(shift(good, 2), -1)", "shaken");
+    EVAL_IN(src, "bool", "shift(good, 1) > good and shift(routing, 5) == routing", "true");
+}
+
+static void test_records(void)
+{
+    static const char src[] = "ladder State { good, shaken, routing }\n"
+                              "record Unit { melee: int, fresh: bool = true, state: State = good }\n"
+                              "record Pair { first: Unit, second: Unit }\n"
+                              "proc hurt(u: Unit) -> Unit {\n"
+                              "  return Unit(melee: u.melee - 1, fresh: false, state: shift(u.state, +1))\n"
+                              "}\n";
+    EVAL_IN(src, "int", "Unit(melee: 3).melee", "3");
+    EVAL_IN(src, "bool", "Unit(melee: 3).fresh", "true");
+    EVAL_IN(src, "State", "Unit(melee: 3).state", "good");
+    EVAL_IN(src, "State", "Unit(state: routing, melee: 1).state", "routing");
+    EVAL_IN(src, "int", "Unit(4, false).melee", "4");
+    EVAL_IN(src, "bool", "Unit(4, false).fresh", "false");
+    EVAL_IN(src, "State", "hurt(hurt(Unit(melee: 5))).state", "routing");
+    EVAL_IN(src, "int", "hurt(hurt(Unit(melee: 5))).melee", "3");
+    EVAL_IN(src, "int", "Pair(first: Unit(melee: 1), second: Unit(melee: 7)).second.melee", "7");
+    EVAL_IN(src, "Unit", "hurt(Unit(melee: 2))", "Unit(melee: 1, fresh: false, state: shaken)");
+}
+
+static void test_outcome_fields_and_texts(void)
+{
+    static const char src[] = "outcome Shot(removed: bool = false, hits: int = 1, factor: rat = 1) {\n"
+                              "  destroyed \"Target Destroyed\" (removed: true, hits: 3)\n"
+                              "  pinned \"Target Pinned\" (factor: 1/2)\n"
+                              "  missed (hits: 0)\n"
+                              "}\n"
+                              "enum Cover { none, light \"Light cover\" }\n";
+    EVAL_IN(src, "bool", "destroyed.removed", "true");
+    EVAL_IN(src, "int", "destroyed.hits", "3");
+    EVAL_IN(src, "bool", "pinned.removed", "false");
+    EVAL_IN(src, "int", "pinned.hits", "1");
+    EVAL_IN(src, "rat", "pinned.factor", "1/2");
+    EVAL_IN(src, "rat", "missed.factor", "1");
+    EVAL_IN(src, "int", "missed.hits", "0");
+    EVAL_IN(src, "int", "Shot.destroyed.hits + Shot.pinned.hits", "4");
+    EVAL_IN(src, "str", "text(destroyed)", "\"Target Destroyed\"");
+    EVAL_IN(src, "str", "text(missed)", "\"missed\"");
+    EVAL_IN(src, "str", "text(light) + \"/\" + text(none)", "\"Light cover/none\"");
+}
+
+static void on_choose(void *ud, const Proto *p, uint32_t offset, int enum_id, int index, bool overridden)
+{
+    (void)p;
+    (void)offset;
+    Notes *ns = ud;
+    size_t len = strlen(ns->choices);
+    snprintf(ns->choices + len, sizeof ns->choices - len, "%s%d:%d%s", len ? " " : "", enum_id, index,
+             overridden ? " chosen" : " default");
+}
+
+static void test_choices(void)
+{
+    static const char src[] = "enum Cover { none, light }\n"
+                              "choice Critical \"Any 6\" { extra_hit, disorder, retreat } default disorder\n"
+                              "proc f() -> Critical { return choose(Critical) }\n"
+                              "proc g() -> int {\n"
+                              "  if choose(Critical) == extra_hit { return 1 }\n"
+                              "  return 0\n"
+                              "}\n";
+    Compiled *c = compile_text(src, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    Run r;
+    Notes ns;
+    memset(&ns, 0, sizeof ns);
+    VmTrace trace = { .ud = &ns, .on_choose = on_choose };
+    run_scripted(&r, c, NULL);
+    r.vm.trace = &trace;
+    /* the default without any override */
+    CU_ASSERT_EQUAL(run_call(&r, "f", NULL, 0), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "disorder");
+    int none[] = { -1, -1 };
+    r.vm.choices = none;
+    CU_ASSERT_EQUAL(run_call(&r, "f", NULL, 0), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "disorder");
+    /* an override, per choice (Critical is enum 1) */
+    int pick[] = { -1, 2 };
+    r.vm.choices = pick;
+    CU_ASSERT_EQUAL(run_call(&r, "f", NULL, 0), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "retreat");
+    pick[1] = 0;
+    CU_ASSERT_EQUAL(run_call(&r, "g", NULL, 0), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "1");
+    r.vm.choices = NULL;
+    CU_ASSERT_EQUAL(run_call(&r, "g", NULL, 0), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "0");
+    CU_ASSERT_STRING_EQUAL(ns.choices, "1:1 default 1:1 default 1:2 chosen 1:0 chosen 1:1 default");
+}
+
+static void test_expect_without_a_reporter(void)
+{
+    /* an example's expectation, run with no one to report to, is an error */
+    static const char src[] = "proc f(n: int) -> int { return n + roll d6 }\n"
+                              "example \"e\" {\n"
+                              "  dice 2, 3\n"
+                              "  expect f(1) == 3\n"
+                              "  expect f(1) == 5\n"
+                              "}\n";
+    Compiled *c = compile_text(src, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT_EQUAL_FATAL(c->nexamples, 1);
+    CU_ASSERT_EQUAL(c->examples[0].ndice, 2);
+    CU_ASSERT_EQUAL(c->examples[0].nexpects, 2);
+    Run r;
+    run_scripted(&r, c, "2,3");
+    CU_ASSERT_EQUAL(vm_call(&r.vm, c->examples[0].proto, NULL, 0, &r.result), -1);
+    CU_ASSERT_STRING_EQUAL(r.vm.error, "expectation 2 does not hold");
+    CU_ASSERT_EQUAL(r.vm.error_offset, (uint32_t)(strstr(src, "expect f(1) == 5") - src));
+    run_scripted(&r, c, "2,4");
+    CU_ASSERT_EQUAL(vm_call(&r.vm, c->examples[0].proto, NULL, 0, &r.result), 0);
+}
+
 void register_tests(void)
 {
     static const TestDef arithmetic[] = {
@@ -816,4 +1250,18 @@ void register_tests(void)
     };
     add_suite("vm: errors", errors);
     add_suite("vm: tracing and values", other);
+    static const TestDef rules[] = {
+        { "table lookups", test_table_lookups },
+        { "table lookup errors", test_table_lookup_errors },
+        { "bands lookups", test_bands_lookups },
+        { "modifier order", test_modifier_order },
+        { "modifier items", test_modifier_items_apply },
+        { "shift saturates", test_shift_saturates },
+        { "records", test_records },
+        { "outcome fields and texts", test_outcome_fields_and_texts },
+        { "choices", test_choices },
+        { "expect without a reporter", test_expect_without_a_reporter },
+        { NULL, NULL },
+    };
+    add_suite("vm: rules constructs", rules);
 }

@@ -1,0 +1,1 @@
+run bands.muster chart total=4

@@ -1,0 +1,1 @@
+run bands.muster chart total=-9223372036854775808 --seed=1 --explain

@@ -1,0 +1,1 @@
+run bands.muster ranged total=4 r=long

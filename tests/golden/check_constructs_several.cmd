@@ -1,0 +1,1 @@
+check rules.muster examples_fail.muster bands.muster keywords.muster

@@ -1,0 +1,1 @@
+run imports.muster charge side=attacker --dice=3,4 --explain

@@ -1,0 +1,1 @@
+test imports.muster helpers.muster

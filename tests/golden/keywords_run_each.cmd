@@ -1,0 +1,1 @@
+run keywords.muster each table=2 outcome=3

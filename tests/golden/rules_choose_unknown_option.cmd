@@ -1,0 +1,1 @@
+run rules.muster fire stands=2 --dice=6,6 --choose=Critical=retreat

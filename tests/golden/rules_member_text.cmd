@@ -1,0 +1,1 @@
+run rules.muster cover_text c=light

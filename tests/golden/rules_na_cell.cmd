@@ -1,0 +1,1 @@
+run rules.muster moves f=column c=heavy

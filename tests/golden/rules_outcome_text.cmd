@@ -1,0 +1,1 @@
+run rules.muster volley_text total=3

@@ -1,0 +1,1 @@
+prob rules.muster volley_at mod=0 --seed=7 --trials=500 --json

@@ -1,0 +1,1 @@
+run rules.muster strength_after strength=4 --seed=1 --explain

@@ -1,0 +1,1 @@
+run rules.muster worsen m=steady steps=1

@@ -1,0 +1,1 @@
+test rules.muster

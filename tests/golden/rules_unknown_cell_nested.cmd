@@ -1,0 +1,1 @@
+run rules.muster march f=column --seed=1 --explain

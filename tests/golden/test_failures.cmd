@@ -1,0 +1,1 @@
+test examples_fail.muster

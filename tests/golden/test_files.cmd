@@ -1,0 +1,1 @@
+test suite/alpha.muster suite/more/delta.muster

@@ -1,0 +1,1 @@
+test no-such-file.muster
