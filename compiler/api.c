@@ -475,6 +475,13 @@ static int parse_choices(muster_ctx *ctx, const Compiled *c, char *const *texts,
                     && !strncmp(c->prog->enums[k].name, texts[i], (size_t)(eq - texts[i])))
                     id = k;
         if (id < 0) {
+            int nchoice = 0;
+            for (int k = 0; k < c->prog->nenums; k++)
+                nchoice += c->prog->enums[k].flavour == FLAVOUR_CHOICE;
+            if (!nchoice) {
+                fprintf(ctx->err, "muster: error: --choose %s: %s has no choices\n", texts[i], c->src->path);
+                return MUSTER_USAGE;
+            }
             fprintf(ctx->err, "muster: error: --choose wants CHOICE=OPTION, where CHOICE is one of the script's choices:");
             for (int k = 0; k < c->prog->nenums; k++)
                 if (c->prog->enums[k].flavour == FLAVOUR_CHOICE)

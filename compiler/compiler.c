@@ -740,6 +740,9 @@ void comp_emit_call(Compiler *c, int proto, int argc, Span at)
 
 static Type comp_call_proc(Compiler *c, const Expr *e, ProcSig *sig)
 {
+    /* a record is built with a call whose "parameters" are its fields */
+    const char *param = sig->kind == SIG_RECORD ? "field" : "parameter";
+    const char *arg = sig->kind == SIG_RECORD ? "field" : "argument";
     int n = e->as.call.nargs;
     const Arg *args = e->as.call.args;
     int slot_of_param[MAX_SLOTS];   /* which written argument fills each parameter */
@@ -755,7 +758,7 @@ static Type comp_call_proc(Compiler *c, const Expr *e, ProcSig *sig)
                 if (strcmp(sig->pnames[p], args[i].name) == 0)
                     break;
             if (p == sig->nparams) {
-                comp_error(c, args[i].name_span, "'%s' has no parameter named '%s'", sig->name, args[i].name);
+                comp_error(c, args[i].name_span, "'%s' has no %s named '%s'", sig->name, param, args[i].name);
                 ok = false;
                 continue;
             }
@@ -767,14 +770,14 @@ static Type comp_call_proc(Compiler *c, const Expr *e, ProcSig *sig)
             }
             p = next_pos++;
             if (p >= sig->nparams) {
-                comp_error(c, args[i].value->span, "too many arguments: '%s' takes %d", sig->name, sig->nparams);
+                comp_error(c, args[i].value->span, "too many %ss: '%s' takes %d", arg, sig->name, sig->nparams);
                 ok = false;
                 break;
             }
         }
         if (slot_of_param[p] >= 0) {
             comp_error(c, args[i].name ? args[i].name_span : args[i].value->span,
-                  "parameter '%s' of '%s' is given twice", sig->pnames[p], sig->name);
+                  "%s '%s' of '%s' is given twice", param, sig->pnames[p], sig->name);
             ok = false;
             continue;
         }
@@ -782,8 +785,8 @@ static Type comp_call_proc(Compiler *c, const Expr *e, ProcSig *sig)
     }
     for (int p = 0; p < sig->nparams && ok; p++)
         if (slot_of_param[p] < 0 && sig->pdefault[p] < 0) {
-            comp_error(c, e->span, "missing argument '%s' (%s) in call to '%s'", sig->pnames[p],
-                  comp_type_name(c, sig->ptypes[p]), sig->name);
+            comp_error(c, e->span, "missing %s '%s' (%s) in %s '%s'", arg, sig->pnames[p],
+                  comp_type_name(c, sig->ptypes[p]), sig->kind == SIG_RECORD ? "building" : "call to", sig->name);
             comp_note(c, sig->span, "'%s' is declared here", sig->name);
             ok = false;
         }
@@ -814,7 +817,7 @@ static Type comp_call_proc(Compiler *c, const Expr *e, ProcSig *sig)
                 ;
             Type t = comp_expr(c, args[i].value, sig->ptypes[p]);
             if (!fits(sig->ptypes[p], t))
-                comp_error(c, args[i].value->span, "argument '%s' of '%s' must be %s, not %s", sig->pnames[p],
+                comp_error(c, args[i].value->span, "%s '%s' of '%s' must be %s, not %s", arg, sig->pnames[p],
                       sig->name, comp_type_name(c, sig->ptypes[p]), comp_type_name(c, t));
             temps[p] = comp_add_temp(c, args[i].value->span);
             comp_emit_op(c, OP_STORE, args[i].value->span);
@@ -831,7 +834,7 @@ static Type comp_call_proc(Compiler *c, const Expr *e, ProcSig *sig)
         } else {
             Type t = comp_expr(c, args[i].value, sig->ptypes[p]);
             if (!fits(sig->ptypes[p], t))
-                comp_error(c, args[i].value->span, "argument '%s' of '%s' must be %s, not %s", sig->pnames[p],
+                comp_error(c, args[i].value->span, "%s '%s' of '%s' must be %s, not %s", arg, sig->pnames[p],
                       sig->name, comp_type_name(c, sig->ptypes[p]), comp_type_name(c, t));
         }
     }

@@ -244,20 +244,31 @@ static bool build_dim(Compiler *c, const char *table, const DimSpec *spec, const
             }
         }
     qsort(e, (size_t)count, sizeof *e, entry_order);
-    for (int i = 1; i < count; i++)
-        if (e[i].lo <= e[i - 1].hi) {
+    /* in sorted order, an entry overlaps an earlier one exactly when it starts
+     * at or below the furthest end reached so far */
+    int reach = 0;
+    for (int i = 1; i < count; i++) {
+        if (e[i].lo <= e[reach].hi) {
             char buf[64];
-            range_text(buf, sizeof buf, e[i].lo, e[i].hi < e[i - 1].hi ? e[i].hi : e[i - 1].hi);
-            comp_error(c, e[i].span, "%s: %s %s in two %ss", table, buf,
-                       e[i].lo == (e[i].hi < e[i - 1].hi ? e[i].hi : e[i - 1].hi) ? "falls" : "fall", spec->what);
-            comp_note(c, e[i - 1].span, "it is also covered here");
+            int64_t end = e[i].hi < e[reach].hi ? e[i].hi : e[reach].hi;
+            range_text(buf, sizeof buf, e[i].lo, end);
+            comp_error(c, e[i].span, "%s: %s %s in two %ss", table, buf, e[i].lo == end ? "falls" : "fall",
+                       spec->what);
+            comp_note(c, e[reach].span, "it is also covered here");
             ok = false;
         }
+        if (e[i].hi > e[reach].hi)
+            reach = i;
+    }
     if (spec->bands && ok) {
         /* every value of the domain in exactly one band: walk the sorted bands */
         const Param *p = spec->param;
         int64_t lo = p->has_range && !p->lo_open ? p->lo : INT64_MIN;
         int64_t hi = p->has_range && !p->hi_open ? p->hi : INT64_MAX;
+        if (lo > hi) {
+            comp_error(c, p->range_span, "this range is empty: it starts above where it ends");
+            return false;
+        }
         int64_t next = lo;   /* the lowest value not yet covered */
         bool to_end = false;
         char buf[64];
@@ -341,6 +352,7 @@ void comp_table(Compiler *c, ProcSig *sig, const Decl *d)
         return;
 
     Table *t = new_table(d->name, c->source_id, ndims, nrows, ndims == 2 ? ncols : 1);
+    t->bands = bands;
     const KeyList **rows = mem_alloc(sizeof(KeyList *) * (size_t)(nrows + 1));
     for (int r = 0; r < nrows; r++)
         rows[r] = &d->as.table.rows[r].keys;
@@ -443,7 +455,8 @@ void comp_outcome_fields(Compiler *c, int enum_id, const Decl *d)
                     continue;
                 }
             } else if (f >= fields->n) {
-                comp_error(c, arg->value->span, "outcome %s has only %d fields", d->name, fields->n);
+                comp_error(c, arg->value->span, "outcome %s has only %d field%s", d->name, fields->n,
+                           fields->n == 1 ? "" : "s");
                 ok = false;
                 continue;
             }

@@ -137,7 +137,7 @@ static Key int_key(int64_t v, Span at)
 %left '*' '/' '%'
 %precedence NEG
 
-%type <expr> expr primary cell
+%type <expr> expr primary cell str_cell
 %type <stmt> stmt if_stmt ex_stmt
 %type <stmts> stmts block ex_stmts
 %type <arg> arg
@@ -151,7 +151,7 @@ static Key int_key(int64_t v, Span at)
 %type <members> members_opt members
 %type <key> key range_key col_key
 %type <keys> keys col_keys
-%type <cells> cells
+%type <cells> cells str_cells
 %type <row> row
 %type <mod> mod_item
 %type <mods> mod_items
@@ -345,9 +345,30 @@ table_body
       }
     ;
 
+/* Table rows (':') hold values, strings among them; band rows ('=>') may end
+ * with the sheet's words for the result, so their values are not strings —
+ * a band whose result is a string gives it as those words. */
 row
-    : keys ':' cells text_opt       { $$ = (Row){ $1, $3, $4, @$ }; }
+    : keys ':' str_cells            { $$ = (Row){ $1, $3, NULL, @$ }; }
     | keys FATARROW cells text_opt  { $$ = (Row){ $1, $3, $4, @$ }; }
+    | keys FATARROW STRING {
+          Expr *e = ast_expr(EX_STR, @3);
+          e->as.str.bytes = $3.bytes;
+          e->as.str.len = $3.len;
+          $$ = (Row){ $1, { NULL, 0, 0 }, $3.bytes, @$ };
+          AST_PUSH($$.cells, e);
+      }
+    ;
+
+str_cells
+    : str_cell                { $$ = (ExprList){ NULL, 0, 0 }; AST_PUSH($$, $1); }
+    | str_cells str_cell      { $$ = $1; AST_PUSH($$, $2); }
+    | str_cells ',' str_cell  { $$ = $1; AST_PUSH($$, $3); }
+    ;
+
+str_cell
+    : cell
+    | STRING   { $$ = ast_expr(EX_STR, @$); $$->as.str.bytes = $1.bytes; $$->as.str.len = $1.len; }
     ;
 
 keys
@@ -407,6 +428,12 @@ cell
     | IDENT           { $$ = ast_expr(EX_NAME, @$); $$->as.name = $1; }
     | TRUE            { $$ = ast_expr(EX_BOOL, @$); $$->as.b = true; }
     | FALSE           { $$ = ast_expr(EX_BOOL, @$); $$->as.b = false; }
+    | IDENT '.' IDENT {
+          Expr *type = ast_expr(EX_NAME, @1);
+          type->as.name = $1;
+          $$ = ast_expr(EX_MEMBER, @$);
+          $$->as.member.object = type; $$->as.member.member = $3; $$->as.member.member_span = @3;
+      }
     | '?'             { $$ = ast_expr(EX_UNKNOWN, @$); }
     | '-'             { $$ = ast_expr(EX_NA, @$); }
     ;
@@ -648,6 +675,8 @@ args
 arg
     : expr           { $$ = (Arg){ NULL, @1, $1 }; }
     | IDENT ':' expr { $$ = (Arg){ $1, @1, $3 }; }
+    | '?'            { $$ = (Arg){ NULL, @1, ast_expr(EX_UNKNOWN, @1) }; }   /* an outcome field the text leaves out */
+    | IDENT ':' '?'  { $$ = (Arg){ $1, @1, ast_expr(EX_UNKNOWN, @3) }; }
     ;
 
 %%
@@ -733,6 +762,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
         snprintf(msg + len, sizeof msg - len, " (a die like d6 cannot be used as a name)");
     else if (found == YYSYMBOL_DIE && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (dice are rolled with 'roll', as in 'roll 2d6')");
+    else if (first == '?' && loc->end == loc->begin + 1 && len < sizeof msg)
+        snprintf(msg + len, sizeof msg - len, " ('?' marks a table cell or outcome field the rules text does not give)");
     else if (comparison && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (comparisons do not chain: write 'a < x and x < b')");
     else if (loc->end == loc->begin + 1 && first == '=' && expects(expected, n, YYSYMBOL_EQ) && len < sizeof msg)

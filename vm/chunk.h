@@ -50,6 +50,7 @@ typedef struct TableDim {
 
 typedef struct Table {
     const char *name;
+    bool bands;              /* a `bands` block: rows are ranges of a total */
     int source_id;
     int ndims;               /* 1 or 2 */
     TableDim dim[2];

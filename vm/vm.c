@@ -323,6 +323,8 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
                 if (at[d] < 0) {
                     char k[64];
                     key_text(k, sizeof k, keys[d], prog);
+                    if (t->bands && d == 0)
+                        ERR("no band of '%s' covers %s", t->name, k);
                     ERR("table '%s' has no %s for %s", t->name, d == 0 ? "row" : "column", k);
                 }
             }
