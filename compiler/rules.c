@@ -327,8 +327,6 @@ static void check_steps(Compiler *c, const SeqList *items, int depth)
 void comp_sequence(Compiler *c, const Decl *d)
 {
     Compiled *out = c->out;
-    if (d->src != out->src)
-        return;   /* an imported file's turn sequence is its own */
     for (int i = 0; i < out->nsequences; i++)
         if (!strcmp(out->sequences[i]->name, d->name)) {
             comp_error(c, d->name_span, "sequence '%s' is declared twice", d->name);

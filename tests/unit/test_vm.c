@@ -916,8 +916,8 @@ static void test_bands_lookups(void)
     EVAL_IN(src, "str", "text(shoot(3)) + text(shoot(0)) + text(shoot(8))", "\"HitMisskill\"");
     EVAL_IN(src, "int", "on_d6(1) + 10 * on_d6(6)", "10");
     /* outside the declared values there is no band */
-    EVAL_IN(src, "int", "on_d6(7)", "error: table 'on_d6' has no row for 7");
-    EVAL_IN(src, "int", "on_d6(0)", "error: table 'on_d6' has no row for 0");
+    EVAL_IN(src, "int", "on_d6(7)", "error: no band of 'on_d6' covers 7");
+    EVAL_IN(src, "int", "on_d6(0)", "error: no band of 'on_d6' covers 0");
 }
 
 /* ---- modifiers ---- */
