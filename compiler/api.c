@@ -989,6 +989,9 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
     bool *given = call->given;
 
     Tallies t = { 0 };
+    uint64_t unknown = 0;    /* trials that reached a value the rules text does not give */
+    const Proto *unknown_at = NULL;
+    uint32_t unknown_offset = 0;
     /* a progress bar on a terminal, for simulations long enough to wait for */
     bool progress = ctx->err == stderr && isatty(2) && trials >= 200000;
     uint64_t step = trials / 100, next = step;
@@ -1000,6 +1003,13 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
             next += step;
         }
         if (fill_defaults(sig, given, vm, argv) || vm_call(vm, sig->proto, argv, sig->nparams, &r)) {
+            if (vm->error_unknown) {
+                /* the odds of reaching a gap in the rules are part of the answer */
+                unknown++;
+                unknown_at = vm->error_proto;
+                unknown_offset = vm->error_offset;
+                continue;
+            }
             if (progress)
                 fputs("\r\033[K", stderr);
             report_runtime(ctx, c, vm);
@@ -1017,16 +1027,20 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
 
     bool numeric = t.n > 0 && (t.items[0].value.tag == VAL_INT || t.items[0].value.tag == VAL_RAT);
     double mean = 0, var = 0;
+    uint64_t known = trials - unknown;   /* mean and spread are of the trials with a value */
     if (numeric) {
         for (size_t i = 0; i < t.n; i++)
             mean += as_double(t.items[i].value) * (double)t.items[i].count;
-        mean /= (double)trials;
+        mean /= (double)known;
         for (size_t i = 0; i < t.n; i++) {
             double d = as_double(t.items[i].value) - mean;
             var += d * d * (double)t.items[i].count;
         }
-        var /= (double)trials;
+        var /= (double)known;
     }
+    double p_unknown = (double)unknown / (double)trials, u_lo = 0, u_hi = 0;
+    if (unknown)
+        wilson(unknown, trials, &u_lo, &u_hi);
     FILE *out = ctx->out;
     if (opts->json) {
         fprintf(out, "{\"exact\": false, \"trials\": %llu, \"seed\": %llu, \"outcomes\": [",
@@ -1039,6 +1053,9 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
             val_print_json(out, t.items[i].value, c->prog);
             fprintf(out, ", \"p\": %.6g, \"probability\": %.6g, \"low\": %.6g, \"high\": %.6g}", p, p, lo, hi);
         }
+        if (unknown)
+            fprintf(out, "%s{\"value\": null, \"not_given\": true, \"p\": %.6g, \"probability\": %.6g, "
+                    "\"low\": %.6g, \"high\": %.6g}", t.n ? ", " : "", p_unknown, p_unknown, u_lo, u_hi);
         fputs("]", out);
         if (numeric)
             fprintf(out, ", \"mean\": %.6g, \"sd\": %.6g", mean, sqrt(var));
@@ -1054,14 +1071,19 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
             fprintf(out, ",%.6f,%.6f,%.6f,%llu\n", (double)t.items[i].count / (double)trials, lo, hi,
                     (unsigned long long)t.items[i].count);
         }
+        if (unknown)
+            fprintf(out, "not given in source,%.6f,%.6f,%.6f,%llu\n", p_unknown, u_lo, u_hi,
+                    (unsigned long long)unknown);
         return MUSTER_OK;
     }
     print_call(out, c, sig, argv);
+    for (int i = 0; i < opts->nchoices; i++)
+        fprintf(out, "%s%s", i ? ", " : " choosing ", opts->choices[i]);
     fprintf(out, ": %llu trials, seed %llu (simulated; 95%% intervals)\n", (unsigned long long)trials,
             (unsigned long long)rng.seed);
     /* the value column is as wide as the widest value (up to a point) */
     char **texts = mem_alloc(sizeof(char *) * (t.n + 1));
-    int width = 5;
+    int width = unknown ? 19 : 5;
     for (size_t i = 0; i < t.n; i++) {
         texts[i] = value_text(t.items[i].value, c->prog);
         int w = (int)strlen(texts[i]);
@@ -1088,8 +1110,16 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
             fputc('#', out);
         fputc('\n', out);
     }
+    if (unknown) {
+        fprintf(out, "%*s  %9.5f  [%7.5f, %7.5f]\n", width, "not given in source", p_unknown, u_lo, u_hi);
+        int line, col;
+        source_linecol(compiler_source_of(c, unknown_at), unknown_offset, &line, &col);
+        fprintf(out, "(%llu trials reached a value the rules text does not give, such as %s line %d)\n",
+                (unsigned long long)unknown, compiler_source_of(c, unknown_at)->path, line);
+    }
     if (numeric)
-        fprintf(out, "mean %.4f, standard deviation %.4f\n", mean, sqrt(var));
+        fprintf(out, "mean %.4f, standard deviation %.4f%s\n", mean, sqrt(var),
+                unknown ? " (of the trials with a value)" : "");
     return MUSTER_OK;
 }
 
@@ -1247,10 +1277,13 @@ int muster_turn(muster_ctx *ctx, const muster_program *prog)
         const Decl *d = c->sequences[i];
         if (i)
             fputc('\n', ctx->out);
-        if (c->ruleset && c->nsequences == 1)
-            fprintf(ctx->out, "%s: %s\n", c->ruleset->name, d->name);
+        if (c->ruleset)
+            fprintf(ctx->out, "%s: %s", c->ruleset->name, d->name);
         else
-            fprintf(ctx->out, "%s\n", d->name);
+            fprintf(ctx->out, "%s", d->name);
+        if (d->cite)
+            fprintf(ctx->out, " (%s)", d->cite);
+        fputc('\n', ctx->out);
         if (d->doc)
             fprintf(ctx->out, "%s\n", d->doc);
         print_steps(ctx->out, &d->as.seq.items, "", 0);

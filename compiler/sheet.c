@@ -71,16 +71,46 @@ static void heading(Sheet *s, int level, const char *text, const char *cite)
     }
 }
 
+/* Prose from a doc comment: lines wrap, a blank line starts a new
+ * paragraph, `code` stays code. */
+static void prose(Sheet *s, const char *text)
+{
+    bool code = false;
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n' && p[1] == '\n') {
+            fputs(s->html ? "</p>\n<p>" : "\n\n", s->out);
+            while (p[1] == '\n')
+                p++;
+        } else if (*p == '\n') {
+            fputc(' ', s->out);
+        } else if (*p == '`') {
+            if (s->html)
+                fputs(code ? "</code>" : "<code>", s->out);
+            else
+                fputc('`', s->out);
+            code = !code;
+        } else {
+            char one[2] = { *p, '\0' };
+            if (code && !s->html)
+                fputc(*p, s->out);   /* nothing to escape inside code */
+            else
+                put(s, one);
+        }
+    }
+    if (code && s->html)
+        fputs("</code>", s->out);
+}
+
 static void paragraph(Sheet *s, const char *text, const char *cls)
 {
     if (!text || !*text)
         return;
     if (s->html) {
         fprintf(s->out, "<p%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
-        put(s, text);
+        prose(s, text);
         fputs("</p>\n", s->out);
     } else {
-        put(s, text);
+        prose(s, text);
         fputs("\n\n", s->out);
     }
 }
@@ -149,7 +179,9 @@ static char *key_text(const Key *k)
     else if (k->lo_open)
         snprintf(buf, sizeof buf, "%lld or less", (long long)k->hi);
     else if (k->hi_open)
-        snprintf(buf, sizeof buf, "%lld+", (long long)k->lo);
+        snprintf(buf, sizeof buf, "%lld or more", (long long)k->lo);
+    else if (k->lo < 0)
+        snprintf(buf, sizeof buf, "%lld to %lld", (long long)k->lo, (long long)k->hi);
     else
         snprintf(buf, sizeof buf, "%lld–%lld", (long long)k->lo, (long long)k->hi);
     return mem_strdup(buf);
@@ -196,7 +228,7 @@ static const char *member_text(const Decl *e, const char *name)
 static void cell_value_text(Sheet *s, const Expr *e, const Decl *texts)
 {
     const char *t = e->kind == EX_NAME ? member_text(texts, e->as.name) : NULL;
-    if (t) {
+    if (t && strlen(t) <= 40) {   /* short words read best; long ones are in the outcome's own table */
         char *both = mem_alloc_atomic(strlen(t) + strlen(e->as.name) + 8);
         sprintf(both, "%s (%s)", t, e->as.name);
         cell(s, both, NULL);
@@ -301,9 +333,11 @@ static void render_sequence(Sheet *s, const Decl *d)
     }
 }
 
+/* Positive numbers read +1 on a sheet; anything worked out is shown as written. */
 static const char *sign_of(const Expr *e)
 {
-    return e->kind == EX_INT || e->kind == EX_BINARY || e->kind == EX_NAME || e->kind == EX_CALL ? "+" : "";
+    return e->kind == EX_INT || (e->kind == EX_BINARY && e->as.binary.op == OPR_DIV
+                                 && e->as.binary.left->kind == EX_INT && e->as.binary.right->kind == EX_INT) ? "+" : "";
 }
 
 static void mod_rows(Sheet *s, const ModList *items, const char *group)
@@ -333,7 +367,7 @@ static void mod_rows(Sheet *s, const ModList *items, const char *group)
             cell(s, when, NULL);
             char *v = expr_text(it->value);
             char value[256];
-            snprintf(value, sizeof value, "%s%s each", v[0] == '-' || v[0] == '+' ? "" : "+", v);
+            snprintf(value, sizeof value, "%s%s each", v[0] == '-' || v[0] == '+' ? "" : sign_of(it->value), v);
             cell(s, value, "mod");
             cell(s, it->label, NULL);
             break;
@@ -393,7 +427,7 @@ static void render_table(Sheet *s, const Decl *d)
         for (int k = 0; k < ncols; k++)
             headers[1 + k] = key_text(&d->as.table.columns.items[k]);
     else
-        headers[1] = bands ? "result" : (d->ret.name ? d->ret.name : "value");
+        headers[1] = bands ? "result" : "value";
     if (texts)
         headers[nheaders - 1] = "";
     table_begin(s, headers, nheaders);

@@ -798,11 +798,18 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
     return 0;
 }
 
+/* Only white space and plain `#` comments between from and to? */
 static bool blank(const char *text, uint32_t from, uint32_t to)
 {
-    for (uint32_t i = from; i < to; i++)
+    for (uint32_t i = from; i < to; i++) {
+        if (text[i] == '#' && (i + 1 >= to || text[i + 1] != '#')) {
+            while (i < to && text[i] != '\n')
+                i++;
+            continue;
+        }
         if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '\n')
             return false;
+    }
     return true;
 }
 

@@ -107,6 +107,7 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
 
     const Proto *p = prog->protos[index];
     vm->error_depth = 0;
+    vm->error_unknown = false;
     if (nargs != p->nparams)
         return fail(vm, p, NULL, "'%s' takes %d arguments, %d given", p->name, p->nparams, nargs);
     if (p->nlocals + p->max_stack > vm->stack_size)
@@ -338,6 +339,7 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
                     key_text(k1, sizeof k1, keys[1], prog);
                 vm->steps = steps;
                 vm->error_depth = depth;
+                vm->error_unknown = t->kinds[cell] == CELL_UNKNOWN;
                 fail(vm, p, ip - 3, t->kinds[cell] == CELL_UNKNOWN
                      ? "table '%s' gives no value for %s%s%s: the rules text does not say (marked '?')"
                      : "table '%s' has no value for %s%s%s: it does not apply (marked '-')",

@@ -73,6 +73,7 @@ typedef struct Vm {
     const Proto *error_proto;
     uint32_t error_offset;
     int error_depth;         /* frames[0..error_depth) are the callers, each with its ip at the call */
+    bool error_unknown;      /* the error is a table cell the rules text does not give ('?') */
 } Vm;
 
 void vm_init(Vm *vm, const Program *prog, DiceSource *dice);

@@ -579,7 +579,7 @@ static void test_doc_comments(void)
                       "##   Read it top to bottom.   \n"
                       "table fire(c: Cover) -> int { none: 1 }\n"
                       "\n"
-                      "## Documents nothing: a plain comment follows.\n"
+                      "## Documents plain: a plain comment between is passed over.\n"
                       "# plain\n"
                       "proc plain() -> int { return 1 }\n"
                       "proc undocumented() -> int {\n"
@@ -606,7 +606,7 @@ static void test_doc_comments(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(find_decl(m, "fire")->doc);
     /* consecutive lines joined by newlines, each trimmed of the marker and blanks */
     CU_ASSERT_STRING_EQUAL(find_decl(m, "fire")->doc, "The fire table.\nRead it top to bottom.");
-    CU_ASSERT_PTR_NULL(find_decl(m, "plain")->doc);
+    CU_ASSERT_STRING_EQUAL(find_decl(m, "plain")->doc, "Documents plain: a plain comment between is passed over.");
     CU_ASSERT_PTR_NULL(find_decl(m, "undocumented")->doc);
     CU_ASSERT_PTR_NULL(find_decl(m, "next_one")->doc);
     /* blank lines between doc lines and before the declaration are allowed */
