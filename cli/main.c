@@ -38,6 +38,7 @@ static const char usage_text[] =
     "      --trials=N            number of simulated runs (default 100000)\n"
     "      --seed=N              seed the simulation\n"
     "      --json, --csv         machine-readable output\n"
+    "      --field=NAME          when PROC returns a record, the odds of that field of it\n"
     "Limits (run and prob):\n"
     "      --max-steps=N         instructions per run before giving up (default 100000000)\n"
     "      --max-depth=N         nested calls before giving up (default 1000)\n"
@@ -49,7 +50,7 @@ static const char usage_text[] =
     "Diagnostics are coloured on a terminal unless NO_COLOR is set.\n";
 
 enum { OPT_SEED = 256, OPT_DICE, OPT_EXPLAIN, OPT_JSON, OPT_CSV, OPT_TRIALS, OPT_MAX_STEPS, OPT_MAX_DEPTH, OPT_CHOOSE,
-       OPT_MD, OPT_HTML };
+       OPT_MD, OPT_HTML, OPT_FIELD };
 
 static const struct option long_options[] = {
     { "seed", required_argument, NULL, OPT_SEED },
@@ -63,6 +64,7 @@ static const struct option long_options[] = {
     { "choose", required_argument, NULL, OPT_CHOOSE },
     { "md", no_argument, NULL, OPT_MD },
     { "html", no_argument, NULL, OPT_HTML },
+    { "field", required_argument, NULL, OPT_FIELD },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
     { NULL, 0, NULL, 0 },
@@ -228,6 +230,7 @@ int main(int argc, char **argv)
         case OPT_CHOOSE: choices[nchoices++] = optarg; break;
         case OPT_MD: md = 1; break;
         case OPT_HTML: html = 1; break;
+        case OPT_FIELD: prob.field = optarg; break;
         case OPT_EXPLAIN: run.explain = 1; break;
         case OPT_JSON: json = 1; break;
         case OPT_CSV: prob.csv = 1; break;
@@ -257,8 +260,8 @@ int main(int argc, char **argv)
             return usage_error("unknown or ambiguous option '%s'", sub_argv[optind - 1]);
         }
     }
-    if (mode == RUN && (prob.csv || prob.trials))
-        return usage_error("%s--csv and --trials go with 'prob', not 'run'", "");
+    if (mode == RUN && (prob.csv || prob.trials || prob.field))
+        return usage_error("%s--csv, --trials and --field go with 'prob', not 'run'", "");
     if (mode == PROB && (run.dice || run.explain))
         return usage_error("%s--dice and --explain go with 'run', not 'prob'", "");
     if (mode == PROB && json && prob.csv)

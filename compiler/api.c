@@ -988,6 +988,24 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
     Value *argv = call->argv;
     bool *given = call->given;
 
+    /* --field: the odds of one field of a record result */
+    int field = -1;
+    if (opts->field) {
+        if (sig->ret.kind != TY_RECORD)
+            return usage_error(ctx, "--field %s: '%s' returns %s, not a record", opts->field, sig->name,
+                               compiler_type_name(c, sig->ret));
+        const RecordDesc *r = &c->prog->records[sig->ret.enum_id];
+        for (int i = 0; i < r->nfields; i++)
+            if (!strcmp(r->fields[i], opts->field))
+                field = i;
+        if (field < 0) {
+            fprintf(ctx->err, "muster: error: --field %s: %s has no such field (it has:", opts->field, r->name);
+            for (int i = 0; i < r->nfields; i++)
+                fprintf(ctx->err, " %s", r->fields[i]);
+            fputs(")\n", ctx->err);
+            return MUSTER_USAGE;
+        }
+    }
     Tallies t = { 0 };
     uint64_t unknown = 0;    /* trials that reached a value the rules text does not give */
     const Proto *unknown_at = NULL;
@@ -1020,7 +1038,7 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
                         (unsigned long long)i + 1);
             return MUSTER_ERROR;
         }
-        tally(&t, r);
+        tally(&t, field >= 0 ? r.as.r->field[field] : r);
     }
     if (progress)
         fputs("\r\033[K", stderr);
@@ -1077,6 +1095,8 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
         return MUSTER_OK;
     }
     print_call(out, c, sig, argv);
+    if (field >= 0)
+        fprintf(out, ".%s", opts->field);
     for (int i = 0; i < opts->nchoices; i++)
         fprintf(out, "%s%s", i ? ", " : " choosing ", opts->choices[i]);
     fprintf(out, ": %llu trials, seed %llu (simulated; 95%% intervals)\n", (unsigned long long)trials,

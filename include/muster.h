@@ -57,6 +57,7 @@ typedef struct muster_prob_opts {
     int json, csv;
     char *const *choices;    /* as for muster_run */
     int nchoices;
+    const char *field;       /* when the result is a record: the odds of this field of it */
 } muster_prob_opts;
 
 /* The distribution of a procedure's results, by simulation. */
