@@ -1230,8 +1230,10 @@ int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *
     for (int i = 0; i < c->nlints; i++)
         diag_report(&ctx->diag, DIAG_WARNING, c->lints[i].src, c->lints[i].span, "%s", c->lints[i].message);
     for (int i = 0; i < c->nunknowns; i++)
-        diag_report(&ctx->diag, DIAG_WARNING, c->unknowns[i].src, c->unknowns[i].span,
-                    "not given in the rules text: %s", c->unknowns[i].what);
+        diag_brief(&ctx->diag, DIAG_WARNING, c->unknowns[i].src, c->unknowns[i].span,
+                   "not given in the rules text: %s", c->unknowns[i].what);
+    if (c->nunknowns > 1)
+        fprintf(ctx->err, "%s: %d values are not given in the rules text (marked '?')\n", c->src->path, c->nunknowns);
     int status = MUSTER_OK;
     for (int i = 0; i < c->nexamples; i++) {
         if (run_example(ctx, c, &c->examples[i]))

@@ -354,8 +354,11 @@ static void mod_rows(Sheet *s, const ModList *items, const char *group)
             cell(s, when, NULL);
             char *v = expr_text(it->value);
             char value[256];
+            bool compound = it->value->kind == EX_BINARY && !(it->value->as.binary.op == OPR_DIV
+                                                              && it->value->as.binary.left->kind == EX_INT
+                                                              && it->value->as.binary.right->kind == EX_INT);
             if (it->kind == MOD_MUL)
-                snprintf(value, sizeof value, "× %s", v);
+                snprintf(value, sizeof value, compound ? "× (%s)" : "× %s", v);
             else
                 snprintf(value, sizeof value, "%s%s", v[0] == '-' || v[0] == '+' ? "" : sign_of(it->value), v);
             cell(s, value, "mod");

@@ -186,7 +186,22 @@ static void show_line(Diag *d, const Source *src, Span span, const char *caret_c
     fputc('\n', d->out);
 }
 
+static void report(Diag *d, DiagLevel level, const Source *src, Span span, bool excerpt, const char *fmt, va_list ap);
+
 void diag_vreport(Diag *d, DiagLevel level, const Source *src, Span span, const char *fmt, va_list ap)
+{
+    report(d, level, src, span, true, fmt, ap);
+}
+
+void diag_brief(Diag *d, DiagLevel level, const Source *src, Span span, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    report(d, level, src, span, false, fmt, ap);
+    va_end(ap);
+}
+
+static void report(Diag *d, DiagLevel level, const Source *src, Span span, bool excerpt, const char *fmt, va_list ap)
 {
     if (level == DIAG_ERROR)
         d->errors++;
@@ -219,7 +234,7 @@ void diag_vreport(Diag *d, DiagLevel level, const Source *src, Span span, const 
     if (d->color)
         fputs("\033[0m", d->out);
     fputc('\n', d->out);
-    if (src)
+    if (src && excerpt)
         show_line(d, src, span, colour[level]);
 }
 

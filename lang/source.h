@@ -47,6 +47,10 @@ typedef struct Diag {
 } Diag;
 
 void diag_init(Diag *d, FILE *out, int color);
+/* A one-line report (file:line:col: level: message) without the source excerpt,
+ * for long lists such as the values a rules text leaves out. */
+void diag_brief(Diag *d, DiagLevel level, const Source *src, Span span, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 void diag_report(Diag *d, DiagLevel level, const Source *src, Span span, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 void diag_vreport(Diag *d, DiagLevel level, const Source *src, Span span, const char *fmt, va_list ap);
