@@ -81,6 +81,8 @@ static void prose(Sheet *s, const char *text)
             fputs(s->html ? "</p>\n<p>" : "\n\n", s->out);
             while (p[1] == '\n')
                 p++;
+        } else if (*p == '\n' && p[1] == '-' && p[2] == ' ') {
+            fputs(s->html ? "<br>\n" : "  \n", s->out);   /* a list line keeps its own line */
         } else if (*p == '\n') {
             fputc(' ', s->out);
         } else if (*p == '`') {

@@ -62,6 +62,22 @@ if [ "${1:-}" != "--quick" ] && [ $status -eq 0 ]; then
         grep -E '^# (TOTAL|PASS|FAIL|ERROR)' "$dir/test-suite.log" || true
     done
     if [ $status -eq 0 ]; then
+        echo "== make sheets (each ruleset's sheet as Markdown, HTML and a headless-browser screenshot)"
+        bash scripts/setup.sh --sheets >/dev/null
+        if make -s sheets >/dev/null; then
+            for f in rules/*.muster; do
+                b=$(basename "$f" .muster)
+                if [ "$(stat -c %s "sheets/$b.png" 2>/dev/null || echo 0)" -lt 20000 ]; then
+                    echo "sheets/$b.png is missing or blank" >&2
+                    status=1
+                fi
+            done
+            ls sheets/*.png
+        else
+            status=1
+        fi
+    fi
+    if [ $status -eq 0 ]; then
         echo "== make distcheck"
         make -s distcheck >/dev/null 2>&1 || { status=1; echo "distcheck failed" >&2; make distcheck 2>&1 | tail -40 >&2; }
     fi
