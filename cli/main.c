@@ -118,7 +118,8 @@ static void find_scripts(const char *dir, char ***files, int *n, int *cap)
         here[nhere++] = path;
     }
     closedir(d);
-    qsort(here, (size_t)nhere, sizeof *here, by_name);
+    if (nhere > 1)
+        qsort(here, (size_t)nhere, sizeof *here, by_name);
     for (int i = 0; i < nhere; i++) {
         struct stat st;
         if (stat(here[i], &st) != 0)

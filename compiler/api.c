@@ -1226,7 +1226,8 @@ static int lint_order(const void *a, const void *b)
 int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed)
 {
     const Compiled *c = prog->compiled;
-    qsort(c->lints, (size_t)c->nlints, sizeof(Lint), lint_order);
+    if (c->nlints > 1)
+        qsort(c->lints, (size_t)c->nlints, sizeof(Lint), lint_order);
     for (int i = 0; i < c->nlints; i++)
         diag_report(&ctx->diag, DIAG_WARNING, c->lints[i].src, c->lints[i].span, "%s", c->lints[i].message);
     for (int i = 0; i < c->nunknowns; i++)
