@@ -417,6 +417,10 @@ static int build_args(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, in
     for (int p = 0; p < sig->nparams; p++) {
         if (given[p])
             continue;
+        if (sig->pdefault[p] < 0 && (sig->ptypes[p].kind == TY_RECORD || sig->ptypes[p].kind == TY_POOL))
+            return usage_error(ctx, "'%s' needs '%s' (a %s), which cannot be given on the command line; "
+                               "run a procedure that makes it", sig->name, sig->pnames[p],
+                               compiler_type_name(c, sig->ptypes[p]));
         if (sig->pdefault[p] < 0) {
             fprintf(ctx->err, "muster: error: missing argument %s=%s", sig->pnames[p],
                     compiler_type_name(c, sig->ptypes[p]));
@@ -490,9 +494,10 @@ static int parse_choices(muster_ctx *ctx, const Compiled *c, char *const *texts,
             return MUSTER_USAGE;
         }
         const EnumDesc *e = &c->prog->enums[id];
-        for (int k = 0; k < e->nmembers; k++)
-            if (!strcmp(e->members[k], eq + 1))
-                pick[id] = k;
+        int k;
+        for (k = 0; k < e->nmembers && strcmp(e->members[k], eq + 1); k++)
+            ;
+        pick[id] = k < e->nmembers ? k : -1;
         if (pick[id] < 0) {
             fprintf(ctx->err, "muster: error: '%s' is not an option of %s (one of:", eq + 1, e->name);
             for (int k = 0; k < e->nmembers; k++)
@@ -732,6 +737,11 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
         static const char *const kinds[] = { "roll", "reroll", "call", "return", "modifier", "choice", "band" };
         fprintf(out, "{\"event\": \"%s\", \"proc\": ", kinds[e->kind]);
         val_json_string(out, e->proto->name, strlen(e->proto->name));
+        const Source *esrc = compiler_source_of(c, e->proto);
+        if (esrc != c->src) {
+            fputs(", \"file\": ", out);
+            val_json_string(out, esrc->path, strlen(esrc->path));
+        }
         fprintf(out, ", \"line\": %d", line);
         if (e->kind == LOG_CALL) {
             fprintf(out, ", \"depth\": %d, \"args\": {", e->depth);

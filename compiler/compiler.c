@@ -1100,7 +1100,12 @@ static bool name_taken(Compiler *c, const char *name, Span at)
     ProcSig *other = comp_find_proc(c, name);
     if (other) {
         comp_error(c, at, "'%s' is declared twice", name);
+        /* the first may be in another file */
+        const Source *here = c->src;
+        if (other->decl && other->decl->src)
+            c->src = other->decl->src;
         comp_note(c, other->span, "the first '%s' is here", name);
+        c->src = here;
         return true;
     }
     if (comp_find_enum(c, name) >= 0 || names_get(&c->record_names, name) >= 0) {

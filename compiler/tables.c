@@ -202,8 +202,12 @@ static bool build_dim(Compiler *c, const char *table, const DimSpec *spec, const
         for (int k = 0; k < nkeys && ok; k++)
             if (out->index[k] < 0) {
                 const char *m = t.kind == TY_BOOL ? (k ? "true" : "false") : c->prog->enums[t.enum_id].members[k];
-                comp_error(c, spec->param->span, "%s has no %s for %s (write '%s: ?' if the rules text does not give it)",
-                           table, spec->what, m, m);
+                if (!strcmp(spec->what, "row"))
+                    comp_error(c, spec->param->span, "%s has no row for %s (write '%s: ?' if the rules text does not give it)",
+                               table, m, m);
+                else
+                    comp_error(c, spec->param->span, "%s has no column for %s (add it to the columns, with '?' "
+                               "in the rows where the rules text does not give it)", table, m);
                 ok = false;
             }
         return ok;

@@ -5,7 +5,7 @@
 source "$(dirname "$0")/lib.sh"
 
 cd "$top_srcdir" || exit 1
-for dir in stdlib rules examples; do
+for dir in stdlib rules examples docs; do
     [ -d "$dir" ] || continue
     for f in "$dir"/*.muster; do
         [ -f "$f" ] || continue
