@@ -473,7 +473,7 @@ static void render_enum(Sheet *s, const Decl *d)
         /* just the names, in order */
         size_t len = 1;
         for (int i = 0; i < d->as.enm.n; i++)
-            len += strlen(d->as.enm.items[i].name) + 3;
+            len += strlen(d->as.enm.items[i].name) + 6;   /* and " → " (5 bytes) or ", " */
         char *list = mem_alloc_atomic(len);
         list[0] = '\0';
         for (int i = 0; i < d->as.enm.n; i++) {
