@@ -436,8 +436,21 @@ static void render_table(Sheet *s, const Decl *d)
     if (texts)
         headers[nheaders - 1] = "";
     table_begin(s, headers, nheaders);
+    int block = -1;
     for (int r = 0; r < d->as.table.nrows; r++) {
         const Row *row = &d->as.table.rows[r];
+        if (row->block != block && row->block >= 0) {
+            /* a `column` block: its rows follow under its name */
+            block = row->block;
+            char *name = key_text(&d->as.table.blocks.items[block]);
+            char *head = mem_alloc_atomic(strlen(name) + 32);
+            sprintf(head, "%s = %s", d->params.n > 1 ? d->params.items[1].name : "column", name);
+            row_begin(s);
+            cell(s, head, "key");
+            for (int k = 1; k < nheaders; k++)
+                cell(s, "", NULL);
+            row_end(s);
+        }
         row_begin(s);
         cell(s, keys_text(&row->keys), "key");
         const Decl *words = texts_of(s, d->ret.name);

@@ -150,6 +150,7 @@ static void range_text(char *buf, size_t len, int64_t lo, int64_t hi)
 
 typedef struct DimSpec {
     const char *what;        /* "row", "column" */
+    bool blocks;             /* columns written as `column NAME` blocks */
     const Param *param;
     Type type;
     bool bands;              /* must cover its domain exactly */
@@ -205,6 +206,8 @@ static bool build_dim(Compiler *c, const char *table, const DimSpec *spec, const
                 if (!strcmp(spec->what, "row"))
                     comp_error(c, spec->param->span, "%s has no row for %s (write '%s: ?' if the rules text does not give it)",
                                table, m, m);
+                else if (spec->blocks)
+                    comp_error(c, spec->param->span, "%s has no column for %s (add a 'column %s' block)", table, m, m);
                 else
                     comp_error(c, spec->param->span, "%s has no column for %s (add it to the columns, with '?' "
                                "in the rows where the rules text does not give it)", table, m);
@@ -329,6 +332,20 @@ void comp_table(Compiler *c, ProcSig *sig, const Decl *d)
         comp_error(c, d->name_span, "a %s is looked up by one or two keys, not %d", kind, ndims);
         return;
     }
+    int nblocks = d->as.table.blocks.n;
+    if (nblocks) {
+        /* `column` blocks instead of a `columns` line: one column of values a block */
+        if (ndims != 2) {
+            comp_error(c, d->as.table.blocks.items[0].span, "'column' blocks need two keys, a row key and a column key");
+            return;
+        }
+        if (ncols) {
+            comp_error(c, d->as.table.blocks.items[0].span,
+                       "write either a 'columns' line or 'column' blocks, not both");
+            return;
+        }
+        ncols = nblocks;
+    }
     if (ndims == 2 && ncols == 0) {
         comp_error(c, d->name_span, "%s has two keys, so it needs a 'columns' line naming the values of '%s'", title,
                    d->params.items[1].name);
@@ -355,14 +372,62 @@ void comp_table(Compiler *c, ProcSig *sig, const Decl *d)
     if (is_err(sig->ret) || is_err(sig->ptypes[0]) || (ndims == 2 && is_err(sig->ptypes[1])))
         return;
 
-    Table *t = new_table(d->name, c->source_id, ndims, nrows, ndims == 2 ? ncols : 1);
+    int width = ndims == 2 && !nblocks ? ncols : 1;
+    Table *t = new_table(d->name, c->source_id, ndims, nrows, width);
     t->bands = bands;
-    const KeyList **rows = mem_alloc(sizeof(KeyList *) * (size_t)(nrows + 1));
-    for (int r = 0; r < nrows; r++)
-        rows[r] = &d->as.table.rows[r].keys;
-    DimSpec rspec = { "row", &d->params.items[0], sig->ptypes[0], bands };
-    ok &= build_dim(c, title, &rspec, rows, nrows, &t->dim[0]);
-    if (ndims == 2) {
+    DimSpec rspec = { "row", false, &d->params.items[0], sig->ptypes[0], bands };
+    if (nblocks) {
+        const KeyList **cols = mem_alloc(sizeof(KeyList *) * (size_t)(nblocks + 1));
+        for (int k = 0; k < nblocks; k++) {
+            KeyList *one = mem_alloc(sizeof *one);
+            one->items = &d->as.table.blocks.items[k];
+            one->n = one->cap = 1;
+            cols[k] = one;
+        }
+        DimSpec cspec = { "column", true, &d->params.items[1], sig->ptypes[1], false };
+        ok &= build_dim(c, title, &cspec, cols, nblocks, &t->dim[1]);
+        /* each block's rows are a dimension of their own, numbered into the one list of rows */
+        t->col_rows = mem_alloc(sizeof(TableDim) * (size_t)(nblocks + 1));
+        t->dim[0].n = nrows;
+        t->dim[0].labels = mem_alloc(sizeof(char *) * (size_t)(nrows + 1));
+        int *global = mem_alloc_atomic(sizeof(int) * (size_t)(nrows + 1));
+        const KeyList **rows = mem_alloc(sizeof(KeyList *) * (size_t)(nrows + 1));
+        for (int r = 0; r < nrows; r++)
+            if (d->as.table.rows[r].block < 0) {
+                comp_error(c, d->as.table.rows[r].span, "this row comes before the first 'column' line");
+                ok = false;
+            }
+        for (int b = 0; b < nblocks && ok; b++) {
+            int n = 0;
+            for (int r = 0; r < nrows; r++)
+                if (d->as.table.rows[r].block == b) {
+                    global[n] = r;
+                    rows[n++] = &d->as.table.rows[r].keys;
+                }
+            char *btitle = mem_alloc_atomic(strlen(title) + 64);
+            sprintf(btitle, "%s, column %s", title, d->as.table.blocks.items[b].name ? d->as.table.blocks.items[b].name : "?");
+            TableDim *dim = &t->col_rows[b];
+            ok &= build_dim(c, btitle, &rspec, rows, n, dim);
+            if (!ok)
+                break;
+            if (dim->mode == KEYS_INDEX) {
+                for (int k = 0; k < dim->nkeys; k++)
+                    if (dim->index[k] >= 0)
+                        dim->index[k] = global[dim->index[k]];
+            } else {
+                for (int k = 0; k < dim->nkeys; k++)
+                    dim->row[k] = global[dim->row[k]];
+            }
+            for (int k = 0; k < n; k++)
+                t->dim[0].labels[global[k]] = dim->labels[k];
+        }
+    } else {
+        const KeyList **rows = mem_alloc(sizeof(KeyList *) * (size_t)(nrows + 1));
+        for (int r = 0; r < nrows; r++)
+            rows[r] = &d->as.table.rows[r].keys;
+        ok &= build_dim(c, title, &rspec, rows, nrows, &t->dim[0]);
+    }
+    if (ndims == 2 && !nblocks) {
         /* each column heading is one key */
         const KeyList **cols = mem_alloc(sizeof(KeyList *) * (size_t)(ncols + 1));
         for (int k = 0; k < ncols; k++) {
@@ -371,10 +436,11 @@ void comp_table(Compiler *c, ProcSig *sig, const Decl *d)
             one->n = one->cap = 1;
             cols[k] = one;
         }
-        DimSpec cspec = { "column", &d->params.items[1], sig->ptypes[1], false };
+        DimSpec cspec = { "column", false, &d->params.items[1], sig->ptypes[1], false };
         ok &= build_dim(c, title, &cspec, cols, ncols, &t->dim[1]);
     }
-    int width = ndims == 2 ? ncols : 1;
+    if (!ok)
+        return;
     t->row_texts = mem_alloc(sizeof(char *) * (size_t)(nrows + 1));
     for (int r = 0; r < nrows; r++) {
         const Row *row = &d->as.table.rows[r];
@@ -395,9 +461,11 @@ void comp_table(Compiler *c, ProcSig *sig, const Decl *d)
                 t->kinds[at] = cell->kind == EX_UNKNOWN ? CELL_UNKNOWN : CELL_NA;
                 if (cell->kind == EX_UNKNOWN) {
                     char *what = mem_alloc_atomic(256);
+                    const char *col = nblocks ? (row->block >= 0 ? d->as.table.blocks.items[row->block].name : "?")
+                                      : t->dim[1].labels && t->dim[1].labels[k] ? t->dim[1].labels[k] : "?";
                     if (ndims == 2)
                         snprintf(what, 256, "%s, row %s, column %s", title, t->dim[0].labels[r] ? t->dim[0].labels[r] : "?",
-                                 t->dim[1].labels && t->dim[1].labels[k] ? t->dim[1].labels[k] : "?");
+                                 col ? col : "?");
                     else
                         snprintf(what, 256, "%s, row %s", title, t->dim[0].labels[r] ? t->dim[0].labels[r] : "?");
                     add_unknown(c, cell->span, what);

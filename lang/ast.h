@@ -144,6 +144,7 @@ typedef struct Row {
     ExprList cells;
     const char *text;        /* bands: the sheet's words for the result */
     Span span;
+    int block;               /* the `column` block it is written under, or -1 */
 } Row;
 
 typedef enum { MOD_ADD, MOD_MUL, MOD_EACH, MOD_ONEOF, MOD_CAP, MOD_BASE } ModKind;
@@ -209,7 +210,9 @@ typedef struct Decl {
         struct { StmtList body; Span body_end; } proc;             /* and example */
         struct { Member *items; int n, cap; EnumFlavour flavour;
                  const char *prompt; const char *deflt; Span deflt_span; } enm;
-        struct { KeyList columns; Row *rows; int nrows, cap; } table;   /* and bands */
+        /* and bands; `blocks` holds the keys of `column NAME` lines, each
+         * starting a block of rows with its own ranges */
+        struct { KeyList columns; Row *rows; int nrows, cap; KeyList blocks; } table;
         struct { ModList items; } mods;
         struct { SeqList items; } seq;
         struct { Setting *items; int n, cap; } ruleset;

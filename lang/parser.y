@@ -334,14 +334,22 @@ table_body
     | table_body row ROWEND  {
           $$ = $1;
           $$->as.table.rows = ast_grow($$->as.table.rows, $$->as.table.nrows, &$$->as.table.cap, sizeof(Row));
+          $2.block = $$->as.table.blocks.n - 1;
           $$->as.table.rows[$$->as.table.nrows++] = $2;
       }
     | table_body IDENT col_keys ROWEND {
-          want_word(ps, $2, @2, "columns", "the column headings");
           $$ = $1;
-          if ($$->as.table.columns.n)
-              diag_report(ps->diag, DIAG_ERROR, ps->src, @2, "the columns are already given");
-          $$->as.table.columns = $3;
+          if (!strcmp($2, "column")) {
+              /* `column NAME`: the rows that follow are that column's, with their own ranges */
+              if ($3.n != 1)
+                  diag_report(ps->diag, DIAG_ERROR, ps->src, @3, "a 'column' line names one column");
+              AST_PUSH($$->as.table.blocks, $3.items[0]);
+          } else {
+              want_word(ps, $2, @2, "columns", "the column headings");
+              if ($$->as.table.columns.n)
+                  diag_report(ps->diag, DIAG_ERROR, ps->src, @2, "the columns are already given");
+              $$->as.table.columns = $3;
+          }
       }
     ;
 
@@ -349,13 +357,13 @@ table_body
  * with the sheet's words for the result, so their values are not strings —
  * a band whose result is a string gives it as those words. */
 row
-    : keys ':' str_cells            { $$ = (Row){ $1, $3, NULL, @$ }; }
-    | keys FATARROW cells text_opt  { $$ = (Row){ $1, $3, $4, @$ }; }
+    : keys ':' str_cells            { $$ = (Row){ $1, $3, NULL, @$, -1 }; }
+    | keys FATARROW cells text_opt  { $$ = (Row){ $1, $3, $4, @$, -1 }; }
     | keys FATARROW STRING {
           Expr *e = ast_expr(EX_STR, @3);
           e->as.str.bytes = $3.bytes;
           e->as.str.len = $3.len;
-          $$ = (Row){ $1, { NULL, 0, 0 }, $3.bytes, @$ };
+          $$ = (Row){ $1, { NULL, 0, 0 }, $3.bytes, @$, -1 };
           AST_PUSH($$.cells, e);
       }
     ;

@@ -58,6 +58,7 @@ typedef struct Table {
     CellKind *kinds;
     uint32_t *cell_offsets;  /* where each cell is written */
     const char **row_texts;  /* bands: the sheet's words for each row, or NULL */
+    TableDim *col_rows;      /* `column` blocks: each column's own rows (into the one list of rows), or NULL */
 } Table;
 
 typedef struct Program {

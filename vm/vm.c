@@ -319,7 +319,7 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             int at[2] = { 0, 0 };
             for (int d = t->ndims - 1; d >= 0; d--)
                 keys[d] = POP();
-            for (int d = 0; d < t->ndims; d++) {
+            for (int d = t->col_rows ? 1 : 0; d < t->ndims; d++) {
                 at[d] = table_find(&t->dim[d], keys[d]);
                 if (at[d] < 0) {
                     char k[64];
@@ -329,7 +329,18 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
                     ERR("table '%s' has no %s for %s", t->name, d == 0 ? "row" : "column", k);
                 }
             }
-            int cell = at[0] * (t->ndims == 2 ? t->dim[1].n : 1) + at[1];
+            if (t->col_rows) {
+                /* each column has its own rows: find the column, then the row in it */
+                at[0] = table_find(&t->col_rows[at[1]], keys[0]);
+                if (at[0] < 0) {
+                    char k[64], col[64];
+                    key_text(k, sizeof k, keys[0], prog);
+                    key_text(col, sizeof col, keys[1], prog);
+                    ERR("no band of '%s' covers %s in column %s", t->name, k, col);
+                }
+                at[1] = 0;
+            }
+            int cell = t->col_rows ? at[0] : at[0] * (t->ndims == 2 ? t->dim[1].n : 1) + at[1];
             if (t->row_texts && t->row_texts[at[0]] && vm->trace && vm->trace->on_row)
                 vm->trace->on_row(vm->trace->ud, p, p->offsets[ip - 3 - p->code], (int)u16(ip - 2), at[0]);
             if (t->kinds[cell] != CELL_VALUE) {

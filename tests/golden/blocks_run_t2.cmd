@@ -1,0 +1,1 @@
+run blocks.muster t2 x=out_of_command y=in_command

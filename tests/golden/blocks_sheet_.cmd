@@ -1,0 +1,1 @@
+sheet blocks.muster
