@@ -34,8 +34,10 @@ static const char usage_text[] =
     "                            may be repeated)\n"
     "Options for sheet:\n"
     "      --md, --html          Markdown (the default), or one self-contained HTML page\n"
-    "Options for prob:\n"
-    "      --trials=N            number of simulated runs (default 100000)\n"
+    "Options for prob (exact odds when the dice allow, else a simulation):\n"
+    "      --exact               exact odds, or an error if there are too many outcomes to count\n"
+    "      --budget=N            runs the exact count may take (default 2000000)\n"
+    "      --trials=N            simulate N runs instead (default 100000 when simulating)\n"
     "      --seed=N              seed the simulation\n"
     "      --json, --csv         machine-readable output\n"
     "      --field=NAME          when PROC returns a record, the odds of that field of it\n"
@@ -50,7 +52,7 @@ static const char usage_text[] =
     "Diagnostics are coloured on a terminal unless NO_COLOR is set.\n";
 
 enum { OPT_SEED = 256, OPT_DICE, OPT_EXPLAIN, OPT_JSON, OPT_CSV, OPT_TRIALS, OPT_MAX_STEPS, OPT_MAX_DEPTH, OPT_CHOOSE,
-       OPT_MD, OPT_HTML, OPT_FIELD };
+       OPT_MD, OPT_HTML, OPT_FIELD, OPT_EXACT, OPT_BUDGET };
 
 static const struct option long_options[] = {
     { "seed", required_argument, NULL, OPT_SEED },
@@ -65,6 +67,8 @@ static const struct option long_options[] = {
     { "md", no_argument, NULL, OPT_MD },
     { "html", no_argument, NULL, OPT_HTML },
     { "field", required_argument, NULL, OPT_FIELD },
+    { "exact", no_argument, NULL, OPT_EXACT },
+    { "budget", required_argument, NULL, OPT_BUDGET },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
     { NULL, 0, NULL, 0 },
@@ -232,6 +236,11 @@ int main(int argc, char **argv)
         case OPT_MD: md = 1; break;
         case OPT_HTML: html = 1; break;
         case OPT_FIELD: prob.field = optarg; break;
+        case OPT_EXACT: prob.exact = 1; break;
+        case OPT_BUDGET:
+            if (!parse_u64(optarg, &prob.budget) || prob.budget == 0)
+                return usage_error("--budget needs a positive whole number, not '%s'", optarg);
+            break;
         case OPT_EXPLAIN: run.explain = 1; break;
         case OPT_JSON: json = 1; break;
         case OPT_CSV: prob.csv = 1; break;
@@ -261,8 +270,10 @@ int main(int argc, char **argv)
             return usage_error("unknown or ambiguous option '%s'", sub_argv[optind - 1]);
         }
     }
-    if (mode == RUN && (prob.csv || prob.trials || prob.field))
-        return usage_error("%s--csv, --trials and --field go with 'prob', not 'run'", "");
+    if (mode == RUN && (prob.csv || prob.trials || prob.field || prob.exact || prob.budget))
+        return usage_error("%s--csv, --trials, --field, --exact and --budget go with 'prob', not 'run'", "");
+    if (prob.exact && prob.trials)
+        return usage_error("%schoose one of --exact and --trials", "");
     if (mode == PROB && (run.dice || run.explain))
         return usage_error("%s--dice and --explain go with 'run', not 'prob'", "");
     if (mode == PROB && json && prob.csv)

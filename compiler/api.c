@@ -13,6 +13,7 @@
 #include "compiler.h"
 #include "sheet.h"
 #include "dice.h"
+#include "exact.h"
 #include "mem.h"
 #include "opcodes.h"
 #include "parse.h"
@@ -982,6 +983,187 @@ static double as_double(Value v)
     return v.tag == VAL_RAT ? (double)v.as.q.num / (double)v.as.q.den : (double)v.as.i;
 }
 
+/* ---- exact odds ---- */
+
+typedef struct ExactCall {
+    const ProcSig *sig;
+    const bool *given;
+    Value *argv;
+    int field;
+} ExactCall;
+
+/* One run for the exact engine: the defaults (they may roll), then the call. */
+static int exact_run(void *ud, Vm *vm, Value *result)
+{
+    ExactCall *x = ud;
+    if (fill_defaults(x->sig, x->given, vm, x->argv) || vm_call(vm, x->sig->proto, x->argv, x->sig->nparams, result))
+        return -1;
+    if (x->field >= 0)
+        *result = result->as.r->field[x->field];
+    return 0;
+}
+
+static void print_mpq(FILE *out, const mpq_t q)
+{
+    mpz_out_str(out, 10, mpq_numref(q));
+    if (mpz_cmp_ui(mpq_denref(q), 1) != 0) {
+        fputc('/', out);
+        mpz_out_str(out, 10, mpq_denref(q));
+    }
+}
+
+static char *mem_printed_double(double d)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "~%.3g", d);
+    return mem_strdup(buf);
+}
+
+static char *mpq_text(const mpq_t q)
+{
+    char *s = mpq_get_str(NULL, 10, q);
+    char *copy = mem_strdup(s);
+    void (*freefunc)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &freefunc);
+    freefunc(s, strlen(s) + 1);
+    return copy;
+}
+
+/* Print an exact distribution in the chosen format; MUSTER_OK. */
+static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, const Value *argv,
+                       const muster_prob_opts *opts, const char *field, const ExactResult *r)
+{
+    FILE *out = ctx->out;
+    bool numeric = r->n > 0 && (r->outcomes[0].value.tag == VAL_INT || r->outcomes[0].value.tag == VAL_RAT);
+    /* mean and spread over the outcomes with a value */
+    mpq_t total, mean, sq, t, d;
+    mpq_inits(total, mean, sq, t, d, NULL);
+    for (int i = 0; i < r->n; i++)
+        mpq_add(total, total, r->outcomes[i].p);
+    if (numeric && mpq_sgn(total) > 0) {
+        for (int i = 0; i < r->n; i++) {
+            Value v = r->outcomes[i].value;
+            mpq_set_si(t, v.tag == VAL_RAT ? v.as.q.num : v.as.i, v.tag == VAL_RAT ? (unsigned long)v.as.q.den : 1);
+            mpq_canonicalize(t);
+            mpq_mul(d, t, r->outcomes[i].p);
+            mpq_add(mean, mean, d);
+        }
+        mpq_div(mean, mean, total);
+        for (int i = 0; i < r->n; i++) {
+            Value v = r->outcomes[i].value;
+            mpq_set_si(t, v.tag == VAL_RAT ? v.as.q.num : v.as.i, v.tag == VAL_RAT ? (unsigned long)v.as.q.den : 1);
+            mpq_canonicalize(t);
+            mpq_sub(d, t, mean);
+            mpq_mul(d, d, d);
+            mpq_mul(d, d, r->outcomes[i].p);
+            mpq_add(sq, sq, d);
+        }
+        mpq_div(sq, sq, total);
+    }
+    if (opts->json) {
+        fputs("{\"exact\": true, \"trials\": null, \"outcomes\": [", out);
+        for (int i = 0; i < r->n; i++) {
+            fputs(i ? ", {\"value\": " : "{\"value\": ", out);
+            val_print_json(out, r->outcomes[i].value, c->prog);
+            fputs(", \"p\": \"", out);
+            print_mpq(out, r->outcomes[i].p);
+            fprintf(out, "\", \"probability\": %.10g}", mpq_get_d(r->outcomes[i].p));
+        }
+        if (mpq_sgn(r->not_given) > 0) {
+            fputs(r->n ? ", " : "", out);
+            fputs("{\"value\": null, \"not_given\": true, \"p\": \"", out);
+            print_mpq(out, r->not_given);
+            fprintf(out, "\", \"probability\": %.10g}", mpq_get_d(r->not_given));
+        }
+        fputs("]", out);
+        if (mpq_sgn(r->dropped) > 0) {
+            fputs(", \"dropped\": \"", out);
+            print_mpq(out, r->dropped);
+            fputc('"', out);
+        }
+        if (numeric)
+            fprintf(out, ", \"mean\": %.10g, \"sd\": %.10g", mpq_get_d(mean), sqrt(mpq_get_d(sq)));
+        fputs("}\n", out);
+    } else if (opts->csv) {
+        fputs("value,p,probability\n", out);
+        for (int i = 0; i < r->n; i++) {
+            csv_field(out, value_text(r->outcomes[i].value, c->prog));
+            fputc(',', out);
+            print_mpq(out, r->outcomes[i].p);
+            fprintf(out, ",%.10f\n", mpq_get_d(r->outcomes[i].p));
+        }
+        if (mpq_sgn(r->not_given) > 0) {
+            fputs("not given in source,", out);
+            print_mpq(out, r->not_given);
+            fprintf(out, ",%.10f\n", mpq_get_d(r->not_given));
+        }
+    } else {
+        print_call(out, c, sig, argv);
+        if (field)
+            fprintf(out, ".%s", field);
+        for (int i = 0; i < opts->nchoices; i++)
+            fprintf(out, "%s%s", i ? ", " : " choosing ", opts->choices[i]);
+        fprintf(out, ": exact (%llu runs)\n", (unsigned long long)r->runs);
+        int width = mpq_sgn(r->not_given) > 0 ? 19 : 5, pw = 1;
+        char **texts = mem_alloc(sizeof(char *) * (size_t)(r->n + 1));
+        char **ps = mem_alloc(sizeof(char *) * (size_t)(r->n + 2));
+        for (int i = 0; i < r->n; i++) {
+            texts[i] = value_text(r->outcomes[i].value, c->prog);
+            int w = (int)strlen(texts[i]);
+            if (w > 40) {
+                strcpy(texts[i] + 37, "...");
+                w = 40;
+            }
+            if (w > width)
+                width = w;
+            ps[i] = mpq_text(r->outcomes[i].p);
+            if (strlen(ps[i]) > 30) {
+                /* a fraction too long to read: its size instead (JSON keeps it whole) */
+                char approx[32];
+                snprintf(approx, sizeof approx, "~%.3g", mpq_get_d(r->outcomes[i].p));
+                ps[i] = mem_strdup(approx);
+            }
+            if ((int)strlen(ps[i]) > pw)
+                pw = (int)strlen(ps[i]);
+        }
+        if (pw > 30)
+            pw = 30;
+        fprintf(out, "%*s  %-*s  %11s  %9s  %9s\n", width, "value", pw, "p", "probability", "at least", "at most");
+        double below = 0;
+        for (int i = 0; i < r->n; i++) {
+            double p = mpq_get_d(r->outcomes[i].p);
+            double at_least = 1 - below;
+            below += p;
+            fprintf(out, "%*s  %-*s  %11.5f  %9.5f  %9.5f", width, texts[i], pw, ps[i], p, at_least, below);
+            int bar = (int)(p * 40 + 0.5);
+            if (bar)
+                fputs("  ", out);
+            for (int k = 0; k < bar; k++)
+                fputc('#', out);
+            fputc('\n', out);
+        }
+        if (mpq_sgn(r->not_given) > 0) {
+            char *p = mpq_text(r->not_given);
+            fprintf(out, "%*s  %-*s  %11.5f\n", width, "not given in source", pw, p, mpq_get_d(r->not_given));
+        }
+        if (mpq_sgn(r->dropped) > 0) {
+            char *p = mpq_text(r->dropped);
+            fprintf(out, "cut off: an open-ended roll went on past the depth limit with probability %s; "
+                    "that is in no row above\n", strlen(p) <= 30 ? p : mem_printed_double(mpq_get_d(r->dropped)));
+        }
+        if (numeric) {
+            char *m = mpq_text(mean);
+            fprintf(out, "mean %.4f", mpq_get_d(mean));
+            if (strlen(m) <= 30 && mpz_cmp_ui(mpq_denref(mean), 1) != 0)
+                fprintf(out, " (%s)", m);
+            fprintf(out, ", standard deviation %.4f%s\n", sqrt(mpq_get_d(sq)),
+                    mpq_sgn(r->not_given) > 0 ? " (of the outcomes with a value)" : "");
+        }
+    }
+    mpq_clears(total, mean, sq, t, d, NULL);
+    return MUSTER_OK;
+}
+
 int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
                 const muster_prob_opts *opts)
 {
@@ -1015,6 +1197,33 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
             fputs(")\n", ctx->err);
             return MUSTER_USAGE;
         }
+    }
+    if (!opts->trials) {
+        /* exact where the dice allow it */
+        ExactCall x = { sig, given, argv, field };
+        ExactOptions eo = { .budget = opts->budget };
+        ExactResult er;
+        exact_distribution(vm, sig->proto, argv, sig->nparams, exact_run, &x, &eo, &er);
+        if (er.failed) {
+            report_runtime(ctx, c, vm);
+            exact_clear(&er);
+            return MUSTER_ERROR;
+        }
+        if (!er.over_budget) {
+            int st = print_exact(ctx, c, sig, argv, opts, opts->field, &er);
+            exact_clear(&er);
+            return st;
+        }
+        exact_clear(&er);
+        if (opts->exact) {
+            fprintf(ctx->err, "muster: error: the exact odds of '%s' need more than %llu runs of it; "
+                    "raise --budget or simulate with --trials\n", sig->name,
+                    (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
+            return MUSTER_ERROR;
+        }
+        fprintf(ctx->err, "muster: note: too many outcomes to count exactly (more than %llu runs); simulating\n",
+                (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
+        vm->dice = &rng.base;
     }
     Tallies t = { 0 };
     uint64_t unknown = 0;    /* trials that reached a value the rules text does not give */

@@ -997,6 +997,7 @@ static bool comp_stmt(Compiler *c, const Stmt *s)
     }
     case ST_REROLL:
         comp_emit_op(c, OP_REROLL, s->span);
+        fn->proto->rerolls = true;
         return true;
     case ST_EXPECT:
         comp_expect(c, s);

@@ -28,6 +28,7 @@ typedef struct Proto {
     int source_id;           /* which source file, for error reports */
     uint32_t decl_offset;    /* where the procedure is declared */
     bool hidden;             /* compiler-made (a default value): not shown in traces */
+    bool rerolls;            /* its body has a `reroll` */
 } Proto;
 
 /* A lookup table: the compiled form of a `table` or `bands` block (and of

@@ -190,9 +190,23 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             else { sp--; ip += 2; }
             break;
         case OP_CALL: {
-            const Proto *callee = prog->protos[u16(ip)];
+            int callee_index = (int)u16(ip);
+            const Proto *callee = prog->protos[callee_index];
             int argc = ip[2];
             ip += 3;
+            if (callee->rerolls && vm->intercept) {
+                Value answer;
+                vm->error[0] = '\0';
+                int rc = vm->intercept(vm->intercept_ud, callee, callee_index, sp - argc, &answer);
+                if (rc > 0) {
+                    sp -= argc;
+                    PUSH(answer);
+                    break;
+                }
+                char why[sizeof vm->error];
+                snprintf(why, sizeof why, "%s", vm->error[0] ? vm->error : "stopped");
+                ERR("%s", why);
+            }
             if (depth + 1 >= lim->max_depth)
                 ERR("recursion limit reached: more than %d calls active at once when calling '%s'",
                     lim->max_depth, callee->name);
@@ -236,6 +250,10 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             break;
         }
         case OP_REROLL:
+            if (vm->stop_on_reroll && depth == 0) {
+                vm->rerolled = true;
+                ERR("reroll");
+            }
             if (++rerolls > lim->max_rerolls)
                 ERR("reroll limit reached: rerolled %lld times without a result (can the reroll condition ever be false?)",
                     (long long)lim->max_rerolls);

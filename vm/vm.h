@@ -63,6 +63,13 @@ typedef struct Vm {
     VmLimits limits;
     const VmTrace *trace;
     int *choices;            /* per enum id: the option to take at a choice, or -1 for its default; may be NULL */
+    /* For the exact engine: a call of a procedure that rerolls may be
+     * answered by `intercept` (1: *result is the answer; -1: an error), and
+     * a reroll of the top-level procedure can end the run instead. */
+    int (*intercept)(void *ud, const Proto *callee, int index, const Value *args, Value *result);
+    void *intercept_ud;
+    bool stop_on_reroll;
+    bool rerolled;           /* the last call ended at a reroll (stop_on_reroll) */
     Value *stack;
     int stack_size;
     Frame *frames;

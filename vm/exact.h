@@ -1,0 +1,69 @@
+/* exact.h — exact distributions, by running a procedure on every outcome of its dice.
+ *
+ * The exact engine is a dice source that, instead of drawing, chooses: the
+ * first run takes the first outcome of every roll, and each later run
+ * changes the last choice that has alternatives left, until every path
+ * through the procedure's dice has been run once.  A pool of n dice is one
+ * choice among its C(n+s-1, s-1) multisets, weighted by its multinomial
+ * coefficient, not among s^n ordered sequences.  Probabilities are exact
+ * rationals (GMP).
+ *
+ * `reroll` is conditioning: a procedure that rerolls gets the distribution
+ * of its attempts that do not.  For the procedure asked about, paths that
+ * reroll are set aside and the rest renormalised; a procedure that rerolls
+ * and is called from another is worked out on its own (once per distinct
+ * arguments) and then stands for one choice among its results.
+ *
+ * A path that keeps rolling past a depth limit (an open-ended explosion) is
+ * cut, and the probability cut off is reported, never silently added to a
+ * result.  A path that reaches a value the rules text does not give ('?')
+ * is counted apart, as in simulation.  Work is bounded by a budget of runs;
+ * past it the engine stops and says how far it got.
+ */
+#ifndef MUSTER_VM_EXACT_H
+#define MUSTER_VM_EXACT_H
+
+#include "vm.h"
+
+#include <gmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct ExactOutcome {
+    Value value;
+    mpq_t p;
+} ExactOutcome;
+
+typedef struct ExactResult {
+    ExactOutcome *outcomes;  /* sorted by value */
+    int n;
+    mpq_t not_given;         /* reached a '?' */
+    mpq_t dropped;           /* cut at the depth limit */
+    uint64_t runs;           /* runs of the procedure it took */
+    bool over_budget;        /* stopped: more runs needed than the budget allows */
+    /* a runtime error on some path (other than '?') stops the engine; the
+     * Vm's error fields say where */
+    bool failed;
+} ExactResult;
+
+typedef struct ExactOptions {
+    uint64_t budget;         /* most runs, all nested work included; 0: the default */
+    int max_decisions;       /* most rolls on one path before it is cut; 0: the default */
+} ExactOptions;
+
+#define EXACT_DEFAULT_BUDGET 2000000
+#define EXACT_DEFAULT_DECISIONS 200
+
+/* One run of what is asked about: by default a call of protos[index](args);
+ * a driver may supply its own (to work out default arguments first). */
+typedef int (*ExactRun)(void *ud, Vm *vm, Value *result);
+
+/* Work out the distribution of protos[index](args) — or of `run` when
+ * given.  `vm` supplies the program, limits and choices (its dice source is
+ * replaced for the duration); on failure its error fields describe the
+ * error.  Call exact_clear on the result when done. */
+void exact_distribution(Vm *vm, int index, const Value *args, int nargs, ExactRun run, void *run_ud,
+                        const ExactOptions *opts, ExactResult *out);
+void exact_clear(ExactResult *r);
+
+#endif
