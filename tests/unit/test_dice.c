@@ -1,6 +1,10 @@
 /* test_dice.c — dice sources, the dice list parser and the generator. */
 #include "config.h"
 #include "harness.h"
+#include "exact.h"
+#include "compiler.h"
+
+#include <stdlib.h>
 
 #include "rng.h"
 
@@ -343,6 +347,165 @@ static void test_fresh_seed(void)
     CU_ASSERT(b < 1000000000000ULL);
 }
 
+/* ---- the exact engine ---- */
+
+/* The exact distribution of proc() in text, which takes no arguments. */
+static void exact_of(const char *text, const char *proc, uint64_t budget, ExactResult *out)
+{
+    Compiled *c = compile_text(text, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    const ProcSig *sig = compiler_find_proc(c, proc);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sig);
+    Vm vm;
+    vm_init(&vm, c->prog, NULL);
+    ExactOptions o = { .budget = budget };
+    exact_distribution(&vm, sig->proto, NULL, 0, NULL, NULL, &o, out);
+}
+
+/* Is the probability of outcome k num/den? */
+static bool p_is(const ExactResult *r, int64_t k, unsigned long num, unsigned long den)
+{
+    mpq_t want;
+    mpq_init(want);
+    mpq_set_ui(want, num, den);
+    mpq_canonicalize(want);
+    bool ok = false;
+    for (int i = 0; i < r->n; i++)
+        if (r->outcomes[i].value.tag == VAL_INT && r->outcomes[i].value.as.i == k)
+            ok = mpq_equal(r->outcomes[i].p, want);
+    if (mpq_sgn(want) == 0) {
+        ok = true;
+        for (int i = 0; i < r->n; i++)
+            if (r->outcomes[i].value.as.i == k)
+                ok = false;
+    }
+    mpq_clear(want);
+    return ok;
+}
+
+static unsigned long choose(unsigned n, unsigned k)
+{
+    unsigned long r = 1;
+    for (unsigned i = 1; i <= k; i++)
+        r = r * (n - k + i) / i;
+    return r;
+}
+
+static void test_exact_binomial(void)
+{
+    /* count(n d6 >= 4) is binomial(n, 1/2); the engine runs each multiset once */
+    for (unsigned n = 1; n <= 10; n++) {
+        char text[128];
+        snprintf(text, sizeof text, "proc f() -> int { return count(roll %ud6 >= 4) }", n);
+        ExactResult r;
+        exact_of(text, "f", 0, &r);
+        CU_ASSERT_FALSE(r.failed);
+        CU_ASSERT_FALSE(r.over_budget);
+        CU_ASSERT_EQUAL(r.n, (int)n + 1);
+        for (unsigned k = 0; k <= n; k++)
+            CU_ASSERT(p_is(&r, k, choose(n, k), 1UL << n));
+        CU_ASSERT_EQUAL(r.runs, (uint64_t)choose(n + 5, 5));
+        exact_clear(&r);
+    }
+}
+
+static void test_exact_two_dice(void)
+{
+    ExactResult r;
+    exact_of("proc f() -> int { return roll d6 + roll d6 }", "f", 0, &r);
+    CU_ASSERT_EQUAL(r.n, 11);
+    for (int t = 2; t <= 12; t++)
+        CU_ASSERT(p_is(&r, t, (unsigned long)(6 - abs(t - 7)), 36));
+    CU_ASSERT_EQUAL(r.runs, 36);
+    exact_clear(&r);
+    /* the same as a pool: 21 multisets instead of 36 sequences */
+    exact_of("proc f() -> int { return sum(roll 2d6) }", "f", 0, &r);
+    CU_ASSERT(p_is(&r, 7, 6, 36));
+    CU_ASSERT(p_is(&r, 12, 1, 36));
+    CU_ASSERT_EQUAL(r.runs, 21);
+    exact_clear(&r);
+}
+
+static const char *roll_offs =
+    "proc off() -> int {\n"
+    "  let a = roll d6\n"
+    "  let b = roll d6\n"
+    "  if a == b { reroll }\n"
+    "  if a > b { return 1 }\n"
+    "  return 0\n"
+    "}\n"
+    "proc twice() -> int { return off() + off() }\n"
+    "proc skewed() -> int {\n"
+    "  let a = roll d6\n"
+    "  if a == 1 { return 9 }\n"
+    "  return off()\n"
+    "}\n";
+
+static void test_exact_rerolls_condition(void)
+{
+    ExactResult r;
+    exact_of(roll_offs, "off", 0, &r);
+    CU_ASSERT(p_is(&r, 1, 1, 2));
+    CU_ASSERT(p_is(&r, 0, 1, 2));
+    exact_clear(&r);
+    /* a rerolling procedure called twice: each call conditioned on its own */
+    exact_of(roll_offs, "twice", 0, &r);
+    CU_ASSERT(p_is(&r, 0, 1, 4));
+    CU_ASSERT(p_is(&r, 1, 1, 2));
+    CU_ASSERT(p_is(&r, 2, 1, 4));
+    exact_clear(&r);
+    /* conditioning inside a branch must not reweigh the other branch */
+    exact_of(roll_offs, "skewed", 0, &r);
+    CU_ASSERT(p_is(&r, 9, 1, 6));
+    CU_ASSERT(p_is(&r, 1, 5, 12));
+    CU_ASSERT(p_is(&r, 0, 5, 12));
+    exact_clear(&r);
+}
+
+static void test_exact_cuts_and_gaps(void)
+{
+    ExactResult r;
+    exact_of("proc e() -> int {\n let r = roll d6\n if r == 6 { return 6 + e() }\n return r\n}", "e", 0, &r);
+    CU_ASSERT_FALSE(r.failed);
+    CU_ASSERT(mpq_sgn(r.dropped) > 0);
+    CU_ASSERT(p_is(&r, 1, 1, 6));
+    CU_ASSERT(p_is(&r, 7, 1, 36));
+    /* what is kept and what is cut add up to one */
+    mpq_t sum, one;
+    mpq_inits(sum, one, NULL);
+    mpq_set_ui(one, 1, 1);
+    for (int i = 0; i < r.n; i++)
+        mpq_add(sum, sum, r.outcomes[i].p);
+    mpq_add(sum, sum, r.dropped);
+    CU_ASSERT(mpq_equal(sum, one));
+    mpq_clears(sum, one, NULL);
+    exact_clear(&r);
+
+    exact_of("table t(n: int) -> int {\n 1: 5\n 2: ?\n 3: ?\n}\nproc f() -> int { return t(roll d3) }", "f", 0, &r);
+    CU_ASSERT(p_is(&r, 5, 1, 3));
+    mpq_t two_thirds;
+    mpq_init(two_thirds);
+    mpq_set_ui(two_thirds, 2, 3);
+    CU_ASSERT(mpq_equal(r.not_given, two_thirds));
+    mpq_clear(two_thirds);
+    exact_clear(&r);
+}
+
+static void test_exact_budget_and_no_dice(void)
+{
+    ExactResult r;
+    exact_of("proc f() -> int { return count(roll 30d6 >= 4) }", "f", 1000, &r);
+    CU_ASSERT(r.over_budget);
+    exact_clear(&r);
+    exact_of("proc f() -> int { return 7 }", "f", 0, &r);
+    CU_ASSERT_EQUAL(r.runs, 1);
+    CU_ASSERT(p_is(&r, 7, 1, 1));
+    exact_clear(&r);
+    exact_of("proc f() -> int {\n let a = roll d2\n reroll\n}", "f", 0, &r);
+    CU_ASSERT(r.failed);
+    exact_clear(&r);
+}
+
 void register_tests(void)
 {
     static const TestDef scripted[] = {
@@ -364,6 +527,15 @@ void register_tests(void)
         { "fresh seeds", test_fresh_seed },
         { NULL, NULL },
     };
+    static const TestDef exact[] = {
+        { "binomial pools, one run a multiset", test_exact_binomial },
+        { "two dice, as rolls and as a pool", test_exact_two_dice },
+        { "rerolls are conditioning", test_exact_rerolls_condition },
+        { "open-ended rolls are cut; gaps are counted apart", test_exact_cuts_and_gaps },
+        { "budget, no dice, always rerolling", test_exact_budget_and_no_dice },
+        { NULL, NULL },
+    };
     add_suite("dice: scripted", scripted);
+    add_suite("dice: exact", exact);
     add_suite("dice: seeded", rng);
 }
