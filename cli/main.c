@@ -19,7 +19,9 @@ static const char usage_text[] =
     "  run FILE PROC [NAME=VALUE]...\n"
     "                            run a procedure and print its result\n"
     "  prob FILE PROC [NAME=VALUE]...\n"
-    "                            simulate a procedure and print the odds of each result\n"
+    "                            the odds of each result of a procedure (exact, or simulated)\n"
+    "  prob -e EXPRESSION        the odds of a one-off expression, as in -e 'count(roll 6d6 >= 4)'\n"
+    "  run -e EXPRESSION         roll a one-off expression once\n"
     "  test FILE|DIR...          run the examples of each script (DIR: every .muster in it)\n"
     "  turn FILE                 print the turn sequence as a checklist\n"
     "  sheet FILE [--md|--html]  render the script as a quick reference sheet (Markdown by default)\n"
@@ -222,10 +224,12 @@ int main(int argc, char **argv)
     optind = 1;
     opterr = 0;
     /* GNU getopt permutes: options may come anywhere, even after NAME=VALUE */
-    while ((opt = getopt_long(sub_argc, sub_argv, ":hV", long_options, NULL)) != -1) {
+    const char *expression = NULL;
+    while ((opt = getopt_long(sub_argc, sub_argv, ":hVe:", long_options, NULL)) != -1) {
         switch (opt) {
         case 'h': fputs(usage_text, stdout); return 0;
         case 'V': printf("muster %s\n", muster_version()); return 0;
+        case 'e': expression = optarg; break;
         case OPT_SEED:
             if (!parse_u64(optarg, &seed))
                 return usage_error("--seed needs a whole number, not '%s'", optarg);
@@ -314,6 +318,26 @@ int main(int argc, char **argv)
     }
     if (mode == TEST)
         return run_tests(ctx, pos, npos);
+    if (expression) {
+        if (mode != RUN && mode != PROB)
+            return usage_error("%s-e goes with 'run' and 'prob'", "");
+        if (npos)
+            return usage_error("with -e, '%s' is not wanted (the expression is all there is)", pos[0]);
+        muster_program *prog = muster_load_expression(ctx, expression);
+        if (!prog)
+            return MUSTER_ERROR;
+        char *none[1] = { NULL };
+        if (mode == RUN) {
+            run.have_seed = have_seed;
+            run.seed = seed;
+            run.json = json;
+            return muster_run(ctx, prog, "expression", 0, none, &run);
+        }
+        prob.have_seed = have_seed;
+        prob.seed = seed;
+        prob.json = json;
+        return muster_prob(ctx, prog, "expression", 0, none, &prob);
+    }
     if (npos == 0)
         return usage_error("%s needs a FILE", cmd);
     muster_program *prog = muster_load(ctx, pos[0]);

@@ -209,6 +209,29 @@ muster_program *muster_load(muster_ctx *ctx, const char *path)
     return load_source(ctx, src);
 }
 
+muster_program *muster_load_expression(muster_ctx *ctx, const char *expression)
+{
+    /* the expression alone on line 2, so its columns are the user's */
+    size_t n = strlen(expression);
+    char *text = mem_alloc_atomic(n + 128);
+    snprintf(text, n + 128, "proc %s() -> int { return\n%s\n}\n", COMPILER_EXPRESSION_PROC, expression);
+    /* the result type is whatever the expression's is: a type name no script
+     * can write, put in after parsing */
+    Source *src = source_new("-e", text, strlen(text));
+    int before = ctx->diag.errors;
+    Module *m = parse_module(src, &ctx->diag);
+    if (ctx->diag.errors > before || m->n != 1)
+        return NULL;
+    m->decls[0]->ret.name = COMPILER_INFERRED_TYPE;
+    Compiled *c = compiler_compile(m, &ctx->diag);
+    if (!c)
+        return NULL;
+    c->expression = mem_strdup(expression);
+    muster_program *p = mem_alloc(sizeof *p);
+    p->compiled = c;
+    return p;
+}
+
 muster_program *muster_load_string(muster_ctx *ctx, const char *name, const char *text, size_t len)
 {
     char *copy = mem_strndup(text, len);
@@ -792,6 +815,10 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
 
 static void print_call(FILE *out, const Compiled *c, const ProcSig *sig, const Value *args)
 {
+    if (c->expression) {
+        fputs(c->expression, out);
+        return;
+    }
     fprintf(out, "%s(", sig->name);
     for (int i = 0; i < sig->nparams; i++) {
         fprintf(out, "%s%s: ", i ? ", " : "", sig->pnames[i]);

@@ -75,6 +75,10 @@ ProcSig *comp_find_proc(Compiler *c, const char *name)
 
 bool comp_resolve_type(Compiler *c, TypeRef ref, Type *out)
 {
+    if (!strcmp(ref.name, COMPILER_INFERRED_TYPE)) {   /* no script can write a name with spaces */
+        *out = T_INFER;
+        return true;
+    }
     static const struct { const char *name; TypeKind kind; } builtin[] = {
         { "int", TY_INT }, { "rat", TY_RAT }, { "bool", TY_BOOL }, { "str", TY_STR }, { "pool", TY_POOL },
     };
@@ -987,7 +991,12 @@ static bool comp_stmt(Compiler *c, const Stmt *s)
     }
     case ST_RETURN: {
         Type want = fn->sig->ret;
-        Type t = comp_expr(c, s->as.ret, want);
+        Type t = comp_expr(c, s->as.ret, want.kind == TY_ERROR && want.enum_id == -3 ? T_NONE : want);
+        if (want.kind == TY_ERROR && want.enum_id == -3) {
+            /* a one-off expression: its type is whatever it is */
+            fn->sig->ret = t;
+            want = t;
+        }
         if (!fits(want, t))
             comp_error(c, s->as.ret->span, "'%s' returns %s, but this is %s", fn->sig->name,
                   comp_type_name(c, want), comp_type_name(c, t));

@@ -75,6 +75,7 @@ typedef struct Compiled {
     Program *prog;
     const Source *src;       /* the main file */
     const Module *module;    /* its declarations (and those it imports) */
+    const char *expression;  /* a one-off expression (prob -e), shown in place of the call */
     const Source **sources;  /* every file, by Proto.source_id */
     int nsources;
     ProcSig *procs;          /* everything callable, in declaration order */
@@ -89,6 +90,10 @@ typedef struct Compiled {
     Lint *lints;
     int nlints;
 } Compiled;
+
+/* A one-off expression becomes `proc expression() -> <this> { return EXPR }`. */
+#define COMPILER_EXPRESSION_PROC "expression"
+#define COMPILER_INFERRED_TYPE "the type of the expression"
 
 /* Compile a parsed module (its declarations may come from several files);
  * NULL if any error was reported. */

@@ -64,6 +64,8 @@ typedef struct Compiler {
 static const Type T_ERR = { TY_ERROR, 0 }, T_INT = { TY_INT, 0 }, T_RAT = { TY_RAT, 0 },
                   T_BOOL = { TY_BOOL, 0 }, T_STR = { TY_STR, 0 }, T_POOL = { TY_POOL, 0 };
 static const Type T_NONE = { TY_ERROR, -1 };   /* "no expectation" hint */
+static const Type T_INFER = { TY_ERROR, -3 };  /* result type of a one-off expression, found when compiled */
+
 
 static inline bool is_err(Type t) { return t.kind == TY_ERROR; }
 static inline bool is_num(Type t) { return t.kind == TY_INT || t.kind == TY_RAT; }

@@ -35,6 +35,9 @@ int muster_error_count(const muster_ctx *ctx);
 /* Compile a script; NULL (after printing diagnostics) if it has errors. */
 muster_program *muster_load(muster_ctx *ctx, const char *path);
 muster_program *muster_load_string(muster_ctx *ctx, const char *name, const char *text, size_t len);
+/* A one-off expression, as a program with one procedure "expression" of no
+ * arguments (for `muster prob -e 'count(roll 6d6 >= 4)'`). */
+muster_program *muster_load_expression(muster_ctx *ctx, const char *expression);
 
 typedef struct muster_run_opts {
     int have_seed;
