@@ -141,7 +141,7 @@ static void consider(Suggest *s, const char *name)
 static const char *const builtin_names[] = {
     "floor", "ceil", "round", "abs", "min", "max", "clamp",
     "count", "sum", "highest", "lowest", "any", "all", "doubles",
-    "shift", "choose", "text", NULL
+    "shift", "choose", "text", "prob", NULL
 };
 
 static bool is_builtin_name(const char *name)
@@ -714,6 +714,36 @@ static Type call_builtin(Compiler *c, const Expr *e, bool *handled)
         comp_emit_op(c, OP_CHOOSE, at);
         comp_emit_u16(c, (unsigned)id, at);
         return (Type){ TY_ENUM, id };
+    }
+    if (!strcmp(f, "prob")) {
+        /* prob(claim): the claim becomes a procedure of its own, worked out exactly */
+        if (!no_named_args(c, e) || !arity(c, e, 1, 1, "prob(claim), as in prob(hits(6) >= 3)"))
+            return T_RAT;
+        const Expr *claim = e->as.call.args[0].value;
+        char *name = mem_alloc_atomic(64);
+        snprintf(name, 64, "prob() at line %u", 0u);
+        int line, col;
+        source_linecol(c->src, claim->span.begin, &line, &col);
+        snprintf(name, 64, "prob() on line %d", line);
+        Proto *p = chunk_proto_new(c->prog, name, c->source_id, claim->span.begin);
+        p->hidden = true;
+        int index = c->prog->nprotos - 1;
+        ProcSig *sig = mem_alloc(sizeof *sig);
+        *sig = (ProcSig){ .kind = SIG_PROC, .name = name, .proto = index, .ret = T_BOOL, .span = claim->span };
+        FnState *outer = c->fn;
+        FnState *fn = mem_alloc(sizeof *fn);
+        comp_begin_fn(c, fn, sig, name, claim->span);
+        fn->scope = 1;
+        Type t = comp_expr(c, claim, T_BOOL);
+        if (!fits(T_BOOL, t))
+            comp_error(c, claim->span, "prob() takes a claim that is true or false, such as prob(hits(6) >= 3), not %s",
+                       comp_type_name(c, t));
+        comp_emit_op(c, OP_RETURN, claim->span);
+        comp_end_fn(c, fn);
+        c->fn = outer;
+        comp_emit_op(c, OP_PROB, at);
+        comp_emit_u16(c, (unsigned)index, at);
+        return T_RAT;
     }
     if (!strcmp(f, "text")) {
         if (!no_named_args(c, e) || !arity(c, e, 1, 1, "text(x)"))

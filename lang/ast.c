@@ -4,7 +4,7 @@
 #include "mem.h"
 
 const char *const ast_operator_text[] = {
-    "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or", "-", "not", "+"
+    "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or", "-", "not", "+", "~"
 };
 
 Expr *ast_expr(ExprKind kind, Span span)

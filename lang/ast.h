@@ -28,7 +28,8 @@ typedef enum {
 typedef enum {
     OPR_ADD, OPR_SUB, OPR_MUL, OPR_DIV, OPR_MOD,
     OPR_EQ, OPR_NE, OPR_LT, OPR_LE, OPR_GT, OPR_GE,
-    OPR_AND, OPR_OR, OPR_NEG, OPR_NOT, OPR_POS
+    OPR_AND, OPR_OR, OPR_NEG, OPR_NOT, OPR_POS,
+    OPR_APPROX               /* expect a ~ b within t */
 } Operator;
 
 extern const char *const ast_operator_text[];
@@ -57,7 +58,7 @@ struct Expr {
         const char *name;
         struct { Expr *object; const char *member; Span member_span; } member;   /* x.m, Enum.m */
         struct { Operator op; Expr *operand; } unary;
-        struct { Operator op; Expr *left, *right; Span op_span; } binary;
+        struct { Operator op; Expr *left, *right; Span op_span; Expr *tolerance; } binary;
         struct { const char *callee; Span callee_span; Arg *args; int nargs; } call;
         struct { Expr *count; int64_t sides; Expr *sides_expr; } roll;   /* count NULL: one die */
     } as;

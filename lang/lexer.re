@@ -282,10 +282,23 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
                 return IDENT;
             }
             digit+ "." digit+ {
+                /* a decimal is an exact rational: 0.31 is 31/100 */
                 TOKEN_SPAN(loc, ps);
-                lex_error(ps, *loc, "muster has no decimal numbers; write a fraction such as 7/2 for 3%s", "\xc2\xbd");
-                lval->i = 0;
-                return INT;
+                const char *dot = memchr(ps->tok, '.', (size_t)(ps->cur - ps->tok));
+                int64_t whole, frac, scale = 1;
+                if (!parse_int(ps->tok, dot, &whole) || !parse_int(dot + 1, ps->cur, &frac) || ps->cur - dot - 1 > 18) {
+                    lex_error(ps, *loc, "this decimal has too many digits for an exact fraction%s", "");
+                    whole = frac = 0;
+                }
+                for (const char *d = dot + 1; d < ps->cur; d++)
+                    scale *= 10;
+                if (whole > (INT64_MAX - frac) / scale) {
+                    lex_error(ps, *loc, "number too large: muster's integers are 64-bit%s", "");
+                    whole = frac = 0;
+                }
+                lval->q.num = whole * scale + frac;
+                lval->q.den = scale;
+                return DECIMAL;
             }
             "&&" | "||" {
                 TOKEN_SPAN(loc, ps);
@@ -364,7 +377,7 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
                 close_bracket(ps);
                 return *ps->tok;
             }
-            [,:=+\-*/%<>.;?] { TOKEN_SPAN(loc, ps); return *ps->tok; }
+            [,:=+\-*/%<>.;?~] { TOKEN_SPAN(loc, ps); return *ps->tok; }
 
             * {
                 TOKEN_SPAN(loc, ps);

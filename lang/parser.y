@@ -89,6 +89,7 @@ static Key int_key(int64_t v, Span at)
 
 %union {
     int64_t i;
+    struct { int64_t num, den; } q;
     const char *s;
     struct { const char *bytes; size_t len; } str;
     Expr *expr;
@@ -117,6 +118,7 @@ static Key int_key(int64_t v, Span at)
 %token END 0 "end of file"
 %token <s> IDENT "name"
 %token <i> INT "number"
+%token <q> DECIMAL "decimal"
 %token <i> DIE "die"
 %token <str> STRING "string"
 %token PROC "'proc'" ENUM "'enum'" LET "'let'" RETURN "'return'" IF "'if'" ELSE "'else'"
@@ -530,6 +532,13 @@ ex_stmts
 
 ex_stmt
     : EXPECT expr        { $$ = ast_stmt(ST_EXPECT, @$); $$->as.ret = $2; }
+    | EXPECT expr '~' expr IDENT expr {
+          /* expect prob(...) ~ 0.31 within 0.01 */
+          want_word(ps, $5, @5, "within", "how far the value may be from the one expected");
+          $$ = ast_stmt(ST_EXPECT, @$);
+          $$->as.ret = ast_binary(OPR_APPROX, @3, $2, $4, span2(@2, @4));
+          $$->as.ret->as.binary.tolerance = $6;
+      }
     | IDENT ints {
           want_word(ps, $1, @1, "dice", "the dice thrown in this example");
           $$ = ast_stmt(ST_DICE, @$); $$->as.dice = $2;
@@ -651,6 +660,12 @@ expr
 
 primary
     : INT            { $$ = ast_expr(EX_INT, @$); $$->as.i = $1; }
+    | DECIMAL {
+          /* num/den, as the fraction it is */
+          Expr *l = ast_expr(EX_INT, @1), *r = ast_expr(EX_INT, @1);
+          l->as.i = $1.num; r->as.i = $1.den;
+          $$ = ast_binary(OPR_DIV, @1, l, r, @$);
+      }
     | TRUE           { $$ = ast_expr(EX_BOOL, @$); $$->as.b = true; }
     | FALSE          { $$ = ast_expr(EX_BOOL, @$); $$->as.b = false; }
     | STRING         { $$ = ast_expr(EX_STR, @$); $$->as.str.bytes = $1.bytes; $$->as.str.len = $1.len; }

@@ -128,6 +128,9 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
         case OP_CHOOSE:
             fprintf(out, " %-5u ; %s", u16_at(ip + 1), prog->enums[u16_at(ip + 1)].name);
             break;
+        case OP_PROB:
+            fprintf(out, " %-5u ; %s", u16_at(ip + 1), prog->protos[u16_at(ip + 1)]->name);
+            break;
         case OP_PICK:
             fprintf(out, " %u %u ; %s = %s", u16_at(ip + 1), u16_at(ip + 3), prog->enums[u16_at(ip + 1)].name,
                     prog->enums[u16_at(ip + 1)].members[u16_at(ip + 3)]);

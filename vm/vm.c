@@ -4,6 +4,7 @@
 #include "mem.h"
 #include "opcodes.h"
 #include "pool.h"
+#include "exact.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -94,6 +95,58 @@ static bool compare(Value a, Value b, CmpOp op)
 {
     bool numeric = (a.tag == VAL_INT || a.tag == VAL_RAT) && (b.tag == VAL_INT || b.tag == VAL_RAT);
     return cmp_holds(numeric ? val_num_cmp(a, b) : val_order(a, b), op);
+}
+
+/* prob(claim): exact where the dice allow, else 200000 runs on a fixed seed */
+static int claim_odds(Vm *vm, int proto, Value *out, char *why, size_t whylen)
+{
+    Vm inner;
+    vm_init(&inner, vm->prog, NULL);
+    inner.limits = vm->limits;
+    inner.choices = vm->choices;
+    ExactOptions o = { 0 };
+    ExactResult r;
+    exact_distribution(&inner, proto, NULL, 0, NULL, NULL, &o, &r);
+    int status = 0;
+    if (r.failed) {
+        snprintf(why, whylen, "prob(): %.280s", inner.error);
+        status = -1;
+    } else if (mpq_sgn(r.not_given) > 0 || mpq_sgn(r.dropped) > 0) {
+        snprintf(why, whylen, "prob(): some outcomes %s, so the odds are not known",
+                 mpq_sgn(r.not_given) > 0 ? "reach a value the rules text does not give" : "go on past the depth limit");
+        status = -1;
+    } else if (r.over_budget) {
+        RngDice rng;
+        dice_rng_init(&rng, 1);
+        inner.dice = &rng.base;
+        const int64_t trials = 200000;
+        int64_t yes = 0;
+        for (int64_t i = 0; i < trials; i++) {
+            Value v;
+            if (vm_call(&inner, proto, NULL, 0, &v)) {
+                snprintf(why, whylen, "prob(): %.280s", inner.error);
+                exact_clear(&r);
+                return -1;
+            }
+            yes += v.as.b;
+        }
+        val_make_rat(yes, trials, out);
+    } else {
+        mpq_t p;
+        mpq_init(p);
+        for (int i = 0; i < r.n; i++)
+            if (r.outcomes[i].value.as.b)
+                mpq_add(p, p, r.outcomes[i].p);
+        if (!mpz_fits_slong_p(mpq_numref(p)) || !mpz_fits_slong_p(mpq_denref(p))) {
+            snprintf(why, whylen, "prob(): the exact odds need more than 64-bit numbers; compare with '~ x within y'");
+            status = -1;
+        } else {
+            val_make_rat(mpz_get_si(mpq_numref(p)), mpz_get_si(mpq_denref(p)), out);
+        }
+        mpq_clear(p);
+    }
+    exact_clear(&r);
+    return status;
 }
 
 int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
@@ -416,6 +469,17 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             PUSH(val_enum(id, pick >= 0 ? pick : prog->enums[id].deflt));
             if (vm->trace && vm->trace->on_choose)
                 vm->trace->on_choose(vm->trace->ud, p, p->offsets[ip - 3 - p->code], id, (int)sp[-1].as.i, pick >= 0);
+            break;
+        }
+        case OP_PROB: {
+            Value odds;
+            char why[sizeof vm->error];
+            if (claim_odds(vm, (int)u16(ip), &odds, why, sizeof why)) {
+                ip += 2;
+                ERR("%s", why);
+            }
+            ip += 2;
+            PUSH(odds);
             break;
         }
         case OP_PICK:
