@@ -1417,6 +1417,13 @@ static void on_expect(void *ud, const Proto *p, uint32_t offset, int index, bool
     fprintf(m, "example \"%s\" fails: ", ex->name);
     if (op < 0) {
         fputs("expected this to be true, but it is false", m);
+    } else if (op == OPR_APPROX) {
+        fputs("expected ", m);
+        print_explained(m, right, prog);
+        fprintf(m, " within %s, got ", ex->tolerances[index]);
+        print_explained(m, left, prog);
+        if (left.tag == VAL_RAT && left.as.q.den != 1)
+            fprintf(m, " (%.6g)", (double)left.as.q.num / (double)left.as.q.den);
     } else if (op == OPR_EQ) {
         fputs("expected ", m);
         print_explained(m, right, prog);

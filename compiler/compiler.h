@@ -53,6 +53,7 @@ typedef struct Example {
     int *choices;            /* per enum id: the option chosen, or -1 */
     Span *expects;           /* where each expectation is written */
     int *expect_ops;         /* its comparison (an Operator), or -1 for a plain claim */
+    const char **tolerances; /* for `~ ... within t`: t as written */
     int nexpects, expects_cap;
 } Example;
 

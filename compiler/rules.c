@@ -222,7 +222,26 @@ void comp_expect(Compiler *c, const Stmt *s)
     int op = -1;
     int left = comp_add_temp(c, e->span), right = comp_add_temp(c, e->span);
     Span at = e->span;
-    if (is_comparison(e)) {
+    if (e->kind == EX_BINARY && e->as.binary.op == OPR_APPROX) {
+        /* a ~ b within t: |a - b| <= t */
+        const Expr *parts[3] = { e->as.binary.left, e->as.binary.right, e->as.binary.tolerance };
+        int slots[3] = { left, right, comp_add_temp(c, e->span) };
+        for (int k = 0; k < 3; k++) {
+            Type t = comp_expr(c, parts[k], T_NONE);
+            if (!is_num(t) && !is_err(t))
+                comp_error(c, parts[k]->span, "'~ ... within ...' compares numbers, not %s", comp_type_name(c, t));
+            emit_store(c, slots[k], at);
+        }
+        op = OPR_APPROX;
+        emit_load(c, left, at);
+        emit_load(c, right, at);
+        emit_load(c, left, at);
+        emit_load(c, right, at);
+        comp_emit_op(c, OP_SUB, at);
+        comp_emit_op(c, OP_ABS, at);
+        emit_load(c, slots[2], at);
+        comp_emit_op(c, OP_LE, e->as.binary.op_span);
+    } else if (is_comparison(e)) {
         /* keep both sides, to show them when the claim fails */
         const Expr *l = e->as.binary.left, *r = e->as.binary.right;
         Type lt = comp_expr(c, l, T_NONE);
@@ -252,6 +271,12 @@ void comp_expect(Compiler *c, const Stmt *s)
     }
     comp_emit_op(c, OP_EXPECT, s->span);
     comp_emit_u16(c, (unsigned)index, s->span);
+    int tcap = ex->nexpects;
+    ex->tolerances = ast_grow(ex->tolerances, ex->nexpects, &tcap, sizeof(char *));
+    /* the tolerance as written (0.01 reads better than 1/100) */
+    const Expr *tol = op == OPR_APPROX ? e->as.binary.tolerance : NULL;
+    ex->tolerances[ex->nexpects] = tol ? mem_strndup(c->src->text + tol->span.begin, tol->span.end - tol->span.begin)
+                                       : NULL;
     ex->expects = ast_grow(ex->expects, ex->nexpects, &ex->expects_cap, sizeof(Span));
     ex->expects[ex->nexpects] = e->span;
     int cap = ex->nexpects;

@@ -1,0 +1,1 @@
+run decimals.muster tenths
