@@ -42,6 +42,7 @@ static const char usage_text[] =
     "      --trials=N            simulate N runs instead (default 100000 when simulating)\n"
     "      --seed=N              seed the simulation\n"
     "      --json, --csv         machine-readable output\n"
+    "      --vs=VARIANT.muster   the same procedure under a house rule, beside these odds\n"
     "      --field=NAME          when PROC returns a record, the odds of that field of it\n"
     "Limits (run and prob):\n"
     "      --max-steps=N         instructions per run before giving up (default 100000000)\n"
@@ -54,7 +55,7 @@ static const char usage_text[] =
     "Diagnostics are coloured on a terminal unless NO_COLOR is set.\n";
 
 enum { OPT_SEED = 256, OPT_DICE, OPT_EXPLAIN, OPT_JSON, OPT_CSV, OPT_TRIALS, OPT_MAX_STEPS, OPT_MAX_DEPTH, OPT_CHOOSE,
-       OPT_MD, OPT_HTML, OPT_FIELD, OPT_EXACT, OPT_BUDGET };
+       OPT_MD, OPT_HTML, OPT_FIELD, OPT_EXACT, OPT_BUDGET, OPT_VS };
 
 static const struct option long_options[] = {
     { "seed", required_argument, NULL, OPT_SEED },
@@ -71,6 +72,7 @@ static const struct option long_options[] = {
     { "field", required_argument, NULL, OPT_FIELD },
     { "exact", no_argument, NULL, OPT_EXACT },
     { "budget", required_argument, NULL, OPT_BUDGET },
+    { "vs", required_argument, NULL, OPT_VS },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
     { NULL, 0, NULL, 0 },
@@ -241,6 +243,7 @@ int main(int argc, char **argv)
         case OPT_HTML: html = 1; break;
         case OPT_FIELD: prob.field = optarg; break;
         case OPT_EXACT: prob.exact = 1; break;
+        case OPT_VS: prob.vs = optarg; break;
         case OPT_BUDGET:
             if (!parse_u64(optarg, &prob.budget) || prob.budget == 0)
                 return usage_error("--budget needs a positive whole number, not '%s'", optarg);
@@ -274,7 +277,9 @@ int main(int argc, char **argv)
             return usage_error("unknown or ambiguous option '%s'", sub_argv[optind - 1]);
         }
     }
-    if (mode == RUN && (prob.csv || prob.trials || prob.field || prob.exact || prob.budget))
+    if (mode == PROB && prob.vs && prob.csv)
+        return usage_error("%s--vs prints a table or --json, not --csv", "");
+    if (mode == RUN && (prob.csv || prob.trials || prob.field || prob.exact || prob.budget || prob.vs))
         return usage_error("%s--csv, --trials, --field, --exact and --budget go with 'prob', not 'run'", "");
     if (prob.exact && prob.trials)
         return usage_error("%schoose one of --exact and --trials", "");

@@ -1191,13 +1191,27 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
     return MUSTER_OK;
 }
 
-int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
-                const muster_prob_opts *opts)
+/* The odds of a procedure's results: exact, or simulated. */
+typedef struct Odds {
+    const ProcSig *sig;
+    Value *argv;
+    bool exact;
+    ExactResult er;          /* exact */
+    Tallies t;               /* simulated: results and their counts */
+    uint64_t trials, seed;
+    uint64_t unknown;        /* trials that reached a value the rules text does not give */
+    const Proto *unknown_at;
+    uint32_t unknown_offset;
+} Odds;
+
+static int compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
+                        const muster_prob_opts *opts, uint64_t seed, Odds *o)
 {
-    const Compiled *c = prog->compiled;
+    memset(o, 0, sizeof *o);
     uint64_t trials = opts->trials ? opts->trials : 100000;
     RngDice rng;
-    dice_rng_init(&rng, opts->have_seed ? opts->seed : rng_fresh_seed());
+    dice_rng_init(&rng, seed);
+    o->seed = seed;
     Call *call = mem_alloc(sizeof *call);
     int st = prepare_call(ctx, c, proc, nargs, args, opts->choices, opts->nchoices, &rng.base, NULL, call);
     if (st != MUSTER_OK)
@@ -1206,6 +1220,8 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
     Vm *vm = &call->vm;
     Value *argv = call->argv;
     bool *given = call->given;
+    o->sig = sig;
+    o->argv = argv;
 
     /* --field: the odds of one field of a record result */
     int field = -1;
@@ -1237,9 +1253,9 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
             return MUSTER_ERROR;
         }
         if (!er.over_budget) {
-            int st = print_exact(ctx, c, sig, argv, opts, opts->field, &er);
-            exact_clear(&er);
-            return st;
+            o->exact = true;
+            o->er = er;
+            return MUSTER_OK;
         }
         exact_clear(&er);
         if (opts->exact) {
@@ -1253,7 +1269,7 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
         vm->dice = &rng.base;
     }
     Tallies t = { 0 };
-    uint64_t unknown = 0;    /* trials that reached a value the rules text does not give */
+    uint64_t unknown = 0;
     const Proto *unknown_at = NULL;
     uint32_t unknown_offset = 0;
     /* a progress bar on a terminal, for simulations long enough to wait for */
@@ -1288,6 +1304,25 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
     }
     if (progress)
         fputs("\r\033[K", stderr);
+    o->t = t;
+    o->trials = trials;
+    o->unknown = unknown;
+    o->unknown_at = unknown_at;
+    o->unknown_offset = unknown_offset;
+    return MUSTER_OK;
+}
+
+/* Print simulated odds in the chosen format. */
+static int print_simulated(muster_ctx *ctx, const Compiled *c, const muster_prob_opts *opts, const Odds *o)
+{
+    const ProcSig *sig = o->sig;
+    const Value *argv = o->argv;
+    const Tallies t = o->t;
+    uint64_t trials = o->trials, unknown = o->unknown;
+    const Proto *unknown_at = o->unknown_at;
+    uint32_t unknown_offset = o->unknown_offset;
+    int field = opts->field ? 0 : -1;
+    struct { uint64_t seed; } rng = { o->seed };
 
     bool numeric = t.n > 0 && (t.items[0].value.tag == VAL_INT || t.items[0].value.tag == VAL_RAT);
     double mean = 0, var = 0;
@@ -1387,6 +1422,166 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
         fprintf(out, "mean %.4f, standard deviation %.4f%s\n", mean, sqrt(var),
                 unknown ? " (of the trials with a value)" : "");
     return MUSTER_OK;
+}
+
+/* One side of a comparison: each value with its probability (and the exact
+ * fraction when there is one). */
+typedef struct Side {
+    int n;
+    Value *v;
+    char **text;             /* values as text: two scripts' enums compare by name */
+    double *p;
+    char **exact;
+    double mean;
+    bool numeric;
+} Side;
+
+static void side_of(const Odds *o, const Program *prog, Side *s)
+{
+    memset(s, 0, sizeof *s);
+    int n = o->exact ? o->er.n : (int)o->t.n;
+    s->n = n;
+    s->v = mem_alloc(sizeof(Value) * (size_t)(n + 1));
+    s->p = mem_alloc_atomic(sizeof(double) * (size_t)(n + 1));
+    s->text = mem_alloc(sizeof(char *) * (size_t)(n + 1));
+    s->exact = mem_alloc(sizeof(char *) * (size_t)(n + 1));
+    double total = 0;
+    for (int i = 0; i < n; i++) {
+        if (o->exact) {
+            s->v[i] = o->er.outcomes[i].value;
+            s->p[i] = mpq_get_d(o->er.outcomes[i].p);
+            s->exact[i] = mpq_text(o->er.outcomes[i].p);
+        } else {
+            s->v[i] = o->t.items[i].value;
+            s->p[i] = (double)o->t.items[i].count / (double)o->trials;
+        }
+        s->text[i] = value_text(s->v[i], prog);
+        total += s->p[i];
+    }
+    s->numeric = n > 0 && (s->v[0].tag == VAL_INT || s->v[0].tag == VAL_RAT);
+    for (int i = 0; s->numeric && i < n; i++)
+        s->mean += as_double(s->v[i]) * s->p[i];
+    if (s->numeric && total > 0)
+        s->mean /= total;
+}
+
+static double p_of(const Side *s, const char *text)
+{
+    for (int i = 0; i < s->n; i++)
+        if (!strcmp(s->text[i], text))
+            return s->p[i];
+    return 0;
+}
+
+/* --vs: the odds under the rules and under a house rule, side by side. */
+static int compare_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
+                        const muster_prob_opts *opts, uint64_t seed, const Odds *base)
+{
+    muster_program *variant = muster_load(ctx, opts->vs);
+    if (!variant)
+        return MUSTER_ERROR;
+    Odds other;
+    int st = compute_odds(ctx, variant->compiled, proc, nargs, args, opts, seed, &other);
+    if (st != MUSTER_OK)
+        return st;
+    Side a, b;
+    side_of(base, c->prog, &a);
+    side_of(&other, variant->compiled->prog, &b);
+    /* every value either side gives: the rules' in order, then any only the variant gives */
+    char **all = mem_alloc(sizeof(char *) * (size_t)(a.n + b.n + 1));
+    Value *vals = mem_alloc(sizeof(Value) * (size_t)(a.n + b.n + 1));
+    const Program **progs = mem_alloc(sizeof(Program *) * (size_t)(a.n + b.n + 1));
+    int n = 0;
+    for (int k = 0; k < 2; k++) {
+        const Side *sd = k ? &b : &a;
+        for (int i = 0; i < sd->n; i++) {
+            int j;
+            for (j = 0; j < n && strcmp(all[j], sd->text[i]); j++)
+                ;
+            if (j == n) {
+                all[n] = sd->text[i];
+                vals[n] = sd->v[i];
+                progs[n++] = k ? variant->compiled->prog : c->prog;
+            }
+        }
+    }
+    /* numbers sort the same in both scripts: put them in order */
+    bool numbers = true;
+    for (int i = 0; i < n; i++)
+        numbers &= vals[i].tag == VAL_INT || vals[i].tag == VAL_RAT;
+    for (int i = 1; numbers && i < n; i++)
+        for (int j = i; j > 0 && val_num_cmp(vals[j - 1], vals[j]) > 0; j--) {
+            Value tv = vals[j];
+            vals[j] = vals[j - 1];
+            vals[j - 1] = tv;
+            char *tt = all[j];
+            all[j] = all[j - 1];
+            all[j - 1] = tt;
+        }
+    bool exact = base->exact && other.exact;
+    FILE *out = ctx->out;
+    if (opts->json) {
+        fprintf(out, "{\"exact\": %s, \"base\": ", exact ? "true" : "false");
+        val_json_string(out, c->src->path, strlen(c->src->path));
+        fputs(", \"variant\": ", out);
+        val_json_string(out, opts->vs, strlen(opts->vs));
+        fputs(", \"outcomes\": [", out);
+        for (int i = 0; i < n; i++) {
+            double pa = p_of(&a, all[i]), pb = p_of(&b, all[i]);
+            fputs(i ? ", {\"value\": " : "{\"value\": ", out);
+            val_print_json(out, vals[i], progs[i]);
+            fprintf(out, ", \"base\": %.10g, \"variant\": %.10g, \"change\": %.10g}", pa, pb, pb - pa);
+        }
+        fputs("]", out);
+        if (a.numeric && b.numeric)
+            fprintf(out, ", \"base_mean\": %.10g, \"variant_mean\": %.10g, \"mean_change\": %.10g", a.mean, b.mean,
+                    b.mean - a.mean);
+        fputs("}\n", out);
+        return MUSTER_OK;
+    }
+    print_call(out, c, base->sig, base->argv);
+    fprintf(out, ": %s against %s, %s\n", c->src->path, opts->vs,
+            exact ? "exact" : "simulated on the same dice");
+    int width = 5;
+    char **texts = mem_alloc(sizeof(char *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        texts[i] = mem_strdup(all[i]);
+        if (strlen(texts[i]) > 40)
+            strcpy(texts[i] + 37, "...");
+        if ((int)strlen(texts[i]) > width)
+            width = (int)strlen(texts[i]);
+    }
+    fprintf(out, "%*s  %9s  %9s  %9s\n", width, "value", "rules", "variant", "change");
+    for (int i = 0; i < n; i++) {
+        double pa = p_of(&a, all[i]), pb = p_of(&b, all[i]);
+        fprintf(out, "%*s  %9.5f  %9.5f  %+9.5f\n", width, texts[i], pa, pb, pb - pa);
+    }
+    if (a.numeric && b.numeric)
+        fprintf(out, "%*s  %9.4f  %9.4f  %+9.4f\n", width, "mean", a.mean, b.mean, b.mean - a.mean);
+    if (base->exact)
+        exact_clear((ExactResult *)&base->er);
+    if (other.exact)
+        exact_clear(&other.er);
+    return MUSTER_OK;
+}
+
+int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
+                const muster_prob_opts *opts)
+{
+    const Compiled *c = prog->compiled;
+    uint64_t seed = opts->have_seed ? opts->seed : rng_fresh_seed();
+    Odds o;
+    int st = compute_odds(ctx, c, proc, nargs, args, opts, seed, &o);
+    if (st != MUSTER_OK)
+        return st;
+    if (opts->vs)
+        return compare_odds(ctx, c, proc, nargs, args, opts, seed, &o);
+    if (o.exact) {
+        st = print_exact(ctx, c, o.sig, o.argv, opts, opts->field, &o.er);
+        exact_clear(&o.er);
+        return st;
+    }
+    return print_simulated(ctx, c, opts, &o);
 }
 
 /* ---- examples ---- */

@@ -63,6 +63,7 @@ typedef struct muster_prob_opts {
     const char *field;       /* when the result is a record: the odds of this field of it */
     int exact;               /* 1: exact odds or an error; 0: exact when the dice allow, else simulated */
     uint64_t budget;         /* most runs the exact engine may take (0: its default) */
+    const char *vs;          /* a house rule's script: its odds beside these, with the change */
 } muster_prob_opts;
 
 /* The distribution of a procedure's results, by simulation. */
