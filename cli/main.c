@@ -41,6 +41,7 @@ static const char usage_text[] =
     "      --budget=N            runs the exact count may take (default 2000000)\n"
     "      --trials=N            simulate N runs instead (default 100000 when simulating)\n"
     "      --seed=N              seed the simulation\n"
+    "      --threads=T           simulate on T threads (default: every core); the result is the same for any T\n"
     "      --json, --csv         machine-readable output\n"
     "      --vs=VARIANT.muster   the same procedure under a house rule, beside these odds\n"
     "      --field=NAME          when PROC returns a record, the odds of that field of it\n"
@@ -55,7 +56,7 @@ static const char usage_text[] =
     "Diagnostics are coloured on a terminal unless NO_COLOR is set.\n";
 
 enum { OPT_SEED = 256, OPT_DICE, OPT_EXPLAIN, OPT_JSON, OPT_CSV, OPT_TRIALS, OPT_MAX_STEPS, OPT_MAX_DEPTH, OPT_CHOOSE,
-       OPT_MD, OPT_HTML, OPT_FIELD, OPT_EXACT, OPT_BUDGET, OPT_VS };
+       OPT_MD, OPT_HTML, OPT_FIELD, OPT_EXACT, OPT_BUDGET, OPT_VS, OPT_THREADS };
 
 static const struct option long_options[] = {
     { "seed", required_argument, NULL, OPT_SEED },
@@ -73,6 +74,7 @@ static const struct option long_options[] = {
     { "exact", no_argument, NULL, OPT_EXACT },
     { "budget", required_argument, NULL, OPT_BUDGET },
     { "vs", required_argument, NULL, OPT_VS },
+    { "threads", required_argument, NULL, OPT_THREADS },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
     { NULL, 0, NULL, 0 },
@@ -244,6 +246,13 @@ int main(int argc, char **argv)
         case OPT_FIELD: prob.field = optarg; break;
         case OPT_EXACT: prob.exact = 1; break;
         case OPT_VS: prob.vs = optarg; break;
+        case OPT_THREADS: {
+            uint64_t t;
+            if (!parse_u64(optarg, &t) || t == 0 || t > 256)
+                return usage_error("--threads needs a whole number from 1 to 256, not '%s'", optarg);
+            prob.threads = (int)t;
+            break;
+        }
         case OPT_BUDGET:
             if (!parse_u64(optarg, &prob.budget) || prob.budget == 0)
                 return usage_error("--budget needs a positive whole number, not '%s'", optarg);
@@ -295,6 +304,10 @@ int main(int argc, char **argv)
     if (md && html)
         return usage_error("%schoose one of --md and --html", "");
 
+    if (!prob.threads) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        prob.threads = cores > 0 ? (int)(cores < 64 ? cores : 64) : 1;
+    }
     char **pos = sub_argv + optind;
     int npos = sub_argc - optind;
 

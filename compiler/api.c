@@ -24,6 +24,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <unistd.h>
 
 struct muster_ctx {
@@ -934,14 +935,21 @@ typedef struct Tallies {
     size_t n, cap;
 } Tallies;
 
+static void tally_n(Tallies *t, Value v, uint64_t n);
+
 static void tally(Tallies *t, Value v)
+{
+    tally_n(t, v, 1);
+}
+
+static void tally_n(Tallies *t, Value v, uint64_t n)
 {
     size_t lo = 0, hi = t->n;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
         int c = val_order(t->items[mid].value, v);
         if (c == 0) {
-            t->items[mid].count++;
+            t->items[mid].count += n;
             return;
         }
         if (c < 0)
@@ -955,7 +963,7 @@ static void tally(Tallies *t, Value v)
         t->cap = cap;
     }
     memmove(&t->items[lo + 1], &t->items[lo], sizeof(Tally) * (t->n - lo));
-    t->items[lo] = (Tally){ v, 1 };
+    t->items[lo] = (Tally){ v, n };
     t->n++;
 }
 
@@ -1191,6 +1199,103 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
     return MUSTER_OK;
 }
 
+/* ---- simulation ---- */
+
+#define SIM_BLOCK 4096       /* trials a block; each block has a stream of its own */
+
+typedef struct Sim {
+    muster_ctx *ctx;
+    const Compiled *c;
+    const ProcSig *sig;
+    const Value *argv;
+    const bool *given;
+    int *choices;
+    int field;
+    uint64_t seed, trials, nblocks;
+    uint64_t next_block, blocks_done;    /* under lock */
+    pthread_mutex_t lock;
+    bool progress;
+    uint64_t failed_trial;               /* the first trial that failed, UINT64_MAX if none */
+    Vm failed_vm;                        /* its machine, to report the error from */
+    uint64_t unknown_first;
+} Sim;
+
+typedef struct Worker {
+    Sim *sim;
+    pthread_t thread;
+    Tallies t;
+    uint64_t unknown, unknown_first;
+    const Proto *unknown_at;
+    uint32_t unknown_offset;
+} Worker;
+
+/* The stream of block b: the run's seed and the block number mixed. */
+static uint64_t block_seed(uint64_t seed, uint64_t b)
+{
+    uint64_t z = seed ^ (b * 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void *simulate(void *arg)
+{
+    Worker *w = arg;
+    Sim *sim = w->sim;
+    const ProcSig *sig = sim->sig;
+    RngDice rng;
+    dice_rng_init(&rng, 0);
+    Vm *vm = mem_alloc(sizeof *vm);
+    vm_init(vm, sim->c->prog, &rng.base);
+    vm->limits = sim->ctx->limits;
+    vm->choices = sim->choices;
+    Value *argv = mem_alloc(sizeof(Value) * (size_t)(sig->nparams + 1));
+    memcpy(argv, sim->argv, sizeof(Value) * (size_t)sig->nparams);
+    for (;;) {
+        pthread_mutex_lock(&sim->lock);
+        uint64_t b = sim->next_block++;
+        bool stop = b >= sim->nblocks || sim->failed_trial != UINT64_MAX;
+        pthread_mutex_unlock(&sim->lock);
+        if (stop)
+            break;
+        rng_seed(&rng.rng, block_seed(sim->seed, b));
+        uint64_t from = b * SIM_BLOCK, to = from + SIM_BLOCK < sim->trials ? from + SIM_BLOCK : sim->trials;
+        for (uint64_t i = from; i < to; i++) {
+            Value r;
+            if (fill_defaults(sig, sim->given, vm, argv) || vm_call(vm, sig->proto, argv, sig->nparams, &r)) {
+                if (vm->error_unknown) {
+                    /* the odds of reaching a gap in the rules are part of the answer */
+                    if (!w->unknown || i < w->unknown_first) {
+                        w->unknown_first = i;
+                        w->unknown_at = vm->error_proto;
+                        w->unknown_offset = vm->error_offset;
+                    }
+                    w->unknown++;
+                    continue;
+                }
+                pthread_mutex_lock(&sim->lock);
+                if (i < sim->failed_trial) {
+                    sim->failed_trial = i;
+                    sim->failed_vm = *vm;
+                }
+                pthread_mutex_unlock(&sim->lock);
+                break;
+            }
+            tally(&w->t, sim->field >= 0 ? r.as.r->field[sim->field] : r);
+        }
+        if (sim->progress) {
+            pthread_mutex_lock(&sim->lock);
+            uint64_t done = ++sim->blocks_done;
+            if (done * 100 / sim->nblocks != (done - 1) * 100 / sim->nblocks) {
+                int pct = (int)(done * 100 / sim->nblocks);
+                fprintf(stderr, "\r[%-40.*s] %3d%%", pct * 40 / 100, "########################################", pct);
+            }
+            pthread_mutex_unlock(&sim->lock);
+        }
+    }
+    return NULL;
+}
+
 /* The odds of a procedure's results: exact, or simulated. */
 typedef struct Odds {
     const ProcSig *sig;
@@ -1268,47 +1373,53 @@ static int compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
                 (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
         vm->dice = &rng.base;
     }
-    Tallies t = { 0 };
-    uint64_t unknown = 0;
-    const Proto *unknown_at = NULL;
-    uint32_t unknown_offset = 0;
-    /* a progress bar on a terminal, for simulations long enough to wait for */
-    bool progress = ctx->err == stderr && isatty(2) && trials >= 200000;
-    uint64_t step = trials / 100, next = step;
-    for (uint64_t i = 0; i < trials; i++) {
-        Value r;
-        if (progress && i == next) {
-            int pct = (int)(i * 100 / trials);
-            fprintf(stderr, "\r[%-40.*s] %3d%%", pct * 40 / 100, "########################################", pct);
-            next += step;
+    /* simulate in blocks with a stream each, shared out among threads: the
+     * counts are the same whatever the number of threads */
+    int nthreads = opts->threads > 0 ? opts->threads : 1;
+    uint64_t nblocks = (trials + SIM_BLOCK - 1) / SIM_BLOCK;
+    if ((uint64_t)nthreads > nblocks)
+        nthreads = (int)nblocks;
+    Sim sim = { .ctx = ctx, .c = c, .sig = sig, .argv = argv, .given = given, .choices = vm->choices,
+                .field = field, .seed = seed, .trials = trials, .nblocks = nblocks, .failed_trial = UINT64_MAX };
+    sim.progress = ctx->err == stderr && isatty(2) && trials >= 200000;
+    pthread_mutex_init(&sim.lock, NULL);
+    Worker *w = mem_alloc(sizeof(Worker) * (size_t)nthreads);
+    for (int k = 0; k < nthreads; k++) {
+        w[k].sim = &sim;
+        if (k > 0 && mem_thread_create(&w[k].thread, simulate, &w[k]) != 0) {
+            nthreads = k;   /* fewer threads than asked for: the rest is done by those running */
+            break;
         }
-        if (fill_defaults(sig, given, vm, argv) || vm_call(vm, sig->proto, argv, sig->nparams, &r)) {
-            if (vm->error_unknown) {
-                /* the odds of reaching a gap in the rules are part of the answer */
-                unknown++;
-                unknown_at = vm->error_proto;
-                unknown_offset = vm->error_offset;
-                continue;
-            }
-            if (progress)
-                fputs("\r\033[K", stderr);
-            report_runtime(ctx, c, vm);
-            diag_report(&ctx->diag, DIAG_NOTE, NULL, (Span){ 0, 0 },
-                        "this happened in trial %llu of the simulation with seed %llu; "
-                        "--seed %llu --trials %llu repeats it",
-                        (unsigned long long)i + 1, (unsigned long long)rng.seed, (unsigned long long)rng.seed,
-                        (unsigned long long)i + 1);
-            return MUSTER_ERROR;
-        }
-        tally(&t, field >= 0 ? r.as.r->field[field] : r);
     }
-    if (progress)
+    simulate(&w[0]);
+    for (int k = 1; k < nthreads; k++)
+        mem_thread_join(w[k].thread);
+    pthread_mutex_destroy(&sim.lock);
+    if (sim.progress)
         fputs("\r\033[K", stderr);
+    if (sim.failed_trial != UINT64_MAX) {
+        report_runtime(ctx, c, &sim.failed_vm);
+        diag_report(&ctx->diag, DIAG_NOTE, NULL, (Span){ 0, 0 },
+                    "this happened in trial %llu of the simulation with seed %llu; "
+                    "--seed %llu --trials %llu repeats it",
+                    (unsigned long long)sim.failed_trial + 1, (unsigned long long)seed, (unsigned long long)seed,
+                    (unsigned long long)sim.failed_trial + 1);
+        return MUSTER_ERROR;
+    }
+    /* merge the threads' counts */
+    Tallies t = { 0 };
+    for (int k = 0; k < nthreads; k++) {
+        for (size_t i = 0; i < w[k].t.n; i++)
+            tally_n(&t, w[k].t.items[i].value, w[k].t.items[i].count);
+        o->unknown += w[k].unknown;
+        if (w[k].unknown && (!o->unknown_at || w[k].unknown_first < sim.unknown_first)) {
+            sim.unknown_first = w[k].unknown_first;
+            o->unknown_at = w[k].unknown_at;
+            o->unknown_offset = w[k].unknown_offset;
+        }
+    }
     o->t = t;
     o->trials = trials;
-    o->unknown = unknown;
-    o->unknown_at = unknown_at;
-    o->unknown_offset = unknown_offset;
     return MUSTER_OK;
 }
 

@@ -64,6 +64,7 @@ typedef struct muster_prob_opts {
     int exact;               /* 1: exact odds or an error; 0: exact when the dice allow, else simulated */
     uint64_t budget;         /* most runs the exact engine may take (0: its default) */
     const char *vs;          /* a house rule's script: its odds beside these, with the change */
+    int threads;             /* simulation threads (the counts are the same for any number) */
 } muster_prob_opts;
 
 /* The distribution of a procedure's results, by simulation. */

@@ -32,9 +32,24 @@ void *mem_realloc(void *p, size_t old_size, size_t new_size, int atomic)
 
 size_t mem_collections(void) { return 0; }
 
+int mem_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+    return pthread_create(thread, NULL, fn, arg);
+}
+
+int mem_thread_join(pthread_t thread) { return pthread_join(thread, NULL); }
+
 #else
 
+#define GC_THREADS
 #include <gc.h>
+
+int mem_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+    return GC_pthread_create(thread, NULL, fn, arg);
+}
+
+int mem_thread_join(pthread_t thread) { return GC_pthread_join(thread, NULL); }
 
 static int initialised;
 static size_t max_heap_bytes;
@@ -60,6 +75,7 @@ void mem_init(size_t max_heap)
         return;
     initialised = 1;
     GC_INIT();
+    GC_allow_register_threads();
     GC_set_warn_proc(quiet);
     GC_set_oom_fn(on_oom);
     if (max_heap) {

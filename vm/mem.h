@@ -30,6 +30,11 @@ void *mem_realloc(void *p, size_t old_size, size_t new_size, int atomic);
 /* Copy of a byte string, NUL-terminated, atomic. */
 char *mem_strndup(const char *s, size_t n);
 char *mem_strdup(const char *s);
+/* Threads that allocate: created through the collector so it knows them. */
+#include <pthread.h>
+int mem_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);
+int mem_thread_join(pthread_t thread);
+
 /* What print writes to a stream, as a NUL-terminated string (GC memory). */
 char *mem_printed(void (*print)(FILE *out, const void *what), const void *what);
 /* How many collections have run so far (0 under plain allocation). */
