@@ -63,7 +63,8 @@ static mpq_t *outcome_slot(ExactResult *r, Value v, int *cap)
     if (r->n == *cap) {
         int ncap = *cap ? *cap * 2 : 16;
         ExactOutcome *o = mem_alloc(sizeof(ExactOutcome) * (size_t)ncap);
-        memcpy(o, r->outcomes, sizeof(ExactOutcome) * (size_t)r->n);
+        if (r->n)
+            memcpy(o, r->outcomes, sizeof(ExactOutcome) * (size_t)r->n);
         r->outcomes = o;
         *cap = ncap;
     }
@@ -127,7 +128,8 @@ static Decision *push(Engine *e)
     if (e->len == e->cap) {
         int cap = e->cap ? e->cap * 2 : 16;
         Decision *p = mem_alloc(sizeof(Decision) * (size_t)cap);
-        memcpy(p, e->path, sizeof(Decision) * (size_t)e->len);
+        if (e->len)
+            memcpy(p, e->path, sizeof(Decision) * (size_t)e->len);
         e->path = p;
         e->cap = cap;
     }
