@@ -286,12 +286,13 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
                 TOKEN_SPAN(loc, ps);
                 const char *dot = memchr(ps->tok, '.', (size_t)(ps->cur - ps->tok));
                 int64_t whole, frac, scale = 1;
-                if (!parse_int(ps->tok, dot, &whole) || !parse_int(dot + 1, ps->cur, &frac) || ps->cur - dot - 1 > 18) {
+                if (ps->cur - dot - 1 > 18 || !parse_int(ps->tok, dot, &whole) || !parse_int(dot + 1, ps->cur, &frac)) {
                     lex_error(ps, *loc, "this decimal has too many digits for an exact fraction%s", "");
                     whole = frac = 0;
+                } else {
+                    for (const char *d = dot + 1; d < ps->cur; d++)
+                        scale *= 10;
                 }
-                for (const char *d = dot + 1; d < ps->cur; d++)
-                    scale *= 10;
                 if (whole > (INT64_MAX - frac) / scale) {
                     lex_error(ps, *loc, "number too large: muster's integers are 64-bit%s", "");
                     whole = frac = 0;
