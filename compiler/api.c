@@ -1364,9 +1364,15 @@ static int compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
         }
         exact_clear(&er);
         if (opts->exact) {
-            fprintf(ctx->err, "muster: error: the exact odds of '%s' need more than %llu runs of it; "
-                    "raise --budget or simulate with --trials\n", sig->name,
-                    (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
+            if (er.needed > 0)
+                fprintf(ctx->err, "muster: error: the exact odds of '%s' need at least %.0f runs of it (one pool "
+                        "alone has that many outcomes), more than the budget of %llu; raise --budget or "
+                        "simulate with --trials\n", sig->name, er.needed,
+                        (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
+            else
+                fprintf(ctx->err, "muster: error: the exact odds of '%s' need more than %llu runs of it; "
+                        "raise --budget or simulate with --trials\n", sig->name,
+                        (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
             return MUSTER_ERROR;
         }
         fprintf(ctx->err, "muster: note: too many outcomes to count exactly (more than %llu runs); simulating\n",

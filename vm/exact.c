@@ -31,6 +31,7 @@ typedef struct Decision {
 typedef struct Shared {
     const ExactOptions *opts;
     uint64_t runs;
+    double needed;           /* the pool that did not fit the budget: its multisets */
     Dist *memo;
 } Shared;
 
@@ -42,6 +43,7 @@ typedef struct Engine {
     int len, cap;
     int depth;               /* decisions consumed by this run */
     bool cut;                /* this run went past the depth limit */
+    bool too_many;           /* a pool has more multisets than the budget has runs left */
     int stop;                /* a nested distribution chose not-given (1) or dropped (2) */
 } Engine;
 
@@ -211,6 +213,16 @@ static int engine_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out,
             return -1;
         }
     } else {
+        /* a pool with more multisets than runs left can never be finished: say so now */
+        double multisets = 1;
+        for (int64_t k = 1; k < sides && multisets < 1e18; k++)
+            multisets = multisets * (double)(n + k) / (double)k;
+        if (multisets > (double)(o->budget - e->shared->runs)) {
+            e->too_many = true;
+            e->shared->needed = multisets;
+            snprintf(err, errlen, "budget");
+            return -1;
+        }
         d = push(e);
         d->kind = DEC_POOL;
         d->n = n;
@@ -317,12 +329,17 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
         }
         e.depth = 0;
         e.cut = false;
+        e.too_many = false;
         e.stop = 0;
         vm->rerolled = false;
         Value result;
         int rc = run ? run(run_ud, vm, &result) : vm_call(vm, index, args, nargs, &result);
         /* the path's probability: that of its last choice (1 with no dice) */
         const mpq_t *w = e.depth ? &e.path[e.depth - 1].weight : &one;
+        if (rc != 0 && e.too_many) {
+            out->over_budget = true;
+            break;
+        }
         if (rc == 0) {
             mpq_t *slot = outcome_slot(out, result, &cap);
             mpq_add(*slot, *slot, *w);
@@ -348,6 +365,7 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
         }
     } while (advance(&e));
     out->runs = shared->runs;
+    out->needed = shared->needed;
     if (!out->failed && !out->over_budget && mpq_sgn(rejected) > 0) {
         /* reroll is conditioning: share out what the rerolls set aside */
         mpq_t kept;

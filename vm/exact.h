@@ -41,6 +41,7 @@ typedef struct ExactResult {
     mpq_t dropped;           /* cut at the depth limit */
     uint64_t runs;           /* runs of the procedure it took */
     bool over_budget;        /* stopped: more runs needed than the budget allows */
+    double needed;           /* when a single pool was too big: its number of outcomes */
     /* a runtime error on some path (other than '?') stops the engine; the
      * Vm's error fields say where */
     bool failed;
