@@ -219,7 +219,8 @@ static int engine_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out,
             multisets = multisets * (double)(n + k) / (double)k;
         if (multisets > (double)(o->budget - e->shared->runs)) {
             e->too_many = true;
-            e->shared->needed = multisets;
+            if (multisets > (double)o->budget)
+                e->shared->needed = multisets;   /* this pool alone is past the budget */
             snprintf(err, errlen, "budget");
             return -1;
         }
