@@ -2,6 +2,8 @@
 # examples.sh — every example written in the rulesets, the standard library
 # and the bundled examples must pass (`muster test`), and each script must
 # pass `muster check` (which also lists the cells the rules text leaves out).
+# The Markdown sheet of each ruleset kept in docs/sheets/ must be what
+# `muster sheet rules/NAME.muster` prints now.
 source "$(dirname "$0")/lib.sh"
 
 cd "$top_srcdir" || exit 1
@@ -25,5 +27,34 @@ for dir in stdlib rules examples docs; do
             fail "test $f" "exit $RUN_STATUS $why" "$(show_file "$RUN_OUT")" "$(show_file "$RUN_ERR")"
         fi
     done
+done
+
+# The committed sheets: one per ruleset, each as `muster sheet` renders it.
+regen='for f in rules/*.muster; do ./muster sheet "$f" > "docs/sheets/$(basename "$f" .muster).md"; done'
+for f in rules/*.muster; do
+    [ -f "$f" ] || continue
+    sheet=docs/sheets/$(basename "$f" .muster).md
+    run_muster sheet "$f"
+    why=$(crash_reason)
+    if [ "$RUN_STATUS" -ne 0 ] || [ -n "$why" ]; then
+        fail "sheet $f" "exit $RUN_STATUS $why" "$(show_file "$RUN_ERR")"
+    elif [ ! -f "$sheet" ]; then
+        fail "sheet $f" "$sheet is missing; write the sheets with:" "$regen"
+    elif cmp -s "$RUN_OUT" "$sheet"; then
+        pass "sheet $f is $sheet"
+    else
+        fail "sheet $f" "$sheet is not what 'muster sheet $f' prints now; write the sheets again with:" "$regen" \
+            "$(diff -u "$sheet" "$RUN_OUT" | head -n 20 | cut -c 1-200)"
+    fi
+done
+for sheet in docs/sheets/*.md; do
+    [ -f "$sheet" ] || continue
+    name=$(basename "$sheet" .md)
+    [ "$name" = README ] && continue
+    if [ -f "rules/$name.muster" ]; then
+        pass "$sheet has its ruleset rules/$name.muster"
+    else
+        fail "$sheet" "there is no rules/$name.muster for it; remove it or add the ruleset"
+    fi
 done
 finish
