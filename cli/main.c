@@ -297,7 +297,8 @@ int main(int argc, char **argv)
     if (mode == PROB && json && prob.csv)
         return usage_error("%schoose one of --json and --csv", "");
     if ((mode == CHECK || mode == DIS || mode == TEST || mode == TURN || mode == SHEET)
-        && (run.dice || run.explain || json || prob.csv || prob.trials || have_seed || nchoices))
+        && (run.dice || run.explain || json || prob.csv || prob.trials || have_seed || nchoices || prob.field
+            || prob.exact || prob.budget || prob.vs))
         return usage_error("'%s' takes no run or prob options", cmd);
     if ((md || html) && mode != SHEET)
         return usage_error("%s--md and --html go with 'sheet'", "");

@@ -1517,7 +1517,7 @@ static int print_simulated(muster_ctx *ctx, const Compiled *c, const muster_prob
     for (size_t i = 0; i < t.n; i++) {
         double p = (double)t.items[i].count / (double)trials, lo, hi;
         wilson(t.items[i].count, trials, &lo, &hi);
-        double at_least = (double)(trials - below) / (double)trials;
+        double at_least = (double)(trials - unknown - below) / (double)trials;
         below += t.items[i].count;
         double at_most = (double)below / (double)trials;
         fprintf(out, "%*s  %9.5f  [%7.5f, %7.5f]  %9.5f  %9.5f", width, texts[i], p, lo, hi, at_least, at_most);

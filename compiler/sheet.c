@@ -227,6 +227,8 @@ static const char *member_text(const Decl *e, const char *name)
     return NULL;
 }
 
+static void cell_value(Sheet *s, const Expr *e);
+
 static void cell_value_text(Sheet *s, const Expr *e, const Decl *texts)
 {
     const char *t = e->kind == EX_NAME ? member_text(texts, e->as.name) : NULL;
@@ -236,16 +238,15 @@ static void cell_value_text(Sheet *s, const Expr *e, const Decl *texts)
         cell(s, both, NULL);
         return;
     }
-    if (e->kind == EX_UNKNOWN)
-        cell(s, "not given in source", "unknown");
-    else if (e->kind == EX_NA)
-        cell(s, "—", NULL);
-    else
-        cell(s, expr_text(e), NULL);
+    cell_value(s, e);
 }
 
 static void cell_value(Sheet *s, const Expr *e)
 {
+    if (e->kind == EX_STR) {
+        cell(s, mem_strndup(e->as.str.bytes, e->as.str.len), NULL);
+        return;
+    }
     if (e->kind == EX_UNKNOWN)
         cell(s, "not given in source", "unknown");
     else if (e->kind == EX_NA)
@@ -342,7 +343,7 @@ static const char *sign_of(const Expr *e)
                                  && e->as.binary.left->kind == EX_INT && e->as.binary.right->kind == EX_INT) ? "+" : "";
 }
 
-static void mod_rows(Sheet *s, const ModList *items, const char *group)
+static void mod_rows(Sheet *s, const ModList *items, const char *group, int *groups)
 {
     for (int i = 0; i < items->n; i++) {
         const ModItem *it = &items->items[i];
@@ -396,9 +397,13 @@ static void mod_rows(Sheet *s, const ModList *items, const char *group)
             cell(s, expr_text(it->value), "mod");
             cell(s, it->label, NULL);
             break;
-        case MOD_ONEOF:
-            mod_rows(s, &it->group, "one of: ");
+        case MOD_ONEOF: {
+            /* groups are numbered, so two in a row can be told apart */
+            char *label = mem_alloc_atomic(32);
+            snprintf(label, 32, "one of (%d): ", ++*groups);
+            mod_rows(s, &it->group, label, groups);
             continue;
+        }
         }
         row_end(s);
     }
@@ -408,11 +413,20 @@ static void render_modifiers(Sheet *s, const Decl *d)
 {
     heading(s, 3, signature(d, NULL), d->cite);
     paragraph(s, d->doc, "doc");
-    paragraph(s, "Applied in this order (the sheet's math order): modifiers add, factors multiply the total so far.",
-              "note");
+    bool factors = false;
+    for (int i = 0; i < d->as.mods.items.n; i++) {
+        const ModItem *it = &d->as.mods.items.items[i];
+        factors |= it->kind == MOD_MUL;
+        for (int k = 0; it->kind == MOD_ONEOF && k < it->group.n; k++)
+            factors |= it->group.items[k].kind == MOD_MUL;
+    }
+    if (factors)
+        paragraph(s, "Applied in this order (the sheet's math order): modifiers add, factors multiply the total so far.",
+                  "note");
     static const char *const headers[] = { "When", "Modifier", "" };
     table_begin(s, headers, 3);
-    mod_rows(s, &d->as.mods.items, NULL);
+    int groups = 0;
+    mod_rows(s, &d->as.mods.items, NULL, &groups);
     table_end(s);
 }
 

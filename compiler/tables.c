@@ -244,10 +244,15 @@ static bool build_dim(Compiler *c, const char *table, const DimSpec *spec, const
             }
             ranges |= key->kind == KEY_RANGE;
             e[count++] = (Entry){ lo, hi, r, key->span };
+            /* the row's label lists all its keys: "5, 6" */
+            char buf[64];
+            range_text(buf, sizeof buf, lo, hi);
             if (!out->labels[r]) {
-                char buf[64];
-                range_text(buf, sizeof buf, lo, hi);
                 out->labels[r] = mem_strdup(buf);
+            } else {
+                char *both = mem_alloc_atomic(strlen(out->labels[r]) + strlen(buf) + 3);
+                sprintf(both, "%s, %s", out->labels[r], buf);
+                out->labels[r] = both;
             }
         }
     qsort(e, (size_t)count, sizeof *e, entry_order);
@@ -512,6 +517,13 @@ void comp_outcome_fields(Compiler *c, int enum_id, const Decl *d)
     Table *t = new_table(d->name, c->source_id, 2, n, fields->n);
     t->dim[0] = identity_dim(n);
     t->dim[1] = identity_dim(fields->n);
+    /* name members and fields in messages, not their numbers */
+    t->dim[0].labels = mem_alloc(sizeof(char *) * (size_t)(n + 1));
+    for (int m = 0; m < n; m++)
+        t->dim[0].labels[m] = d->as.enm.items[m].name;
+    t->dim[1].labels = mem_alloc(sizeof(char *) * (size_t)(fields->n + 1));
+    for (int f = 0; f < fields->n; f++)
+        t->dim[1].labels[f] = fields->items[f].name;
     for (int m = 0; m < n; m++) {
         const Member *mem = &d->as.enm.items[m];
         const Expr **given = mem_alloc(sizeof(Expr *) * (size_t)(fields->n + 1));

@@ -419,6 +419,8 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
                 key_text(k0, sizeof k0, keys[0], prog);
                 if (t->ndims == 2)
                     key_text(k1, sizeof k1, keys[1], prog);
+                if (t->ndims == 2 && t->dim[1].labels && t->dim[1].mode == KEYS_INDEX && !t->col_rows)
+                    snprintf(k1, sizeof k1, "%s", t->dim[1].labels[at[1]]);   /* a field's name, not its number */
                 vm->steps = steps;
                 vm->error_depth = depth;
                 vm->error_unknown = t->kinds[cell] == CELL_UNKNOWN;
