@@ -997,6 +997,24 @@ static char *value_text(Value v, const Program *prog)
     return mem_printed(print_shown, &s);
 }
 
+/* The value column of an odds table: each value as text, cut at 40
+ * characters; *width grows to the widest. */
+static char **value_column(const Value *vals, int n, const Program *prog, int *width)
+{
+    char **texts = mem_alloc(sizeof(char *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        texts[i] = value_text(vals[i], prog);
+        int w = (int)strlen(texts[i]);
+        if (w > 40) {
+            strcpy(texts[i] + 37, "...");
+            w = 40;
+        }
+        if (w > *width)
+            *width = w;
+    }
+    return texts;
+}
+
 /* A CSV field: quoted (with doubled quotes) when it holds a comma, quote or newline. */
 static void csv_field(FILE *out, const char *text)
 {
@@ -1140,17 +1158,12 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
             fprintf(out, "%s%s", i ? ", " : " choosing ", opts->choices[i]);
         fprintf(out, ": exact (%llu runs)\n", (unsigned long long)r->runs);
         int width = mpq_sgn(r->not_given) > 0 ? 19 : 5, pw = 1;
-        char **texts = mem_alloc(sizeof(char *) * (size_t)(r->n + 1));
+        Value *vals = mem_alloc(sizeof(Value) * (size_t)(r->n + 1));
+        for (int i = 0; i < r->n; i++)
+            vals[i] = r->outcomes[i].value;
+        char **texts = value_column(vals, r->n, c->prog, &width);
         char **ps = mem_alloc(sizeof(char *) * (size_t)(r->n + 2));
         for (int i = 0; i < r->n; i++) {
-            texts[i] = value_text(r->outcomes[i].value, c->prog);
-            int w = (int)strlen(texts[i]);
-            if (w > 40) {
-                strcpy(texts[i] + 37, "...");
-                w = 40;
-            }
-            if (w > width)
-                width = w;
             ps[i] = mpq_text(r->outcomes[i].p);
             if (strlen(ps[i]) > 30) {
                 /* a fraction too long to read: its size instead (JSON keeps it whole) */
@@ -1500,18 +1513,11 @@ static int print_simulated(muster_ctx *ctx, const Compiled *c, const muster_prob
     fprintf(out, ": %llu trials, seed %llu (simulated; 95%% intervals)\n", (unsigned long long)trials,
             (unsigned long long)rng.seed);
     /* the value column is as wide as the widest value (up to a point) */
-    char **texts = mem_alloc(sizeof(char *) * (t.n + 1));
     int width = unknown ? 19 : 5;
-    for (size_t i = 0; i < t.n; i++) {
-        texts[i] = value_text(t.items[i].value, c->prog);
-        int w = (int)strlen(texts[i]);
-        if (w > 40) {
-            strcpy(texts[i] + 37, "...");
-            w = 40;
-        }
-        if (w > width)
-            width = w;
-    }
+    Value *vals = mem_alloc(sizeof(Value) * (t.n + 1));
+    for (size_t i = 0; i < t.n; i++)
+        vals[i] = t.items[i].value;
+    char **texts = value_column(vals, (int)t.n, c->prog, &width);
     fprintf(out, "%*s  %9s  %19s  %9s  %9s\n", width, "value", "p", "95% interval", "at least", "at most");
     uint64_t below = 0;
     for (size_t i = 0; i < t.n; i++) {
