@@ -1036,6 +1036,23 @@ static double as_double(Value v)
     return v.tag == VAL_RAT ? (double)v.as.q.num / (double)v.as.q.den : (double)v.as.i;
 }
 
+/* The --choose options in force, each choice once (the last given wins). */
+static void print_choosing(FILE *out, const muster_prob_opts *opts)
+{
+    bool first = true;
+    for (int i = 0; i < opts->nchoices; i++) {
+        const char *eq = strchr(opts->choices[i], '=');
+        size_t name = eq ? (size_t)(eq - opts->choices[i]) : strlen(opts->choices[i]);
+        bool later = false;
+        for (int j = i + 1; j < opts->nchoices; j++)
+            later |= !strncmp(opts->choices[j], opts->choices[i], name) && opts->choices[j][name] == '=';
+        if (later)
+            continue;
+        fprintf(out, "%s%s", first ? " choosing " : ", ", opts->choices[i]);
+        first = false;
+    }
+}
+
 /* ---- exact odds ---- */
 
 typedef struct ExactCall {
@@ -1154,8 +1171,7 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
         print_call(out, c, sig, argv);
         if (field)
             fprintf(out, ".%s", field);
-        for (int i = 0; i < opts->nchoices; i++)
-            fprintf(out, "%s%s", i ? ", " : " choosing ", opts->choices[i]);
+        print_choosing(out, opts);
         fprintf(out, ": exact (%llu runs)\n", (unsigned long long)r->runs);
         int width = mpq_sgn(r->not_given) > 0 ? 19 : 5, pw = 1;
         Value *vals = mem_alloc(sizeof(Value) * (size_t)(r->n + 1));
@@ -1508,8 +1524,7 @@ static int print_simulated(muster_ctx *ctx, const Compiled *c, const muster_prob
     print_call(out, c, sig, argv);
     if (field >= 0)
         fprintf(out, ".%s", opts->field);
-    for (int i = 0; i < opts->nchoices; i++)
-        fprintf(out, "%s%s", i ? ", " : " choosing ", opts->choices[i]);
+    print_choosing(out, opts);
     fprintf(out, ": %llu trials, seed %llu (simulated; 95%% intervals)\n", (unsigned long long)trials,
             (unsigned long long)rng.seed);
     /* the value column is as wide as the widest value (up to a point) */
