@@ -963,7 +963,7 @@ static void tally_n(Tallies *t, Value v, uint64_t n)
         t->cap = cap;
     }
     memmove(&t->items[lo + 1], &t->items[lo], sizeof(Tally) * (t->n - lo));
-    t->items[lo] = (Tally){ v, n };
+    t->items[lo] = (Tally){ vm_keep(v), n };   /* a pool result outlives the trial's arena */
     t->n++;
 }
 
@@ -1280,6 +1280,8 @@ static void *simulate(void *arg)
     vm->choices = sim->choices;
     Value *argv = mem_alloc(sizeof(Value) * (size_t)(sig->nparams + 1));
     memcpy(argv, sim->argv, sizeof(Value) * (size_t)sig->nparams);
+    Arena arena = { 0 };     /* the trial's pools: no allocation per trial once it has grown */
+    vm->scratch = &arena;
     for (;;) {
         pthread_mutex_lock(&sim->lock);
         uint64_t b = sim->next_block++;
@@ -1291,6 +1293,7 @@ static void *simulate(void *arg)
         uint64_t from = b * SIM_BLOCK, to = from + SIM_BLOCK < sim->trials ? from + SIM_BLOCK : sim->trials;
         for (uint64_t i = from; i < to; i++) {
             Value r;
+            arena_reset(&arena);
             if (fill_defaults(sig, sim->given, vm, argv) || vm_call(vm, sig->proto, argv, sig->nparams, &r)) {
                 if (vm->error_unknown) {
                     /* the odds of reaching a gap in the rules are part of the answer */

@@ -71,7 +71,7 @@ static mpq_t *outcome_slot(ExactResult *r, Value v, int *cap)
         *cap = ncap;
     }
     memmove(&r->outcomes[lo + 1], &r->outcomes[lo], sizeof(ExactOutcome) * (size_t)(r->n - lo));
-    r->outcomes[lo].value = v;
+    r->outcomes[lo].value = vm_keep(v);   /* it outlives the run's arena */
     mpq_init(r->outcomes[lo].p);
     r->n++;
     return &r->outcomes[lo].p;
@@ -265,7 +265,8 @@ static int engine_intercept(void *ud, const Proto *callee, int index, const Valu
         dist->proto = index;
         dist->nargs = e->vm->prog->protos[index]->nparams;
         dist->args = mem_alloc(sizeof(Value) * (size_t)(dist->nargs + 1));
-        memcpy(dist->args, args, sizeof(Value) * (size_t)dist->nargs);
+        for (int i = 0; i < dist->nargs; i++)
+            dist->args[i] = vm_keep(args[i]);
         Vm inner;
         vm_init(&inner, e->vm->prog, NULL);
         inner.limits = e->vm->limits;
@@ -320,6 +321,9 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
     vm->stop_on_reroll = true;
     vm->intercept = engine_intercept;
     vm->intercept_ud = &e;
+    Arena arena = { 0 };
+    Arena *saved_scratch = vm->scratch;
+    vm->scratch = &arena;
     mpq_t rejected, one;
     mpq_inits(rejected, one, NULL);
     mpq_set_ui(one, 1, 1);
@@ -331,6 +335,7 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
         e.depth = 0;
         e.cut = false;
         e.too_many = false;
+        arena_reset(&arena);
         e.stop = 0;
         vm->rerolled = false;
         Value result;
@@ -388,6 +393,7 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
         mpq_clear(e.path[--e.len].weight);
     mpq_clears(rejected, one, NULL);
     vm->dice = saved;
+    vm->scratch = saved_scratch;
     vm->stop_on_reroll = false;
     vm->intercept = NULL;
 }

@@ -30,6 +30,17 @@ void *mem_realloc(void *p, size_t old_size, size_t new_size, int atomic);
 /* Copy of a byte string, NUL-terminated, atomic. */
 char *mem_strndup(const char *s, size_t n);
 char *mem_strdup(const char *s);
+/* A scratch arena: bump allocation of pointer-free objects that live only
+ * until the owner resets it (the dice pools of one simulated trial), so a
+ * simulation allocates nothing per trial once the arena has grown. */
+typedef struct Arena {
+    char *block;
+    size_t used, size;
+} Arena;
+
+void *arena_alloc(Arena *a, size_t size);
+static inline void arena_reset(Arena *a) { a->used = 0; }
+
 /* Threads that allocate: created through the collector so it knows them. */
 #include <pthread.h>
 int mem_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);

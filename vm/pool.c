@@ -6,12 +6,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-Pool *pool_alloc(int32_t sides, int64_t n)
+Pool *pool_alloc(Arena *arena, int32_t sides, int64_t n)
 {
-    Pool *p = mem_alloc_atomic(sizeof(Pool) + sizeof(int32_t) * (size_t)n);
+    size_t size = sizeof(Pool) + sizeof(int32_t) * (size_t)n;
+    Pool *p = arena ? arena_alloc(arena, size) : mem_alloc_atomic(size);
     p->sides = sides;
     p->n = n;
     return p;
+}
+
+Pool *pool_keep(const Pool *p)
+{
+    Pool *q = pool_alloc(NULL, p->sides, p->n);
+    memcpy(q->face, p->face, sizeof(int32_t) * (size_t)p->n);
+    return q;
 }
 
 static int cmp_face(const void *a, const void *b)
@@ -43,12 +51,12 @@ bool pool_face_cmp(int32_t face, CmpOp op, Value x)
     return cmp_holds(val_num_cmp(val_int(face), x), op);
 }
 
-Pool *pool_filter(const Pool *p, CmpOp op, Value x)
+Pool *pool_filter(Arena *arena, const Pool *p, CmpOp op, Value x)
 {
     int64_t n = 0;
     for (int64_t i = 0; i < p->n; i++)
         n += pool_face_cmp(p->face[i], op, x);
-    Pool *q = pool_alloc(p->sides, n);
+    Pool *q = pool_alloc(arena, p->sides, n);
     int64_t k = 0;
     for (int64_t i = 0; i < p->n; i++)
         if (pool_face_cmp(p->face[i], op, x))
@@ -80,25 +88,25 @@ int64_t pool_sum(const Pool *p)
     return s;
 }
 
-static Pool *slice(const Pool *p, int64_t from, int64_t n)
+static Pool *slice(Arena *arena, const Pool *p, int64_t from, int64_t n)
 {
-    Pool *q = pool_alloc(p->sides, n);
+    Pool *q = pool_alloc(arena, p->sides, n);
     memcpy(q->face, p->face + from, sizeof(int32_t) * (size_t)n);
     return q;
 }
 
-Pool *pool_highest(const Pool *p, int64_t n)
+Pool *pool_highest(Arena *arena, const Pool *p, int64_t n)
 {
     if (n > p->n)
         n = p->n;
-    return slice(p, p->n - n, n);
+    return slice(arena, p, p->n - n, n);
 }
 
-Pool *pool_lowest(const Pool *p, int64_t n)
+Pool *pool_lowest(Arena *arena, const Pool *p, int64_t n)
 {
     if (n > p->n)
         n = p->n;
-    return slice(p, 0, n);
+    return slice(arena, p, 0, n);
 }
 
 bool pool_doubles(const Pool *p)

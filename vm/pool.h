@@ -8,22 +8,27 @@
 #define MUSTER_VM_POOL_H
 
 #include "opcodes.h"
+#include "mem.h"
 #include "value.h"
 
 #include <stdbool.h>
 
-Pool *pool_alloc(int32_t sides, int64_t n);
+/* A pool of n dice: from the arena when one is given (it lives until the
+ * arena is reset), else from the collector. */
+Pool *pool_alloc(Arena *arena, int32_t sides, int64_t n);
+/* The same pool, in collector memory (for a pool that outlives its arena). */
+Pool *pool_keep(const Pool *p);
 /* Sort p's faces in place (only while building a fresh pool). */
 void pool_sort(Pool *p);
 /* The dice of p whose face compares to x (x an int or rational). */
-Pool *pool_filter(const Pool *p, CmpOp op, Value x);
+Pool *pool_filter(Arena *arena, const Pool *p, CmpOp op, Value x);
 bool pool_any(const Pool *p, CmpOp op, Value x);
 bool pool_all(const Pool *p, CmpOp op, Value x);
 /* Sum of faces; cannot overflow for pools within the size limit. */
 int64_t pool_sum(const Pool *p);
 /* The n highest / lowest dice (n clamped to the pool's size; n >= 0). */
-Pool *pool_highest(const Pool *p, int64_t n);
-Pool *pool_lowest(const Pool *p, int64_t n);
+Pool *pool_highest(Arena *arena, const Pool *p, int64_t n);
+Pool *pool_lowest(Arena *arena, const Pool *p, int64_t n);
 /* Whether two dice show the same face. */
 bool pool_doubles(const Pool *p);
 

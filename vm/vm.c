@@ -26,6 +26,26 @@ void vm_init(Vm *vm, const Program *prog, DiceSource *dice)
     vm->limits = vm_default_limits;
 }
 
+Value vm_keep(Value v)
+{
+    if (v.tag == VAL_POOL)
+        return val_pool(pool_keep(v.as.p));
+    if (v.tag == VAL_RECORD) {
+        bool pools = false;
+        for (int32_t i = 0; i < v.as.r->n; i++)
+            pools |= v.as.r->field[i].tag == VAL_POOL || v.as.r->field[i].tag == VAL_RECORD;
+        if (!pools)
+            return v;
+        Record *r = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)v.as.r->n);
+        r->type = v.as.r->type;
+        r->n = v.as.r->n;
+        for (int32_t i = 0; i < r->n; i++)
+            r->field[i] = vm_keep(v.as.r->field[i]);
+        return val_record(r);
+    }
+    return v;
+}
+
 static void ensure_stacks(Vm *vm)
 {
     if (!vm->stack) {
@@ -336,7 +356,7 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
                 ERR("cannot roll a negative number of dice (%lld)", (long long)n);
             if (n > lim->max_pool)
                 ERR("a pool of %lld dice is over the limit of %lld", (long long)n, (long long)lim->max_pool);
-            Pool *pool = pool_alloc((int32_t)sides, n);
+            Pool *pool = pool_alloc(vm->scratch, (int32_t)sides, n);
             if (n && vm->dice->roll(vm->dice, n, (int32_t)sides, pool->face, dice_err, sizeof dice_err))
                 ERR("%s", dice_err);
             pool_sort(pool);
@@ -347,7 +367,7 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
         }
         case OP_FILTER: {
             Value x = POP();
-            sp[-1] = val_pool(pool_filter(sp[-1].as.p, (CmpOp)*ip++, x));
+            sp[-1] = val_pool(pool_filter(vm->scratch, sp[-1].as.p, (CmpOp)*ip++, x));
             break;
         }
         case OP_ANY: {
@@ -375,7 +395,8 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             if (n < 0)
                 ERR("%s() of a negative number of dice (%lld)",
                     op == OP_HIGHEST_N ? "highest" : "lowest", (long long)n);
-            sp[-1] = val_pool(op == OP_HIGHEST_N ? pool_highest(pv.as.p, n) : pool_lowest(pv.as.p, n));
+            sp[-1] = val_pool(op == OP_HIGHEST_N ? pool_highest(vm->scratch, pv.as.p, n)
+                                                 : pool_lowest(vm->scratch, pv.as.p, n));
             break;
         }
         case OP_DOUBLES: sp[-1] = val_bool(pool_doubles(sp[-1].as.p)); break;

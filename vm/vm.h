@@ -18,6 +18,7 @@
 
 #include "chunk.h"
 #include "dice.h"
+#include "mem.h"
 
 #include <stdint.h>
 
@@ -70,6 +71,10 @@ typedef struct Vm {
     void *intercept_ud;
     bool stop_on_reroll;
     bool rerolled;           /* the last call ended at a reroll (stop_on_reroll) */
+    /* Where pools go: NULL, the collector; or an arena its owner resets
+     * between calls (simulations), in which case a result that must outlive
+     * the next reset goes through vm_keep. */
+    Arena *scratch;
     Value *stack;
     int stack_size;
     Frame *frames;
@@ -84,6 +89,9 @@ typedef struct Vm {
 } Vm;
 
 void vm_init(Vm *vm, const Program *prog, DiceSource *dice);
+/* A value made safe to keep after the scratch arena is reset: pools, also
+ * inside records, copied to the collector. */
+Value vm_keep(Value v);
 /* Call protos[index] with nargs arguments; 0 on success with *result set,
  * -1 on a runtime error (see vm->error, error_proto, error_offset). */
 int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result);

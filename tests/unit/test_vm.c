@@ -706,7 +706,7 @@ static void test_trace(void)
 
 static Value make_pool(int32_t sides, int n, const int32_t *faces)
 {
-    Pool *p = pool_alloc(sides, n);
+    Pool *p = pool_alloc(NULL, sides, n);
     memcpy(p->face, faces, sizeof(int32_t) * (size_t)n);
     pool_sort(p);
     return val_pool(p);

@@ -1,0 +1,1 @@
+prob odds.muster throw --field dice --trials 2000 --seed 3
