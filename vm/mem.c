@@ -31,6 +31,7 @@ void *mem_realloc(void *p, size_t old_size, size_t new_size, int atomic)
 }
 
 size_t mem_collections(void) { return 0; }
+size_t mem_allocated(void) { return 0; }
 
 int mem_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
 {
@@ -113,6 +114,7 @@ void *mem_realloc(void *p, size_t old_size, size_t new_size, int atomic)
 }
 
 size_t mem_collections(void) { return (size_t)GC_get_gc_no(); }
+size_t mem_allocated(void) { return (size_t)GC_get_total_bytes(); }
 
 #endif
 

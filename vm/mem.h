@@ -50,5 +50,7 @@ int mem_thread_join(pthread_t thread);
 char *mem_printed(void (*print)(FILE *out, const void *what), const void *what);
 /* How many collections have run so far (0 under plain allocation). */
 size_t mem_collections(void);
+/* Bytes allocated from the collector so far (0 under plain allocation). */
+size_t mem_allocated(void);
 
 #endif

@@ -1198,6 +1198,36 @@ static void test_expect_without_a_reporter(void)
     CU_ASSERT_EQUAL(vm_call(&r.vm, c->examples[0].proto, NULL, 0, &r.result), 0);
 }
 
+/* A simulated trial with a scratch arena allocates nothing once warm: the
+ * pools of each trial reuse the arena (no work for the collector). */
+static void test_trials_allocate_nothing(void)
+{
+    Compiled *c = compile_text("proc volley(n: int) -> int {\n"
+                               "  let d = roll n d6\n"
+                               "  let h = count(d >= 4) + count(highest(2, d) == 6)\n"
+                               "  if any(d == 6) { h = h + 1 }\n"
+                               "  return h\n"
+                               "}\n", NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    Run r;
+    run_seeded(&r, c, 11);
+    Arena arena = { 0 };
+    r.vm.scratch = &arena;
+    Value n = val_int(12);
+    /* warm up: the arena and the stacks grow to their size */
+    for (int i = 0; i < 100; i++) {
+        arena_reset(&arena);
+        CU_ASSERT_EQUAL_FATAL(run_call(&r, "volley", &n, 1), 0);
+    }
+    size_t before = mem_allocated(), collections = mem_collections();
+    for (int i = 0; i < 20000; i++) {
+        arena_reset(&arena);
+        CU_ASSERT_EQUAL_FATAL(run_call(&r, "volley", &n, 1), 0);
+    }
+    CU_ASSERT_EQUAL(mem_allocated(), before);
+    CU_ASSERT_EQUAL(mem_collections(), collections);
+}
+
 void register_tests(void)
 {
     static const TestDef arithmetic[] = {
@@ -1220,6 +1250,7 @@ void register_tests(void)
         { "recursion limit", test_recursion_limit },
         { "step limit", test_step_limit },
         { "step limit location", test_step_limit_location },
+        { "simulated trials allocate nothing", test_trials_allocate_nothing },
         { "reroll", test_reroll },
         { "reroll limit", test_reroll_limit },
         { NULL, NULL },
