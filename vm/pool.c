@@ -32,6 +32,17 @@ void pool_sort(Pool *p)
 {
     if (p->n < 2)
         return;
+    if (p->n <= 16) {
+        /* a handful of dice: insertion sort beats counting */
+        for (int64_t i = 1; i < p->n; i++) {
+            int32_t f = p->face[i];
+            int64_t j = i;
+            for (; j > 0 && p->face[j - 1] > f; j--)
+                p->face[j] = p->face[j - 1];
+            p->face[j] = f;
+        }
+        return;
+    }
     if (p->sides <= 64) {
         /* counting sort: the common case of a handful of small dice */
         int64_t count[65] = { 0 };
@@ -51,8 +62,64 @@ bool pool_face_cmp(int32_t face, CmpOp op, Value x)
     return cmp_holds(val_num_cmp(val_int(face), x), op);
 }
 
+static Pool *slice(Arena *arena, const Pool *p, int64_t from, int64_t n)
+{
+    Pool *q = pool_alloc(arena, p->sides, n);
+    memcpy(q->face, p->face + from, sizeof(int32_t) * (size_t)n);
+    return q;
+}
+
+/* The first index whose face is >= f (faces are sorted). */
+static int64_t lower_bound(const Pool *p, int64_t f)
+{
+    int64_t lo = 0, hi = p->n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (p->face[mid] < f)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* For a whole-number x, the dice that compare to it are one run of the
+ * sorted faces [*from, *to) — except for !=, which is everything but such a
+ * run (reported as the run of == with *inverted set). */
+static bool int_run(const Pool *p, CmpOp op, Value x, int64_t *from, int64_t *to, bool *inverted)
+{
+    if (x.tag != VAL_INT)
+        return false;
+    int64_t k = x.as.i;
+    /* clamp so k + 1 cannot overflow: faces are at most 2^20 */
+    if (k > (int64_t)1 << 40)
+        k = (int64_t)1 << 40;
+    if (k < -((int64_t)1 << 40))
+        k = -((int64_t)1 << 40);
+    *inverted = false;
+    switch (op) {
+    case CMP_LT: *from = 0; *to = lower_bound(p, k); break;
+    case CMP_LE: *from = 0; *to = lower_bound(p, k + 1); break;
+    case CMP_GT: *from = lower_bound(p, k + 1); *to = p->n; break;
+    case CMP_GE: *from = lower_bound(p, k); *to = p->n; break;
+    case CMP_EQ: *from = lower_bound(p, k); *to = lower_bound(p, k + 1); break;
+    case CMP_NE: *from = lower_bound(p, k); *to = lower_bound(p, k + 1); *inverted = true; break;
+    }
+    return true;
+}
+
 Pool *pool_filter(Arena *arena, const Pool *p, CmpOp op, Value x)
 {
+    int64_t from, to;
+    bool inverted;
+    if (int_run(p, op, x, &from, &to, &inverted)) {
+        if (!inverted)
+            return slice(arena, p, from, to - from);
+        Pool *q = pool_alloc(arena, p->sides, p->n - (to - from));
+        memcpy(q->face, p->face, sizeof(int32_t) * (size_t)from);
+        memcpy(q->face + from, p->face + to, sizeof(int32_t) * (size_t)(p->n - to));
+        return q;
+    }
     int64_t n = 0;
     for (int64_t i = 0; i < p->n; i++)
         n += pool_face_cmp(p->face[i], op, x);
@@ -66,6 +133,10 @@ Pool *pool_filter(Arena *arena, const Pool *p, CmpOp op, Value x)
 
 bool pool_any(const Pool *p, CmpOp op, Value x)
 {
+    int64_t from, to;
+    bool inverted;
+    if (int_run(p, op, x, &from, &to, &inverted))
+        return inverted ? p->n - (to - from) > 0 : to > from;
     for (int64_t i = 0; i < p->n; i++)
         if (pool_face_cmp(p->face[i], op, x))
             return true;
@@ -74,6 +145,10 @@ bool pool_any(const Pool *p, CmpOp op, Value x)
 
 bool pool_all(const Pool *p, CmpOp op, Value x)
 {
+    int64_t from, to;
+    bool inverted;
+    if (int_run(p, op, x, &from, &to, &inverted))
+        return inverted ? to == from : to - from == p->n;
     for (int64_t i = 0; i < p->n; i++)
         if (!pool_face_cmp(p->face[i], op, x))
             return false;
@@ -88,12 +163,6 @@ int64_t pool_sum(const Pool *p)
     return s;
 }
 
-static Pool *slice(Arena *arena, const Pool *p, int64_t from, int64_t n)
-{
-    Pool *q = pool_alloc(arena, p->sides, n);
-    memcpy(q->face, p->face + from, sizeof(int32_t) * (size_t)n);
-    return q;
-}
 
 Pool *pool_highest(Arena *arena, const Pool *p, int64_t n)
 {

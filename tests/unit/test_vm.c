@@ -5,6 +5,7 @@
 
 #include "opcodes.h"
 #include "pool.h"
+#include "rng.h"
 
 #include <string.h>
 
@@ -1198,6 +1199,36 @@ static void test_expect_without_a_reporter(void)
     CU_ASSERT_EQUAL(vm_call(&r.vm, c->examples[0].proto, NULL, 0, &r.result), 0);
 }
 
+/* Filters on sorted faces take a run by binary search; check every
+ * comparison against counting die by die, on many pools. */
+static void test_pool_filters_match_brute_force(void)
+{
+    Rng rng;
+    rng_seed(&rng, 42);
+    for (int trial = 0; trial < 300; trial++) {
+        int64_t n = (int64_t)rng_below(&rng, 25);
+        int32_t sides = (int32_t)rng_below(&rng, 12) + 1;
+        Pool *p = pool_alloc(NULL, sides, n);
+        for (int64_t i = 0; i < n; i++)
+            p->face[i] = (int32_t)rng_below(&rng, (uint64_t)sides) + 1;
+        pool_sort(p);
+        for (int op = CMP_EQ; op <= CMP_GE; op++)
+            for (int64_t k = -1; k <= sides + 1; k++) {
+                int64_t want = 0;
+                for (int64_t i = 0; i < n; i++)
+                    want += cmp_holds(p->face[i] < k ? -1 : p->face[i] > k, (CmpOp)op);
+                const Pool *q = pool_filter(NULL, p, (CmpOp)op, val_int(k));
+                CU_ASSERT_EQUAL(q->n, want);
+                for (int64_t i = 0; i < q->n; i++)
+                    CU_ASSERT(cmp_holds(q->face[i] < k ? -1 : q->face[i] > k, (CmpOp)op));
+                CU_ASSERT_EQUAL(pool_any(p, (CmpOp)op, val_int(k)), want > 0);
+                CU_ASSERT_EQUAL(pool_all(p, (CmpOp)op, val_int(k)), want == n);
+            }
+        for (int64_t i = 1; i < n; i++)
+            CU_ASSERT(p->face[i - 1] <= p->face[i]);
+    }
+}
+
 /* A simulated trial with a scratch arena allocates nothing once warm: the
  * pools of each trial reuse the arena (no work for the collector). */
 static void test_trials_allocate_nothing(void)
@@ -1251,6 +1282,7 @@ void register_tests(void)
         { "step limit", test_step_limit },
         { "step limit location", test_step_limit_location },
         { "simulated trials allocate nothing", test_trials_allocate_nothing },
+        { "pool filters match counting die by die", test_pool_filters_match_brute_force },
         { "reroll", test_reroll },
         { "reroll limit", test_reroll_limit },
         { NULL, NULL },
