@@ -288,8 +288,8 @@ int main(int argc, char **argv)
     }
     if (mode == PROB && prob.vs && prob.csv)
         return usage_error("%s--vs prints a table or --json, not --csv", "");
-    if (mode == RUN && (prob.csv || prob.trials || prob.field || prob.exact || prob.budget || prob.vs))
-        return usage_error("%s--csv, --trials, --field, --exact and --budget go with 'prob', not 'run'", "");
+    if (mode == RUN && (prob.csv || prob.trials || prob.field || prob.exact || prob.budget || prob.vs || prob.threads))
+        return usage_error("%s--csv, --trials, --field, --exact, --budget, --vs and --threads go with 'prob', not 'run'", "");
     if (prob.exact && prob.trials)
         return usage_error("%schoose one of --exact and --trials", "");
     if (mode == PROB && (run.dice || run.explain))
@@ -298,7 +298,7 @@ int main(int argc, char **argv)
         return usage_error("%schoose one of --json and --csv", "");
     if ((mode == CHECK || mode == DIS || mode == TEST || mode == TURN || mode == SHEET)
         && (run.dice || run.explain || json || prob.csv || prob.trials || have_seed || nchoices || prob.field
-            || prob.exact || prob.budget || prob.vs))
+            || prob.exact || prob.budget || prob.vs || prob.threads || expression))
         return usage_error("'%s' takes no run or prob options", cmd);
     if ((md || html) && mode != SHEET)
         return usage_error("%s--md and --html go with 'sheet'", "");
@@ -340,6 +340,8 @@ int main(int argc, char **argv)
     if (expression) {
         if (mode != RUN && mode != PROB)
             return usage_error("%s-e goes with 'run' and 'prob'", "");
+        if (prob.vs)
+            return usage_error("%s--vs compares two scripts; it does not go with -e", "");
         if (npos)
             return usage_error("with -e, '%s' is not wanted (the expression is all there is)", pos[0]);
         muster_program *prog = muster_load_expression(ctx, expression);
@@ -350,11 +352,15 @@ int main(int argc, char **argv)
             run.have_seed = have_seed;
             run.seed = seed;
             run.json = json;
+            run.choices = choices;
+            run.nchoices = nchoices;
             return muster_run(ctx, prog, "expression", 0, none, &run);
         }
         prob.have_seed = have_seed;
         prob.seed = seed;
         prob.json = json;
+        prob.choices = choices;
+        prob.nchoices = nchoices;
         return muster_prob(ctx, prog, "expression", 0, none, &prob);
     }
     if (npos == 0)

@@ -275,7 +275,7 @@ static void print_choices(FILE *out, const Compiled *c, Type t)
     } else if (t.kind == TY_BOOL) {
         fputs(" (true or false)", out);
     } else if (t.kind == TY_RAT) {
-        fputs(" (a whole number or a fraction like 3/2)", out);
+        fputs(" (a whole number, a fraction like 3/2 or a decimal like 1.5)", out);
     } else if (t.kind == TY_INT) {
         fputs(" (a whole number)", out);
     }
@@ -306,7 +306,27 @@ static bool parse_value(const Compiled *c, Type t, const char *text, Value *out)
     }
     case TY_RAT: {
         const char *slash = strchr(text, '/');
+        const char *dot = strchr(text, '.');
         int64_t n, d = 1;
+        if (dot && !slash) {
+            /* a decimal, exactly: 1.5 is 3/2 */
+            const char *digits = dot + 1;
+            size_t places = strlen(digits);
+            if (places == 0 || places > 18 || strspn(digits, "0123456789") != places)
+                return false;
+            char *whole = mem_strndup(text, (size_t)(dot - text));
+            int64_t w, f;
+            if (!parse_i64(whole, &w) || !parse_i64(digits, &f))
+                return false;
+            int64_t scale = 1;
+            for (size_t i = 0; i < places; i++)
+                scale *= 10;
+            bool negative = text[0] == '-';
+            if (w > INT64_MAX / scale || w < -(INT64_MAX / scale))
+                return false;
+            n = w * scale + (negative ? -f : f);
+            return val_make_rat(n, scale, out);
+        }
         if (slash) {
             char *num = mem_strndup(text, (size_t)(slash - text));
             if (!parse_i64(num, &n) || !parse_i64(slash + 1, &d) || d == 0)
@@ -814,7 +834,9 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
     fputc(']', out);
 }
 
-static void print_call(FILE *out, const Compiled *c, const ProcSig *sig, const Value *args)
+/* The call being explained or counted; with `given`, parameters left to
+ * their defaults read "default" (a default is worked out afresh each run). */
+static void print_call_given(FILE *out, const Compiled *c, const ProcSig *sig, const Value *args, const bool *given)
 {
     if (c->expression) {
         fputs(c->expression, out);
@@ -823,9 +845,17 @@ static void print_call(FILE *out, const Compiled *c, const ProcSig *sig, const V
     fprintf(out, "%s(", sig->name);
     for (int i = 0; i < sig->nparams; i++) {
         fprintf(out, "%s%s: ", i ? ", " : "", sig->pnames[i]);
-        val_print(out, args[i], c->prog);
+        if (given && !given[i])
+            fputs("default", out);
+        else
+            val_print(out, args[i], c->prog);
     }
     fputc(')', out);
+}
+
+static void print_call(FILE *out, const Compiled *c, const ProcSig *sig, const Value *args)
+{
+    print_call_given(out, c, sig, args, NULL);
 }
 
 /* A procedure made ready to call from command-line text: its signature, a
@@ -1100,7 +1130,7 @@ static char *mpq_text(const mpq_t q)
 }
 
 /* Print an exact distribution in the chosen format; MUSTER_OK. */
-static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, const Value *argv,
+static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, const Value *argv, const bool *given,
                        const muster_prob_opts *opts, const char *field, const ExactResult *r)
 {
     FILE *out = ctx->out;
@@ -1167,12 +1197,17 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
             print_mpq(out, r->not_given);
             fprintf(out, ",%.10f\n", mpq_get_d(r->not_given));
         }
+        if (mpq_sgn(r->dropped) > 0) {
+            fputs("cut off,", out);
+            print_mpq(out, r->dropped);
+            fprintf(out, ",%.10f\n", mpq_get_d(r->dropped));
+        }
     } else {
-        print_call(out, c, sig, argv);
+        print_call_given(out, c, sig, argv, given);
         if (field)
             fprintf(out, ".%s", field);
         print_choosing(out, opts);
-        fprintf(out, ": exact (%llu runs)\n", (unsigned long long)r->runs);
+        fprintf(out, ": exact (%llu run%s)\n", (unsigned long long)r->runs, r->runs == 1 ? "" : "s");
         int width = mpq_sgn(r->not_given) > 0 ? 19 : 5, pw = 1;
         Value *vals = mem_alloc(sizeof(Value) * (size_t)(r->n + 1));
         for (int i = 0; i < r->n; i++)
@@ -1332,6 +1367,7 @@ static void *simulate(void *arg)
 typedef struct Odds {
     const ProcSig *sig;
     Value *argv;
+    const bool *given;       /* which arguments were given (the rest are defaults) */
     bool exact;
     ExactResult er;          /* exact */
     Tallies t;               /* simulated: results and their counts */
@@ -1359,6 +1395,7 @@ static int compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
     bool *given = call->given;
     o->sig = sig;
     o->argv = argv;
+    o->given = given;
 
     /* --field: the odds of one field of a record result */
     int field = -1;
@@ -1524,7 +1561,7 @@ static int print_simulated(muster_ctx *ctx, const Compiled *c, const muster_prob
                     (unsigned long long)unknown);
         return MUSTER_OK;
     }
-    print_call(out, c, sig, argv);
+    print_call_given(out, c, sig, argv, o->given);
     if (field >= 0)
         fprintf(out, ".%s", opts->field);
     print_choosing(out, opts);
@@ -1680,7 +1717,7 @@ static int compare_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
         fputs("}\n", out);
         return MUSTER_OK;
     }
-    print_call(out, c, base->sig, base->argv);
+    print_call_given(out, c, base->sig, base->argv, base->given);
     fprintf(out, ": %s against %s, %s\n", c->src->path, opts->vs,
             exact ? "exact" : "simulated on the same dice");
     int width = 5;
@@ -1718,7 +1755,7 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
     if (opts->vs)
         return compare_odds(ctx, c, proc, nargs, args, opts, seed, &o);
     if (o.exact) {
-        st = print_exact(ctx, c, o.sig, o.argv, opts, opts->field, &o.er);
+        st = print_exact(ctx, c, o.sig, o.argv, o.given, opts, opts->field, &o.er);
         exact_clear(&o.er);
         return st;
     }

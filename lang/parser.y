@@ -430,6 +430,11 @@ cells
  * "-" means "not applicable". */
 cell
     : INT             { $$ = ast_expr(EX_INT, @$); $$->as.i = $1; }
+    | DECIMAL         {
+          Expr *l = ast_expr(EX_INT, @1), *r = ast_expr(EX_INT, @1);
+          l->as.i = $1.num; r->as.i = $1.den;
+          $$ = ast_binary(OPR_DIV, @1, l, r, @$);
+      }
     | INT '/' INT     {
           Expr *l = ast_expr(EX_INT, @1), *r = ast_expr(EX_INT, @3);
           l->as.i = $1; r->as.i = $3;

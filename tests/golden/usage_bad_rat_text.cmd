@@ -1,1 +1,1 @@
-run values.muster half x=0.5
+run values.muster half x=one-half

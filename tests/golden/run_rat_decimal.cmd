@@ -1,0 +1,1 @@
+run values.muster half x=0.5
