@@ -1228,10 +1228,10 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
         if (pw > 30)
             pw = 30;
         fprintf(out, "%*s  %-*s  %11s  %9s  %9s\n", width, "value", pw, "p", "probability", "at least", "at most");
-        double below = 0;
+        double below = 0, valued = 1 - mpq_get_d(r->not_given) - mpq_get_d(r->dropped);
         for (int i = 0; i < r->n; i++) {
             double p = mpq_get_d(r->outcomes[i].p);
-            double at_least = 1 - below;
+            double at_least = valued - below;   /* as in a simulation: of the runs with a value */
             below += p;
             fprintf(out, "%*s  %-*s  %11.5f  %9.5f  %9.5f", width, texts[i], pw, ps[i], p, at_least, below);
             int bar = (int)(p * 40 + 0.5);
@@ -1651,6 +1651,14 @@ static double p_of(const Side *s, const char *text)
     return 0;
 }
 
+/* The share of runs that reached a value the rules text does not give. */
+static double not_given_share(const Odds *o)
+{
+    if (o->exact)
+        return mpq_get_d(o->er.not_given);
+    return o->trials ? (double)o->unknown / (double)o->trials : 0;
+}
+
 /* --vs: the odds under the rules and under a house rule, side by side. */
 static int compare_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
                         const muster_prob_opts *opts, uint64_t seed, const Odds *base)
@@ -1718,9 +1726,17 @@ static int compare_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
         return MUSTER_OK;
     }
     print_call_given(out, c, base->sig, base->argv, base->given);
-    fprintf(out, ": %s against %s, %s\n", c->src->path, opts->vs,
-            exact ? "exact" : "simulated on the same dice");
-    int width = 5;
+    if (opts->field)
+        fprintf(out, ".%s", opts->field);
+    print_choosing(out, opts);
+    if (exact)
+        fprintf(out, ": %s against %s, exact\n", c->src->path, opts->vs);
+    else
+        fprintf(out, ": %s (%s) against %s (%s)%s\n", c->src->path, base->exact ? "exact" : "simulated", opts->vs,
+                other.exact ? "exact" : "simulated", base->exact || other.exact ? "" : ", on the same dice");
+    if (!exact)
+        fprintf(out, "seed %llu\n", (unsigned long long)seed);
+    int width = not_given_share(base) > 0 || not_given_share(&other) > 0 ? 19 : 5;
     char **texts = mem_alloc(sizeof(char *) * (size_t)(n + 1));
     for (int i = 0; i < n; i++) {
         texts[i] = mem_strdup(all[i]);
@@ -1734,6 +1750,9 @@ static int compare_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
         double pa = p_of(&a, all[i]), pb = p_of(&b, all[i]);
         fprintf(out, "%*s  %9.5f  %9.5f  %+9.5f\n", width, texts[i], pa, pb, pb - pa);
     }
+    double ua = not_given_share(base), ub = not_given_share(&other);
+    if (ua > 0 || ub > 0)
+        fprintf(out, "%*s  %9.5f  %9.5f  %+9.5f\n", width, "not given in source", ua, ub, ub - ua);
     if (a.numeric && b.numeric)
         fprintf(out, "%*s  %9.4f  %9.4f  %+9.4f\n", width, "mean", a.mean, b.mean, b.mean - a.mean);
     if (base->exact)

@@ -427,6 +427,16 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
     return lt.kind == TY_RAT || rt.kind == TY_RAT ? T_RAT : T_INT;
 }
 
+/* Is name a local of the procedure a prob() claim is written in? */
+static bool claim_sees(Compiler *c, const char *name)
+{
+    FnState *inner = c->fn;
+    c->fn = c->claim_outer;
+    bool found = comp_find_local(c, name) != NULL;
+    c->fn = inner;
+    return found;
+}
+
 static Type name_expr(Compiler *c, const Expr *e, Type hint)
 {
     const char *name = e->as.name;
@@ -469,6 +479,9 @@ static Type name_expr(Compiler *c, const Expr *e, Type hint)
         for (int i = 0; i < en->nmembers && len < sizeof list - 8; i++)
             len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", en->members[i]);
         comp_error(c, e->span, "unknown name '%s': %s has no such member (its members are %s)", name, en->name, list);
+    } else if (c->claim_outer && claim_sees(c, name)) {
+        comp_error(c, e->span, "a prob() claim stands on its own and cannot use '%s' from around it; "
+                   "write the value itself, or pass it as an argument of a procedure", name);
     } else {
         const char *s = suggest_name(c, name, true, false);
         if (s)
@@ -734,7 +747,10 @@ static Type call_builtin(Compiler *c, const Expr *e, bool *handled)
         FnState *fn = mem_alloc(sizeof *fn);
         comp_begin_fn(c, fn, sig, name, claim->span);
         fn->scope = 1;
+        FnState *outer_claim = c->claim_outer;
+        c->claim_outer = outer;
         Type t = comp_expr(c, claim, T_BOOL);
+        c->claim_outer = outer_claim;
         if (!fits(T_BOOL, t))
             comp_error(c, claim->span, "prob() takes a claim that is true or false, such as prob(hits(6) >= 3), not %s",
                        comp_type_name(c, t));

@@ -59,6 +59,7 @@ typedef struct Compiler {
     const ParamList **outcome_fields;   /* per enum id: the outcome's field declarations */
     int *text_tables;        /* per enum id: table of member texts, or -1 (made on first use) */
     int nexpects;            /* expectations in the example being compiled */
+    FnState *claim_outer;    /* compiling a prob() claim: the procedure it is written in */
 } Compiler;
 
 static const Type T_ERR = { TY_ERROR, 0 }, T_INT = { TY_INT, 0 }, T_RAT = { TY_RAT, 0 },

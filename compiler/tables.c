@@ -466,7 +466,7 @@ void comp_table(Compiler *c, ProcSig *sig, const Decl *d)
                 t->kinds[at] = cell->kind == EX_UNKNOWN ? CELL_UNKNOWN : CELL_NA;
                 if (cell->kind == EX_UNKNOWN) {
                     char *what = mem_alloc_atomic(256);
-                    const char *col = nblocks ? (row->block >= 0 ? d->as.table.blocks.items[row->block].name : "?")
+                    const char *col = nblocks ? (row->block >= 0 ? t->dim[1].labels[row->block] : "?")
                                       : t->dim[1].labels && t->dim[1].labels[k] ? t->dim[1].labels[k] : "?";
                     if (ndims == 2)
                         snprintf(what, 256, "%s, row %s, column %s", title, t->dim[0].labels[r] ? t->dim[0].labels[r] : "?",
