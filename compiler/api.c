@@ -1232,6 +1232,16 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
         for (int i = 0; i < r->n; i++) {
             double p = mpq_get_d(r->outcomes[i].p);
             double at_least = valued - below;   /* as in a simulation: of the runs with a value */
+            if (r->n > 60 && i >= 40 && at_least < 1e-4) {
+                /* a long tail (an exploding die): one line for what is left; --json has it all */
+                fprintf(out, "%*s  %-*s  %11.5f  %9.5f  %9.5f\n", width, "more", pw, "", at_least, at_least, valued);
+                fprintf(out, "(%d more values, from ", r->n - i);
+                val_print(out, r->outcomes[i].value, c->prog);
+                fputs(" to ", out);
+                val_print(out, r->outcomes[r->n - 1].value, c->prog);
+                fputs(", each rarer than shown; --json or --csv lists them)\n", out);
+                break;
+            }
             below += p;
             fprintf(out, "%*s  %-*s  %11.5f  %9.5f  %9.5f", width, texts[i], pw, ps[i], p, at_least, below);
             int bar = (int)(p * 40 + 0.5);
