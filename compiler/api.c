@@ -215,7 +215,9 @@ muster_program *muster_load_expression(muster_ctx *ctx, const char *expression)
     /* the expression alone on line 2, so its columns are the user's */
     size_t n = strlen(expression);
     char *text = mem_alloc_atomic(n + 128);
-    snprintf(text, n + 128, "proc %s() -> int { return\n%s\n}\n", COMPILER_EXPRESSION_PROC, expression);
+    /* the closing brace on the same line, so an expression that stops short
+     * is shown with the caret just past its end */
+    snprintf(text, n + 128, "proc %s() -> int { return\n%s }\n", COMPILER_EXPRESSION_PROC, expression);
     /* the result type is whatever the expression's is: a type name no script
      * can write, put in after parsing */
     Source *src = source_new("-e", text, strlen(text));

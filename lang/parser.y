@@ -805,6 +805,14 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
         snprintf(msg + len, sizeof msg - len, " (a '%c' before it is still open)", ps->open_ch[ps->nopen - 1]);
     else if (found == YYSYMBOL_YYEOF && ps->nopen > 0 && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (a '%c' is still open)", ps->open_ch[ps->nopen - 1]);
+    if (!strcmp(ps->src->path, "-e") && first == '}' && loc->begin + 2 >= ps->src->len) {
+        /* a one-off expression (muster -e) that stops short: the brace is ours, not the user's */
+        int open = 0;
+        for (int i = 0; i < ps->nopen; i++)
+            open += ps->open_ch[i] == '(';
+        snprintf(msg, sizeof msg, "the expression stops before it is finished%s",
+                 open ? " (a '(' is still open)" : "");
+    }
     diag_report(ps->diag, DIAG_ERROR, ps->src, *loc, "%s", msg);
     /* Recover at the end of the innermost block around the error: the
      * lexer skips to the '}' that closes it (see lang_lex). */

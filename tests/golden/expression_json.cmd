@@ -1,0 +1,1 @@
+prob -e 'count(roll 4d6 >= 5)' --json
