@@ -32,8 +32,18 @@ void pool_sort(Pool *p)
 {
     if (p->n < 2)
         return;
-    if (p->n <= 16) {
-        /* a handful of dice: insertion sort beats counting */
+    if (p->sides <= 64) {
+        /* counting sort: dice have few faces (no comparisons, no mispredicted branches) */
+        int64_t count[65];
+        memset(count, 0, sizeof(int64_t) * (size_t)(p->sides + 1));
+        for (int64_t i = 0; i < p->n; i++)
+            count[p->face[i]]++;
+        int64_t k = 0;
+        for (int32_t f = 1; f <= p->sides; f++)
+            for (int64_t c = count[f]; c > 0; c--)
+                p->face[k++] = f;
+    } else if (p->n <= 16) {
+        /* a handful of big dice: insertion sort */
         for (int64_t i = 1; i < p->n; i++) {
             int32_t f = p->face[i];
             int64_t j = i;
@@ -41,17 +51,6 @@ void pool_sort(Pool *p)
                 p->face[j] = p->face[j - 1];
             p->face[j] = f;
         }
-        return;
-    }
-    if (p->sides <= 64) {
-        /* counting sort: the common case of a handful of small dice */
-        int64_t count[65] = { 0 };
-        for (int64_t i = 0; i < p->n; i++)
-            count[p->face[i]]++;
-        int64_t k = 0;
-        for (int32_t f = 1; f <= p->sides; f++)
-            for (int64_t c = count[f]; c > 0; c--)
-                p->face[k++] = f;
     } else {
         qsort(p->face, (size_t)p->n, sizeof(int32_t), cmp_face);
     }
