@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""muster benchmark: simulate every case in cases.txt with muster (1 and 2 threads)
+and with the C, Lua, Python and dicelab peers, check every distribution against
+muster's exact one, and print ns/trial with the ratio to C.
+usage: bench.py MUSTER CBIN_DIR   (run from the source tree's top directory)"""
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+from fractions import Fraction
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PEERS = os.path.join(HERE, "peers")
+N_FAST = int(os.environ.get("BENCH_N", "1000000"))   # muster and C
+N_LUA = N_FAST * 3 // 10
+N_PY = N_FAST // 10
+N_DICELAB = N_FAST
+SEED = 12345
+ZMAX = 4.5
+DICELAB_TIMEOUT = int(os.environ.get("BENCH_DICELAB_TIMEOUT", "60"))
+
+
+def key(v):
+    return "not_given" if v is None else str(v).lower()
+
+
+def cases():
+    out = []
+    with open(os.path.join(HERE, "cases.txt")) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                name, file, proc, args, desc = [x.strip() for x in line.split("|")]
+                out.append((name, file, proc, args.split(), desc))
+    return out
+
+
+def timed(cmd, **kw):
+    t0 = time.perf_counter()
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    dt = time.perf_counter() - t0
+    if r.returncode != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed:\n{r.stderr}")
+    return r, dt
+
+
+def muster_exact(muster, file, proc, args):
+    r, dt = timed([muster, "prob", file, proc, *args, "--json"])
+    j = json.loads(r.stdout)
+    if j["exact"]:
+        return {key(o["value"]): Fraction(o["p"]) for o in j["outcomes"]}, dt, True
+    # not exact: muster's own large simulation is the reference
+    r, _ = timed([muster, "prob", file, proc, *args, "--json", "--trials", str(20 * N_FAST), "--seed", "7"])
+    return {key(o["value"]): o["p"] for o in json.loads(r.stdout)["outcomes"]}, dt, False
+
+
+def muster_sim(muster, file, proc, args, n, threads):
+    r, dt = timed([muster, "prob", file, proc, *args, "--json", "--trials", str(n),
+                   "--seed", str(SEED), "--threads", str(threads)])
+    j = json.loads(r.stdout)
+    return {key(o["value"]): round(o["p"] * n) for o in j["outcomes"]}, dt * 1e9 / n
+
+
+def peer_sim(cmd, n):
+    r, _ = timed(cmd + [str(n), str(SEED)])
+    counts = {}
+    for line in r.stdout.split("\n"):
+        if line.strip():
+            v, c = line.split()
+            counts[key(v)] = int(c)
+    return counts, float(r.stderr.strip().split()[-1])
+
+
+def dicelab_sim(path, n):
+    r, dt = timed(["dicelab", "-e", "-n", str(n), "-f", path])
+    counts = {}
+    for line in r.stdout.split("\n"):
+        if line.strip():
+            v, p = line.split()[:2]
+            counts[key(v)] = round(float(p) * n)
+    return counts, dt * 1e9 / n
+
+
+def check(counts, ref):
+    """Largest |z| over all outcomes; inf if an impossible outcome appears."""
+    n = sum(counts.values())
+    worst = 0.0
+    for v in set(counts) | set(ref):
+        p = float(ref.get(v, 0))
+        obs = counts.get(v, 0)
+        if p == 0:
+            if obs:
+                return math.inf
+            continue
+        sd = math.sqrt(n * p * (1 - p)) or 1.0
+        worst = max(worst, abs(obs - n * p) / sd)
+    return worst
+
+
+def main():
+    muster, cbin = sys.argv[1], sys.argv[2]
+    failures = []
+    print(f"trials: muster and C {N_FAST}, Lua {N_LUA}, Python {N_PY}, dicelab -e {N_DICELAB}; "
+          f"agreement: every outcome within {ZMAX} standard errors of muster's exact odds\n")
+    hdr = f"{'case':18} {'implementation':16} {'trials':>8} {'ns/trial':>9} {'x C':>7} {'max |z|':>8}  ok"
+    print(hdr)
+    print("-" * len(hdr))
+    exact_times = []
+    for name, file, proc, args, desc in cases():
+        ref, exact_dt, is_exact = muster_exact(muster, file, proc, args)
+        exact_times.append((name, exact_dt, is_exact))
+        runs = [
+            ("C -O2", *peer_sim([os.path.join(cbin, name)], N_FAST), N_FAST),
+            ("muster 1 thread", *muster_sim(muster, file, proc, args, N_FAST, 1), N_FAST),
+            ("muster 2 threads", *muster_sim(muster, file, proc, args, N_FAST, 2), N_FAST),
+            ("Lua 5.4", *peer_sim(["lua5.4", os.path.join(PEERS, "lua", name + ".lua")], N_LUA), N_LUA),
+            ("Python 3", *peer_sim(["python3", os.path.join(PEERS, "python", name + ".py")], N_PY), N_PY),
+        ]
+        dl = os.path.join(PEERS, "dicelab", name + ".dl")
+        if os.path.exists(dl):
+            runs.append(("dicelab -e", *dicelab_sim(dl, N_DICELAB), N_DICELAB))
+        c_ns = runs[0][2]
+        for impl, counts, ns, n in runs:
+            z = check(counts, ref)
+            ok = z <= ZMAX
+            if not ok:
+                failures.append(f"{name}: {impl} disagrees (max |z| = {z:.2f}): {sorted(counts.items())}")
+            print(f"{name:18} {impl:16} {n:>8} {ns:>9.1f} {ns / c_ns:>7.2f} {z:>8.2f}  {'ok' if ok else 'FAIL'}")
+        print()
+
+    print("exact odds (muster prob without --trials, wall time incl. process start)")
+    for name, dt, is_exact in exact_times:
+        print(f"  {name:18} {dt * 1e3:8.1f} ms  {'exact' if is_exact else 'NOT exact (simulated reference)'}")
+    print()
+
+    print("exact distributions: muster vs dicelab -c (wall time)")
+    exprs = [("count(roll 9d6 >= 4)", ["-e", "count(roll 9d6 >= 4)"], "volley9.dl"),
+             ("REBS volley (rebs_volley.dl)", ["rules/rebs.muster", "fire_hits", "card=8", "band=c"],
+              "rebs_volley.dl"),
+             ("count(roll 6d10 > 4) (forr_shoot.dl)", ["-e", "count(roll 6d10 > 4)"], "forr_shoot.dl")]
+    for label, margs, dl in exprs:
+        _, mdt = timed([muster, "prob", *margs, "--json"])
+        try:
+            _, ddt = timed(["dicelab", "-c", "-f", os.path.join(PEERS, "dicelab", dl)], timeout=DICELAB_TIMEOUT)
+            dtxt = f"{ddt * 1e3:10.1f} ms"
+            ratio = f"{ddt / mdt:.0f}x"
+        except subprocess.TimeoutExpired:
+            dtxt = f"  >{DICELAB_TIMEOUT} s (timeout)"
+            ratio = f">{DICELAB_TIMEOUT / mdt:.0f}x"
+        print(f"  {label:36} muster {mdt * 1e3:7.1f} ms   dicelab -c {dtxt}   muster faster by {ratio}")
+    print()
+
+    print("exact 60-die volley: muster prob -e 'count(roll 60d6 >= 4)'")
+    t0 = time.perf_counter()
+    r = subprocess.run([muster, "prob", "-e", "count(roll 60d6 >= 4)", "--json"], capture_output=True, text=True)
+    dt = time.perf_counter() - t0
+    if r.returncode == 0 and json.loads(r.stdout).get("exact"):
+        print(f"  exact in {dt * 1e3:.1f} ms")
+    else:
+        msg = (r.stderr.strip() or "answered by simulation, not exact").splitlines()
+        print(f"  not exact by default ({dt * 1e3:.1f} ms): {msg[0]}")
+    print()
+
+    if failures:
+        print("DISAGREEMENTS:\n  " + "\n  ".join(failures))
+        return 1
+    print("all implementations agree with muster's exact odds")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
