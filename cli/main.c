@@ -198,23 +198,17 @@ int main(int argc, char **argv)
         printf("muster %s\n", muster_version());
         return 0;
     }
-    enum { CHECK, RUN, PROB, DIS, TEST, TURN, SHEET } mode;
-    if (!strcmp(cmd, "check"))
-        mode = CHECK;
-    else if (!strcmp(cmd, "test"))
-        mode = TEST;
-    else if (!strcmp(cmd, "turn"))
-        mode = TURN;
-    else if (!strcmp(cmd, "sheet"))
-        mode = SHEET;
-    else if (!strcmp(cmd, "run"))
-        mode = RUN;
-    else if (!strcmp(cmd, "prob"))
-        mode = PROB;
-    else if (!strcmp(cmd, "dis"))
-        mode = DIS;
-    else
+    enum Mode { CHECK, RUN, PROB, DIS, TEST, TURN, SHEET } mode;
+    static const struct { const char *name; enum Mode mode; } commands[] = {
+        { "check", CHECK }, { "test", TEST }, { "turn", TURN }, { "sheet", SHEET },
+        { "run", RUN }, { "prob", PROB }, { "dis", DIS },
+    };
+    size_t c = 0, ncommands = sizeof commands / sizeof commands[0];
+    while (c < ncommands && strcmp(cmd, commands[c].name))
+        c++;
+    if (c == ncommands)
         return usage_error("unknown command '%s'", cmd);
+    mode = commands[c].mode;
 
     muster_run_opts run = { 0 };
     muster_prob_opts prob = { 0 };

@@ -1131,6 +1131,17 @@ static char *mpq_text(const mpq_t q)
     return copy;
 }
 
+/* ends an odds row with a bar of '#', one per 2.5% of probability */
+static void end_with_bar(FILE *out, double p)
+{
+    int bar = (int)(p * 40 + 0.5);
+    if (bar)
+        fputs("  ", out);
+    for (int k = 0; k < bar; k++)
+        fputc('#', out);
+    fputc('\n', out);
+}
+
 /* Print an exact distribution in the chosen format; MUSTER_OK. */
 static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, const Value *argv, const bool *given,
                        const muster_prob_opts *opts, const char *field, const ExactResult *r)
@@ -1246,12 +1257,7 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
             }
             below += p;
             fprintf(out, "%*s  %-*s  %11.5f  %9.5f  %9.5f", width, texts[i], pw, ps[i], p, at_least, below);
-            int bar = (int)(p * 40 + 0.5);
-            if (bar)
-                fputs("  ", out);
-            for (int k = 0; k < bar; k++)
-                fputc('#', out);
-            fputc('\n', out);
+            end_with_bar(out, p);
         }
         if (mpq_sgn(r->not_given) > 0) {
             char *p = mpq_text(r->not_given);
@@ -1594,12 +1600,7 @@ static int print_simulated(muster_ctx *ctx, const Compiled *c, const muster_prob
         below += t.items[i].count;
         double at_most = (double)below / (double)trials;
         fprintf(out, "%*s  %9.5f  [%7.5f, %7.5f]  %9.5f  %9.5f", width, texts[i], p, lo, hi, at_least, at_most);
-        int bar = (int)(p * 40 + 0.5);
-        if (bar)
-            fputs("  ", out);
-        for (int k = 0; k < bar; k++)
-            fputc('#', out);
-        fputc('\n', out);
+        end_with_bar(out, p);
     }
     if (unknown) {
         fprintf(out, "%*s  %9.5f  [%7.5f, %7.5f]\n", width, "not given in source", p_unknown, u_lo, u_hi);
