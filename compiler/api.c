@@ -491,6 +491,24 @@ static int fill_defaults(const ProcSig *sig, const bool *given, Vm *vm, Value *o
     return 0;
 }
 
+/* For a procedure run many times (odds): the defaults that roll no dice
+ * are the same every time, so work them out once into args and return
+ * which parameters fill_defaults still has to do per run (`given`, plus
+ * those).  A default that fails is left to fail in the first run. */
+static const bool *fix_pure_defaults(const ProcSig *sig, const bool *given, Vm *vm, Value *args)
+{
+    bool *fixed = mem_alloc_atomic(sizeof(bool) * (size_t)(sig->nparams + 1));
+    for (int p = 0; p < sig->nparams; p++) {
+        fixed[p] = given[p];
+        Value v;
+        if (!given[p] && vm->prog->protos[sig->pdefault[p]]->pure && vm_call(vm, sig->pdefault[p], NULL, 0, &v) == 0) {
+            args[p] = vm_keep(v);
+            fixed[p] = true;
+        }
+    }
+    return fixed;
+}
+
 static const ProcSig *find_proc_or_complain(muster_ctx *ctx, const Compiled *c, const char *proc)
 {
     const ProcSig *sig = compiler_find_proc(c, proc);
@@ -1331,6 +1349,7 @@ static void *simulate(void *arg)
     vm_init(vm, sim->c->prog, &rng.base);
     vm->limits = sim->ctx->limits;
     vm->choices = sim->choices;
+    vm->memo = true;
     Value *argv = mem_alloc(sizeof(Value) * (size_t)(sig->nparams + 1));
     memcpy(argv, sim->argv, sizeof(Value) * (size_t)sig->nparams);
     Arena arena = { 0 };     /* the trial's pools: no allocation per trial once it has grown */
@@ -1414,6 +1433,10 @@ static int compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
     o->sig = sig;
     o->argv = argv;
     o->given = given;
+    /* the same procedure, run many times: remember pure calls' results, and
+     * work the fixed defaults out once */
+    vm->memo = true;
+    const bool *per_run = fix_pure_defaults(sig, given, vm, argv);
 
     /* --field: the odds of one field of a record result */
     int field = -1;
@@ -1435,7 +1458,7 @@ static int compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
     }
     if (!opts->trials) {
         /* exact where the dice allow it */
-        ExactCall x = { sig, given, argv, field };
+        ExactCall x = { sig, per_run, argv, field };
         ExactOptions eo = { .budget = opts->budget };
         ExactResult er;
         exact_distribution(vm, sig->proto, argv, sig->nparams, exact_run, &x, &eo, &er);
@@ -1472,7 +1495,7 @@ static int compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
     uint64_t nblocks = (trials + SIM_BLOCK - 1) / SIM_BLOCK;
     if ((uint64_t)nthreads > nblocks)
         nthreads = (int)nblocks;
-    Sim sim = { .ctx = ctx, .c = c, .sig = sig, .argv = argv, .given = given, .choices = vm->choices,
+    Sim sim = { .ctx = ctx, .c = c, .sig = sig, .argv = argv, .given = per_run, .choices = vm->choices,
                 .field = field, .seed = seed, .trials = trials, .nblocks = nblocks, .failed_trial = UINT64_MAX };
     sim.progress = ctx->err == stderr && isatty(2) && trials >= 200000;
     pthread_mutex_init(&sim.lock, NULL);

@@ -1491,6 +1491,7 @@ Compiled *compiler_compile(const Module *m, Diag *diag)
     }
     if (diag->errors > errors_before)
         return NULL;
+    chunk_mark_pure(c.prog);
     out->procs = c.procs;
     out->nprocs = c.nprocs;
     return out;

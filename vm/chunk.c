@@ -77,6 +77,61 @@ int chunk_find_proto(const Program *prog, const char *name)
     return -1;
 }
 
+/* A proto is impure if it rolls, asks for odds, picks an option, checks an
+ * expectation or rerolls, or calls something impure.  (A choice taken at
+ * its default or its override is fixed while a program runs: an owner that
+ * remembers results keeps the choices unchanged.)  It is worth
+ * remembering when it calls something or does more than a few steps.  Calls may be
+ * recursive, so start from "pure" everywhere and strike protos out until
+ * nothing changes. */
+void chunk_mark_pure(Program *prog)
+{
+    for (int i = 0; i < prog->nprotos; i++) {
+        Proto *p = prog->protos[i];
+        p->pure = true;
+        p->memo = false;
+        int work = 0;         /* instructions that compute something */
+        for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc))
+            switch ((OpCode)p->code[pc]) {
+            case OP_ROLL: case OP_ROLL_POOL: case OP_PROB: case OP_PICK:
+            case OP_EXPECT: case OP_REROLL:
+                p->pure = false;
+                break;
+            case OP_CALL:
+                p->memo = true;
+                break;
+            case OP_CONST: case OP_TRUE: case OP_FALSE: case OP_LOAD: case OP_STORE: case OP_POP:
+            case OP_RETURN: case OP_RECORD: case OP_NOTE:
+                break;
+            default:
+                work++;
+                break;
+            }
+        /* a lone table lookup or record is cheaper than looking it up */
+        if (work >= 6)
+            p->memo = true;
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < prog->nprotos; i++) {
+            Proto *p = prog->protos[i];
+            if (!p->pure)
+                continue;
+            for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc))
+                if (p->code[pc] == OP_CALL) {
+                    unsigned callee = (unsigned)p->code[pc + 1] | ((unsigned)p->code[pc + 2] << 8);
+                    if ((int)callee < prog->nprotos && !prog->protos[callee]->pure) {
+                        p->pure = false;
+                        changed = true;
+                        break;
+                    }
+                }
+        }
+    }
+    for (int i = 0; i < prog->nprotos; i++)
+        prog->protos[i]->memo &= prog->protos[i]->pure;
+}
+
 int chunk_insn_len(const uint8_t *code, int pc)
 {
     return 1 + op_info[code[pc]].operand_bytes;

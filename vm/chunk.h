@@ -29,6 +29,12 @@ typedef struct Proto {
     uint32_t decl_offset;    /* where the procedure is declared */
     bool hidden;             /* compiler-made (a default value): not shown in traces */
     bool rerolls;            /* its body has a `reroll` */
+    /* Set by chunk_mark_pure: the same arguments always give the same
+     * result (no dice, odds, examples' picks or rerolls, here or in
+     * anything it calls), and `memo`: pure and with enough work in it
+     * (a call or a table) that remembering its last result pays. */
+    bool pure;
+    bool memo;
 } Proto;
 
 /* A lookup table: the compiled form of a `table` or `bands` block (and of
@@ -83,6 +89,9 @@ int chunk_const(Proto *p, Value v);
 int chunk_add_table(Program *prog, Table *t);
 /* Look a procedure up by name; -1 if none. */
 int chunk_find_proto(const Program *prog, const char *name);
+
+/* Work out every proto's `pure` and `memo` flags (after compiling). */
+void chunk_mark_pure(Program *prog);
 
 /* Length of the instruction at code[pc], operands included. */
 int chunk_insn_len(const uint8_t *code, int pc);

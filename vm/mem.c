@@ -137,7 +137,7 @@ void *arena_alloc(Arena *a, size_t size)
         size_t n = a->size ? a->size * 2 : 1 << 16;
         while (n < size)
             n *= 2;
-        a->block = mem_alloc_atomic(n);
+        a->block = mem_alloc(n);   /* scanned: records in it point at strings */
         a->size = n;
         a->used = 0;
     }

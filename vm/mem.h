@@ -30,9 +30,11 @@ void *mem_realloc(void *p, size_t old_size, size_t new_size, int atomic);
 /* Copy of a byte string, NUL-terminated, atomic. */
 char *mem_strndup(const char *s, size_t n);
 char *mem_strdup(const char *s);
-/* A scratch arena: bump allocation of pointer-free objects that live only
- * until the owner resets it (the dice pools of one simulated trial), so a
- * simulation allocates nothing per trial once the arena has grown. */
+/* A scratch arena: bump allocation of objects that live only until the
+ * owner resets it (the dice pools and records of one simulated trial), so a
+ * simulation allocates nothing per trial once the arena has grown.  Its
+ * blocks come from the collector and are scanned, so what an object in it
+ * points at stays alive. */
 typedef struct Arena {
     char *block;
     size_t used, size;

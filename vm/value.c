@@ -23,9 +23,29 @@ static wide wide_gcd(wide a, wide b)
     return a;
 }
 
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 /* Reduce num/den (den != 0) and store it if it fits in int64. */
 static bool rat_from_wide(wide num, wide den, Value *out)
 {
+    if (num > INT64_MIN && num <= INT64_MAX && den > 0 && den <= INT64_MAX) {
+        /* the usual case: 64-bit arithmetic is enough */
+        int64_t n = (int64_t)num, d = (int64_t)den;
+        uint64_t g = gcd64(n < 0 ? (uint64_t)-n : (uint64_t)n, (uint64_t)d);
+        out->tag = VAL_RAT;
+        out->enum_id = 0;
+        out->as.q.num = g > 1 ? n / (int64_t)g : n;
+        out->as.q.den = g > 1 ? d / (int64_t)g : d;
+        return true;
+    }
     if (den < 0) {
         num = -num;
         den = -den;
@@ -122,6 +142,8 @@ const char *val_mul(Value a, Value b, Value *out)
 
 const char *val_div(Value a, Value b, Value *out)
 {
+    if (a.tag == VAL_INT && b.tag == VAL_INT && b.as.i > 0 && a.as.i > INT64_MIN)
+        return rat_from_wide(a.as.i, b.as.i, out) ? NULL : OVERFLOW;
     wide an, ad, bn, bd;
     as_frac(a, &an, &ad);
     as_frac(b, &bn, &bd);

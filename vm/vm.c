@@ -31,11 +31,7 @@ Value vm_keep(Value v)
     if (v.tag == VAL_POOL)
         return val_pool(pool_keep(v.as.p));
     if (v.tag == VAL_RECORD) {
-        bool pools = false;
-        for (int32_t i = 0; i < v.as.r->n; i++)
-            pools |= v.as.r->field[i].tag == VAL_POOL || v.as.r->field[i].tag == VAL_RECORD;
-        if (!pools)
-            return v;
+        /* the record itself may be in a scratch arena */
         Record *r = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)v.as.r->n);
         r->type = v.as.r->type;
         r->n = v.as.r->n;
@@ -44,6 +40,119 @@ Value vm_keep(Value v)
         return val_record(r);
     }
     return v;
+}
+
+/* ---- remembered results ---- */
+
+#define MEMO_WAYS 4           /* results remembered per proto: a few call sites with their own arguments */
+
+typedef struct MemoEntry {
+    Value *args;             /* collector memory */
+    Value result;
+    enum { MEMO_EMPTY, MEMO_VALID, MEMO_BUSY } state;
+} MemoEntry;
+
+struct MemoSet {
+    MemoEntry way[MEMO_WAYS];
+    int next;                /* the way to reuse next */
+    bool off;                /* its arguments keep changing: not worth remembering */
+    uint32_t hits, misses;
+};
+
+/* Only calls whose arguments and result are plain values are remembered:
+ * a pool has no identity to compare and lives in the trial's arena, and a
+ * record would have to be copied out of it (an allocation per trial). */
+static inline bool plain(Value v)
+{
+    return v.tag != VAL_POOL && v.tag != VAL_RECORD;
+}
+
+static bool memo_same_slow(Value a, Value b);
+
+static inline bool memo_same(Value a, Value b)
+{
+    if (a.tag != b.tag)
+        return false;
+    switch (a.tag) {
+    case VAL_INT: return a.as.i == b.as.i;
+    case VAL_ENUM: return a.as.i == b.as.i && a.enum_id == b.enum_id;
+    case VAL_BOOL: return a.as.b == b.as.b;
+    default: return memo_same_slow(a, b);
+    }
+}
+
+static bool memo_same_slow(Value a, Value b)
+{
+    switch (a.tag) {
+    case VAL_RAT: return a.as.q.num == b.as.q.num && a.as.q.den == b.as.q.den;
+    case VAL_STR: return a.as.s == b.as.s || (a.as.s->len == b.as.s->len && memcmp(a.as.s->bytes, b.as.s->bytes, a.as.s->len) == 0);
+    default: return false;
+    }
+}
+
+/* A call of a memo proto: 1 if a remembered result answers it (*out); else
+ * 0, with *remember set to the way that is to remember what this call
+ * returns, or -1. */
+static int memo_lookup(MemoSet *m, const Value *args, int argc, Value *out, int *remember)
+{
+    *remember = -1;
+    for (int w = 0; w < MEMO_WAYS; w++) {
+        const MemoEntry *e = &m->way[w];
+        if (e->state != MEMO_VALID)
+            continue;
+        int i = 0;
+        while (i < argc && memo_same(e->args[i], args[i]))
+            i++;
+        if (i == argc) {
+            m->hits++;
+            *out = e->result;
+            return 1;
+        }
+    }
+    if (m->off)
+        return 0;
+    if (++m->misses >= 64 && m->hits < 4 * m->misses) {
+        m->off = true;
+        for (int w = 0; w < MEMO_WAYS; w++)
+            if (m->way[w].state == MEMO_VALID)
+                m->way[w].state = MEMO_EMPTY;
+        return 0;
+    }
+    MemoEntry *e = &m->way[m->next];
+    if (e->state == MEMO_BUSY)
+        return 0;                /* (a recursive call) */
+    for (int i = 0; i < argc; i++)
+        if (!plain(args[i]))
+            return 0;
+    if (!e->args && argc)
+        e->args = mem_alloc(sizeof(Value) * (size_t)argc);
+    memcpy(e->args, args, sizeof(Value) * (size_t)argc);
+    e->state = MEMO_BUSY;
+    *remember = m->next;
+    m->next = (m->next + 1) % MEMO_WAYS;
+    return 0;
+}
+
+static void memo_store(MemoEntry *e, Value r)
+{
+    e->result = r;
+    e->state = plain(r) ? MEMO_VALID : MEMO_EMPTY;
+}
+
+static void memo_prepare(Vm *vm)
+{
+    if (!vm->memo || vm->trace) {
+        return;
+    }
+    if (!vm->memo_tab)
+        vm->memo_tab = mem_alloc(sizeof(MemoSet) * (size_t)(vm->prog->nprotos + 1));
+    if (vm->memo_dirty) {
+        for (int i = 0; i < vm->prog->nprotos; i++)
+            for (int w = 0; w < MEMO_WAYS; w++)
+                if (vm->memo_tab[i].way[w].state == MEMO_BUSY)
+                    vm->memo_tab[i].way[w].state = MEMO_EMPTY;
+        vm->memo_dirty = false;
+    }
 }
 
 static void ensure_stacks(Vm *vm)
@@ -78,6 +187,7 @@ static int fail(Vm *vm, const Proto *p, const uint8_t *ip, const char *fmt, ...)
     va_end(ap);
     vm->error_proto = p;
     vm->error_offset = p && ip ? p->offsets[ip - p->code] : (p ? p->decl_offset : 0);
+    vm->memo_dirty = true;
     return -1;
 }
 
@@ -111,8 +221,13 @@ static void key_text(char *buf, size_t len, Value key, const Program *prog)
     fclose(f);
 }
 
-static bool compare(Value a, Value b, CmpOp op)
+static inline bool compare(Value a, Value b, CmpOp op)
 {
+    /* the common cases: two ints, two members of one enum, two bools */
+    if (a.tag == b.tag && (a.tag == VAL_INT || a.tag == VAL_ENUM) && a.enum_id == b.enum_id)
+        return cmp_holds((a.as.i > b.as.i) - (a.as.i < b.as.i), op);
+    if (a.tag == VAL_BOOL && b.tag == VAL_BOOL)
+        return cmp_holds((int)a.as.b - (int)b.as.b, op);
     bool numeric = (a.tag == VAL_INT || a.tag == VAL_RAT) && (b.tag == VAL_INT || b.tag == VAL_RAT);
     return cmp_holds(numeric ? val_num_cmp(a, b) : val_order(a, b), op);
 }
@@ -172,6 +287,8 @@ static int claim_odds(Vm *vm, int proto, Value *out, char *why, size_t whylen)
 int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
 {
     ensure_stacks(vm);
+    memo_prepare(vm);
+    MemoSet *const memo = vm->memo && !vm->trace ? vm->memo_tab : NULL;
     const Program *prog = vm->prog;
     const VmLimits *lim = &vm->limits;
     uint64_t steps = 0;
@@ -191,7 +308,7 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
     Value *sp = base + p->nlocals;
     const uint8_t *ip = p->code;
     int depth = 0;
-    vm->frames[0] = (Frame){ p, ip, base };
+    vm->frames[0] = (Frame){ p, ip, base, -1 };
 
 #define PUSH(v) (*sp++ = (v))
 #define POP() (*--sp)
@@ -280,6 +397,18 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
                 snprintf(why, sizeof why, "%s", vm->error[0] ? vm->error : "stopped");
                 ERR("%s", why);
             }
+            int remember_as = -1;
+            if (callee->memo && memo) {
+                Value answer;
+                int way;
+                if (memo_lookup(&memo[callee_index], sp - argc, argc, &answer, &way)) {
+                    sp -= argc;
+                    PUSH(answer);
+                    break;
+                }
+                if (way >= 0)
+                    remember_as = callee_index * MEMO_WAYS + way;
+            }
             if (depth + 1 >= lim->max_depth)
                 ERR("recursion limit reached: more than %d calls active at once when calling '%s'",
                     lim->max_depth, callee->name);
@@ -300,7 +429,7 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             base = nbase;
             sp = base + p->nlocals;
             ip = p->code;
-            vm->frames[depth] = (Frame){ p, ip, base };
+            vm->frames[depth] = (Frame){ p, ip, base, remember_as };
             if (vm->trace && vm->trace->on_call && !p->hidden)
                 vm->trace->on_call(vm->trace->ud, p, base, depth);
             break;
@@ -314,6 +443,8 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             }
             if (vm->trace && vm->trace->on_return && !p->hidden)
                 vm->trace->on_return(vm->trace->ud, p, r, depth);
+            if (vm->frames[depth].memo >= 0)
+                memo_store(&memo[vm->frames[depth].memo / MEMO_WAYS].way[vm->frames[depth].memo % MEMO_WAYS], r);
             sp = base;
             depth--;
             p = vm->frames[depth].proto;
@@ -466,7 +597,8 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
         case OP_RECORD: {
             int type = (int)u16(ip), n = ip[2];
             ip += 3;
-            Record *r = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)n);
+            size_t size = sizeof(Record) + sizeof(Value) * (size_t)n;
+            Record *r = vm->scratch ? arena_alloc(vm->scratch, size) : mem_alloc(size);
             r->type = type;
             r->n = n;
             sp -= n;
@@ -538,3 +670,4 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
 #undef ARITH
 #undef UNARY
 }
+

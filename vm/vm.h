@@ -56,7 +56,10 @@ typedef struct Frame {
     const Proto *proto;
     const uint8_t *ip;
     Value *base;
+    int memo;                /* where to remember the result on return (proto x ways + way), or -1 */
 } Frame;
+
+typedef struct MemoSet MemoSet;
 
 typedef struct Vm {
     const Program *prog;
@@ -75,6 +78,14 @@ typedef struct Vm {
      * between calls (simulations), in which case a result that must outlive
      * the next reset goes through vm_keep. */
     Arena *scratch;
+    /* Remember the last result of each `memo` proto (see chunk_mark_pure)
+     * and answer a call with the same arguments from it: set by owners that
+     * run one procedure many times (simulation, the exact engine), with the
+     * same `choices` throughout (a choice's option counts as fixed).
+     * Ignored while a trace is attached, so explanations see every call. */
+    bool memo;
+    MemoSet *memo_tab;       /* per proto */
+    bool memo_dirty;         /* a call failed with remembered calls under way */
     Value *stack;
     int stack_size;
     Frame *frames;

@@ -1259,6 +1259,117 @@ static void test_trials_allocate_nothing(void)
     CU_ASSERT_EQUAL(mem_collections(), collections);
 }
 
+/* ---- remembered results of pure procedures ---- */
+
+static const char memo_src[] =
+    "record Pair { a: int  b: rat }\n"
+    "choice Bonus \"bonus?\" { yes \"+1\"  no \"none\" } default yes\n"
+    "proc twice(x: int) -> int { return x * 2 }\n"
+    "proc bonus() -> int { if choose(Bonus) == yes { return 1 } return 0 }\n"
+    "proc mods(x: int, b: rat, s: str) -> rat { return twice(x) + b + bonus() }\n"
+    "proc scale(p: Pair) -> rat { return p.b * twice(p.a) }\n"
+    "proc pair(x: int) -> Pair { return Pair(a: twice(x), b: x / 3) }\n"
+    "proc rolls(x: int) -> int { return roll d6 + x }\n"
+    "proc uses_roll(x: int) -> int { return twice(x) + rolls(x) }\n"
+    "proc down(n: int) -> int { if n <= 0 { return 0 } return down(n - 1) + twice(1) }\n"
+    "proc ping(n: int) -> int { if n <= 0 { return roll d4 } return pong(n - 1) }\n"
+    "proc pong(n: int) -> int { return ping(n) + 1 }\n"
+    "proc big(d: pool) -> int { return count(d >= 4) + twice(1) + twice(2) + twice(3) }\n"
+    "proc trial(k: int) -> Pair {\n"
+    "  let r = roll d6\n"
+    "  let d = roll 3 d6\n"
+    "  let fixed = mods(k, 1/2, \"x\") + scale(Pair(a: k, b: 1/3))\n"
+    "  let varied = mods(r, pair(r).b, \"y\") + mods(k + r % 2, pair(k).b, \"z\") + scale(pair(r))\n"
+    "  return Pair(a: down(r) + big(d) + floor(fixed), b: varied + pair(r).b)\n"
+    "}\n";
+
+static const Proto *proto_named(const Compiled *c, const char *name)
+{
+    int i = chunk_find_proto(c->prog, name);
+    CU_ASSERT_FATAL(i >= 0);
+    return c->prog->protos[i];
+}
+
+static void test_pure_marking(void)
+{
+    Compiled *c = compile_text(memo_src, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT(proto_named(c, "twice")->pure);
+    CU_ASSERT(!proto_named(c, "twice")->memo);      /* one multiplication: not worth it */
+    CU_ASSERT(proto_named(c, "mods")->pure && proto_named(c, "mods")->memo);
+    CU_ASSERT(proto_named(c, "bonus")->pure);       /* a choice is fixed while a program runs */
+    CU_ASSERT(!proto_named(c, "rolls")->pure);
+    CU_ASSERT(!proto_named(c, "uses_roll")->pure);  /* calls something that rolls */
+    CU_ASSERT(proto_named(c, "down")->pure && proto_named(c, "down")->memo);  /* recursive */
+    CU_ASSERT(!proto_named(c, "ping")->pure);       /* mutual recursion reaching a roll */
+    CU_ASSERT(!proto_named(c, "pong")->pure);
+    CU_ASSERT(!proto_named(c, "trial")->pure);
+}
+
+/* Remembering results changes nothing but speed: the same seed gives the
+ * same results with and without it, trial by trial (records, rationals,
+ * strings and pools as arguments; alternating arguments; recursion). */
+static void test_memo_matches_plain_runs(void)
+{
+    Compiled *c = compile_text(memo_src, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    Run plain, memo;
+    run_seeded(&plain, c, 99);
+    run_seeded(&memo, c, 99);
+    Arena arena = { 0 };
+    memo.vm.memo = true;
+    memo.vm.scratch = &arena;
+    int mismatches = 0;
+    uint64_t plain_steps = 0, memo_steps = 0;
+    for (int i = 0; i < 3000; i++) {
+        Value k = val_int(i % 7 == 0 ? 2 : 5);
+        arena_reset(&arena);
+        CU_ASSERT_EQUAL_FATAL(run_call(&plain, "trial", &k, 1), 0);
+        CU_ASSERT_EQUAL_FATAL(run_call(&memo, "trial", &k, 1), 0);
+        if (strcmp(show(&plain, plain.result), show(&memo, memo.result)) != 0)
+            mismatches++;
+        plain_steps += plain.vm.steps;
+        memo_steps += memo.vm.steps;
+    }
+    CU_ASSERT_EQUAL(mismatches, 0);
+    /* and it did remember: fewer instructions for the same work */
+    CU_ASSERT(memo_steps < plain_steps);
+    /* a failed call leaves nothing half-remembered */
+    Value bad = val_int(-1);
+    CU_ASSERT_EQUAL(run_call(&memo, "down", &bad, 1), 0);
+    memo.vm.limits.max_depth = 5;
+    Value deep = val_int(50);
+    CU_ASSERT_EQUAL(run_call(&memo, "down", &deep, 1), -1);
+    memo.vm.limits.max_depth = vm_default_limits.max_depth;
+    CU_ASSERT_EQUAL(run_call(&memo, "down", &deep, 1), 0);
+    CU_ASSERT_STRING_EQUAL(show(&memo, memo.result), "100");
+}
+
+/* Records built in a trial go to the arena too, and remembered calls
+ * allocate only when first made. */
+static void test_trials_with_records_allocate_nothing(void)
+{
+    Compiled *c = compile_text(memo_src, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    Run r;
+    run_seeded(&r, c, 5);
+    Arena arena = { 0 };
+    r.vm.scratch = &arena;
+    r.vm.memo = true;
+    Value k = val_int(3);
+    for (int i = 0; i < 2000; i++) {
+        arena_reset(&arena);
+        CU_ASSERT_EQUAL_FATAL(run_call(&r, "trial", &k, 1), 0);
+    }
+    size_t before = mem_allocated(), collections = mem_collections();
+    for (int i = 0; i < 20000; i++) {
+        arena_reset(&arena);
+        CU_ASSERT_EQUAL_FATAL(run_call(&r, "trial", &k, 1), 0);
+    }
+    CU_ASSERT_EQUAL(mem_allocated(), before);
+    CU_ASSERT_EQUAL(mem_collections(), collections);
+}
+
 void register_tests(void)
 {
     static const TestDef arithmetic[] = {
@@ -1282,6 +1393,9 @@ void register_tests(void)
         { "step limit", test_step_limit },
         { "step limit location", test_step_limit_location },
         { "simulated trials allocate nothing", test_trials_allocate_nothing },
+        { "trials with records and remembered calls allocate nothing", test_trials_with_records_allocate_nothing },
+        { "pure procedures are marked", test_pure_marking },
+        { "remembered results match plain runs", test_memo_matches_plain_runs },
         { "pool filters match counting die by die", test_pool_filters_match_brute_force },
         { "reroll", test_reroll },
         { "reroll limit", test_reroll_limit },
