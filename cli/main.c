@@ -26,6 +26,7 @@ static const char usage_text[] =
     "  turn FILE                 print the turn sequence as a checklist\n"
     "  sheet FILE [--md|--html]  render the script as a quick reference sheet (Markdown by default)\n"
     "  dis FILE                  print the compiled bytecode\n"
+    "  dis FILE PROC [ARG=VALUE...]  the bytecode 'prob' simulates for these arguments\n"
     "\n"
     "Options for run:\n"
     "      --seed=N              seed the dice (the same seed gives the same rolls)\n"
@@ -45,6 +46,8 @@ static const char usage_text[] =
     "      --json, --csv         machine-readable output\n"
     "      --vs=VARIANT.muster   the same procedure under a house rule, beside these odds\n"
     "      --field=NAME          when PROC returns a record, the odds of that field of it\n"
+    "      --no-specialize       simulate PROC as written, not compiled for its fixed arguments\n"
+    "                            (slower; the same counts)\n"
     "Limits (run and prob):\n"
     "      --max-steps=N         instructions per run before giving up (default 100000000)\n"
     "      --max-depth=N         nested calls before giving up (default 1000)\n"
@@ -56,7 +59,7 @@ static const char usage_text[] =
     "Diagnostics are coloured on a terminal unless NO_COLOR is set.\n";
 
 enum { OPT_SEED = 256, OPT_DICE, OPT_EXPLAIN, OPT_JSON, OPT_CSV, OPT_TRIALS, OPT_MAX_STEPS, OPT_MAX_DEPTH, OPT_CHOOSE,
-       OPT_MD, OPT_HTML, OPT_FIELD, OPT_EXACT, OPT_BUDGET, OPT_VS, OPT_THREADS };
+       OPT_MD, OPT_HTML, OPT_FIELD, OPT_EXACT, OPT_BUDGET, OPT_VS, OPT_THREADS, OPT_NO_SPECIALIZE };
 
 static const struct option long_options[] = {
     { "seed", required_argument, NULL, OPT_SEED },
@@ -75,6 +78,7 @@ static const struct option long_options[] = {
     { "budget", required_argument, NULL, OPT_BUDGET },
     { "vs", required_argument, NULL, OPT_VS },
     { "threads", required_argument, NULL, OPT_THREADS },
+    { "no-specialize", no_argument, NULL, OPT_NO_SPECIALIZE },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
     { NULL, 0, NULL, 0 },
@@ -239,6 +243,7 @@ int main(int argc, char **argv)
         case OPT_HTML: html = 1; break;
         case OPT_FIELD: prob.field = optarg; break;
         case OPT_EXACT: prob.exact = 1; break;
+        case OPT_NO_SPECIALIZE: prob.no_specialize = 1; break;
         case OPT_VS: prob.vs = optarg; break;
         case OPT_THREADS: {
             uint64_t t;
@@ -282,8 +287,10 @@ int main(int argc, char **argv)
     }
     if (mode == PROB && prob.vs && prob.csv)
         return usage_error("%s--vs prints a table or --json, not --csv", "");
-    if (mode == RUN && (prob.csv || prob.trials || prob.field || prob.exact || prob.budget || prob.vs || prob.threads))
-        return usage_error("%s--csv, --trials, --field, --exact, --budget, --vs and --threads go with 'prob', not 'run'", "");
+    if (mode == RUN && (prob.csv || prob.trials || prob.field || prob.exact || prob.budget || prob.vs || prob.threads
+                        || prob.no_specialize))
+        return usage_error("%s--csv, --trials, --field, --exact, --budget, --vs, --threads and --no-specialize go "
+                           "with 'prob', not 'run'", "");
     if (prob.exact && prob.trials)
         return usage_error("%schoose one of --exact and --trials", "");
     if (mode == PROB && (run.dice || run.explain))
@@ -291,9 +298,9 @@ int main(int argc, char **argv)
     if (mode == PROB && json && prob.csv)
         return usage_error("%schoose one of --json and --csv", "");
     if ((mode == CHECK || mode == DIS || mode == TEST || mode == TURN || mode == SHEET)
-        && (run.dice || run.explain || json || prob.csv || prob.trials || have_seed || nchoices || prob.field
-            || prob.exact || prob.budget || prob.vs || prob.threads || expression))
-        return usage_error("'%s' takes no run or prob options", cmd);
+        && (run.dice || run.explain || json || prob.csv || prob.trials || have_seed || (nchoices && mode != DIS) || prob.field
+            || prob.exact || prob.budget || prob.vs || prob.threads || prob.no_specialize || expression))
+        return usage_error(mode == DIS ? "'%s' takes no run or prob options but --choose" : "'%s' takes no run or prob options", cmd);
     if ((md || html) && mode != SHEET)
         return usage_error("%s--md and --html go with 'sheet'", "");
     if (md && html)
@@ -362,10 +369,11 @@ int main(int argc, char **argv)
     muster_program *prog = muster_load(ctx, pos[0]);
     if (!prog)
         return MUSTER_ERROR;
+    if (mode == DIS && npos > 1)
+        return muster_disassemble_call(ctx, prog, pos[1], npos - 2, pos + 2, choices, nchoices);
     if (mode == DIS || mode == TURN || mode == SHEET) {
         if (npos > 1)
-            return usage_error(mode == DIS ? "dis takes one FILE, not '%s' after it"
-                               : mode == TURN ? "turn takes one FILE, not '%s' after it" : "sheet takes one FILE, not '%s' after it",
+            return usage_error(mode == TURN ? "turn takes one FILE, not '%s' after it" : "sheet takes one FILE, not '%s' after it",
                                pos[1]);
         return mode == DIS ? muster_disassemble(ctx, prog) : mode == TURN ? muster_turn(ctx, prog) : muster_sheet(ctx, prog, html);
     }

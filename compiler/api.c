@@ -12,6 +12,7 @@
 
 #include "compiler.h"
 #include "sheet.h"
+#include "specialize.h"
 #include "dice.h"
 #include "exact.h"
 #include "mem.h"
@@ -980,16 +981,54 @@ typedef struct Tally {
     uint64_t count;
 } Tally;
 
+/* Counts of results, sorted by value.  Small ints, members and bools (the
+ * usual results) are first counted straight into an array indexed by value,
+ * and folded into the sorted list by tally_flush. */
+#define TALLY_DIRECT_LO (-1024)
+#define TALLY_DIRECT_N 8192
+
 typedef struct Tallies {
     Tally *items;
     size_t n, cap;
+    uint64_t *direct;        /* TALLY_DIRECT_N counts, for values of one tag (and enum) */
+    ValTag direct_tag;
+    int32_t direct_enum;
 } Tallies;
 
 static void tally_n(Tallies *t, Value v, uint64_t n);
 
 static void tally(Tallies *t, Value v)
 {
+    if (v.tag == VAL_INT || v.tag == VAL_ENUM || v.tag == VAL_BOOL) {
+        int64_t k = (v.tag == VAL_BOOL ? (int64_t)v.as.b : v.as.i) - TALLY_DIRECT_LO;
+        if (!t->direct) {
+            t->direct = mem_alloc_atomic(sizeof(uint64_t) * TALLY_DIRECT_N);
+            memset(t->direct, 0, sizeof(uint64_t) * TALLY_DIRECT_N);
+            t->direct_tag = v.tag;
+            t->direct_enum = v.enum_id;
+        }
+        if (k >= 0 && k < TALLY_DIRECT_N && v.tag == t->direct_tag && v.enum_id == t->direct_enum) {
+            t->direct[k]++;
+            return;
+        }
+    }
     tally_n(t, v, 1);
+}
+
+static void tally_flush(Tallies *t)
+{
+    if (!t->direct)
+        return;
+    for (int64_t k = 0; k < TALLY_DIRECT_N; k++)
+        if (t->direct[k]) {
+            Value v = { .tag = t->direct_tag, .enum_id = t->direct_enum };
+            if (v.tag == VAL_BOOL)
+                v.as.b = k + TALLY_DIRECT_LO != 0;
+            else
+                v.as.i = k + TALLY_DIRECT_LO;
+            tally_n(t, v, t->direct[k]);
+            t->direct[k] = 0;
+        }
 }
 
 static void tally_n(Tallies *t, Value v, uint64_t n)
@@ -1318,6 +1357,7 @@ typedef struct Sim {
     uint64_t failed_trial;               /* the first trial that failed, UINT64_MAX if none */
     Vm failed_vm;                        /* its machine, to report the error from */
     uint64_t unknown_first;
+    int spec;                            /* the call specialized for its arguments, or -1 */
 } Sim;
 
 typedef struct Worker {
@@ -1354,6 +1394,9 @@ static void *simulate(void *arg)
     memcpy(argv, sim->argv, sizeof(Value) * (size_t)sig->nparams);
     Arena arena = { 0 };     /* the trial's pools: no allocation per trial once it has grown */
     vm->scratch = &arena;
+    bool defaults = false;   /* any left to work out per trial? */
+    for (int p = 0; p < sig->nparams; p++)
+        defaults |= !sim->given[p];
     for (;;) {
         pthread_mutex_lock(&sim->lock);
         uint64_t b = sim->next_block++;
@@ -1366,7 +1409,19 @@ static void *simulate(void *arg)
         for (uint64_t i = from; i < to; i++) {
             Value r;
             arena_reset(&arena);
-            if (fill_defaults(sig, sim->given, vm, argv) || vm_call(vm, sig->proto, argv, sig->nparams, &r)) {
+            if (sim->spec >= 0) {
+                /* the specialized call (its result is already the field asked
+                 * for); on an error, the same trial again with the original,
+                 * which says where the error is */
+                Rng before = rng.rng;
+                if (vm_call(vm, sim->spec, NULL, 0, &r) == 0) {
+                    tally(&w->t, r);
+                    continue;
+                }
+                rng.rng = before;
+                arena_reset(&arena);
+            }
+            if ((defaults && fill_defaults(sig, sim->given, vm, argv)) || vm_call(vm, sig->proto, argv, sig->nparams, &r)) {
                 if (vm->error_unknown) {
                     /* the odds of reaching a gap in the rules are part of the answer */
                     if (!w->unknown || i < w->unknown_first) {
@@ -1397,6 +1452,7 @@ static void *simulate(void *arg)
             pthread_mutex_unlock(&sim->lock);
         }
     }
+    tally_flush(&w->t);
     return NULL;
 }
 
@@ -1496,7 +1552,14 @@ static int compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
     if ((uint64_t)nthreads > nblocks)
         nthreads = (int)nblocks;
     Sim sim = { .ctx = ctx, .c = c, .sig = sig, .argv = argv, .given = per_run, .choices = vm->choices,
-                .field = field, .seed = seed, .trials = trials, .nblocks = nblocks, .failed_trial = UINT64_MAX };
+                .field = field, .seed = seed, .trials = trials, .nblocks = nblocks, .failed_trial = UINT64_MAX,
+                .spec = -1 };
+    /* every argument fixed: compile the call once more for them (see specialize.h) */
+    bool all_fixed = true;
+    for (int p = 0; p < sig->nparams; p++)
+        all_fixed &= per_run[p];
+    if (all_fixed && !opts->no_specialize)
+        sim.spec = specialize_call(vm, sig->proto, argv, sig->nparams, field);
     sim.progress = ctx->err == stderr && isatty(2) && trials >= 200000;
     pthread_mutex_init(&sim.lock, NULL);
     Worker *w = mem_alloc(sizeof(Worker) * (size_t)nthreads);
@@ -2013,5 +2076,33 @@ int muster_list(muster_ctx *ctx, const muster_program *prog)
 int muster_disassemble(muster_ctx *ctx, const muster_program *prog)
 {
     chunk_disassemble_program(ctx->out, prog->compiled->prog);
+    return MUSTER_OK;
+}
+
+int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs,
+                            char *const *args, char *const *choices, int nchoices)
+{
+    const Compiled *c = prog->compiled;
+    Call *call = mem_alloc(sizeof *call);
+    int st = prepare_call(ctx, c, proc, nargs, args, choices, nchoices, NULL, NULL, call);
+    if (st != MUSTER_OK)
+        return st;
+    const ProcSig *sig = call->sig;
+    const bool *fixed = fix_pure_defaults(sig, call->given, &call->vm, call->argv);
+    bool all_fixed = true;
+    for (int p = 0; p < sig->nparams; p++)
+        all_fixed &= fixed[p];
+    int spec = all_fixed ? specialize_call(&call->vm, sig->proto, call->argv, sig->nparams, -1) : -1;
+    if (spec < 0) {
+        fprintf(ctx->err, "muster: note: %s; 'muster prob' runs '%s' as written:\n",
+                all_fixed ? "this call cannot be specialized (it asks for odds or grows too big)"
+                          : "a default rolls dice, so the arguments are not fixed", sig->name);
+        chunk_disassemble(ctx->out, c->prog, c->prog->protos[sig->proto]);
+        return MUSTER_OK;
+    }
+    fputs("; ", ctx->out);
+    print_call(ctx->out, c, sig, call->argv);
+    fputs(", as 'muster prob' simulates it\n", ctx->out);
+    chunk_disassemble(ctx->out, c->prog, c->prog->protos[spec]);
     return MUSTER_OK;
 }

@@ -1,6 +1,7 @@
 /* compiler.c — name resolution, type checking and code generation. */
 #include "config.h"
 #include "internal.h"
+#include "peephole.h"
 #include "mem.h"
 #include "opcodes.h"
 
@@ -1491,6 +1492,7 @@ Compiled *compiler_compile(const Module *m, Diag *diag)
     }
     if (diag->errors > errors_before)
         return NULL;
+    peephole_program(c.prog);
     chunk_mark_pure(c.prog);
     out->procs = c.procs;
     out->nprocs = c.nprocs;

@@ -63,6 +63,7 @@ typedef struct muster_prob_opts {
     const char *field;       /* when the result is a record: the odds of this field of it */
     int exact;               /* 1: exact odds or an error; 0: exact when the dice allow, else simulated */
     uint64_t budget;         /* most runs the exact engine may take (0: its default) */
+    int no_specialize;       /* 1: simulate the procedure as written, not compiled for its fixed arguments */
     const char *vs;          /* a house rule's script: its odds beside these, with the change */
     int threads;             /* simulation threads (the counts are the same for any number) */
 } muster_prob_opts;
@@ -87,6 +88,10 @@ int muster_turn(muster_ctx *ctx, const muster_program *prog);
 int muster_list(muster_ctx *ctx, const muster_program *prog);
 /* The bytecode listing. */
 int muster_disassemble(muster_ctx *ctx, const muster_program *prog);
+/* The bytecode of one call as `muster prob` simulates it: the procedure
+ * compiled once more for these arguments (and choices). */
+int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs,
+                            char *const *args, char *const *choices, int nchoices);
 
 const char *muster_version(void);
 

@@ -100,7 +100,7 @@ void chunk_mark_pure(Program *prog)
             case OP_CALL:
                 p->memo = true;
                 break;
-            case OP_CONST: case OP_TRUE: case OP_FALSE: case OP_LOAD: case OP_STORE: case OP_POP:
+            case OP_CONST: case OP_TRUE: case OP_FALSE: case OP_LOAD: case OP_LOADN: case OP_STORE: case OP_POP:
             case OP_RETURN: case OP_RECORD: case OP_NOTE:
                 break;
             default:
@@ -160,6 +160,9 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             else
                 fprintf(out, " %u", ip[1]);
             break;
+        case OP_LOADN:
+            fprintf(out, " %u %u ; slots %u..%u", ip[1], ip[2], ip[1], ip[1] + ip[2] - 1);
+            break;
         case OP_JUMP: case OP_JUMP_FALSE: case OP_AND_JUMP: case OP_OR_JUMP:
             fprintf(out, " %-5u ; -> %04u", u16_at(ip + 1), pc + 3 + u16_at(ip + 1));
             break;
@@ -193,7 +196,7 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
         case OP_EXPECT:
             fprintf(out, " %u", u16_at(ip + 1));
             break;
-        case OP_FILTER: case OP_ANY: case OP_ALL:
+        case OP_FILTER: case OP_ANY: case OP_ALL: case OP_COUNT_IF:
             fprintf(out, " %-5u ; %s", ip[1], ip[1] < 6 ? cmp_op_text[ip[1]] : "?");
             break;
         default:

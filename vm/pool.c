@@ -11,6 +11,7 @@ Pool *pool_alloc(Arena *arena, int32_t sides, int64_t n)
     size_t size = sizeof(Pool) + sizeof(int32_t) * (size_t)n;
     Pool *p = arena ? arena_alloc(arena, size) : mem_alloc_atomic(size);
     p->sides = sides;
+    p->unsorted = false;
     p->n = n;
     return p;
 }
@@ -19,6 +20,7 @@ Pool *pool_keep(const Pool *p)
 {
     Pool *q = pool_alloc(NULL, p->sides, p->n);
     memcpy(q->face, p->face, sizeof(int32_t) * (size_t)p->n);
+    q->unsorted = p->unsorted;
     return q;
 }
 
@@ -30,6 +32,7 @@ static int cmp_face(const void *a, const void *b)
 
 void pool_sort(Pool *p)
 {
+    p->unsorted = false;
     if (p->n < 2)
         return;
     if (p->sides <= 64) {
@@ -54,6 +57,13 @@ void pool_sort(Pool *p)
     } else {
         qsort(p->face, (size_t)p->n, sizeof(int32_t), cmp_face);
     }
+}
+
+const Pool *pool_order(const Pool *p)
+{
+    if (p->unsorted)
+        pool_sort((Pool *)p);
+    return p;
 }
 
 bool pool_face_cmp(int32_t face, CmpOp op, Value x)
@@ -87,7 +97,7 @@ static int64_t lower_bound(const Pool *p, int64_t f)
  * run (reported as the run of == with *inverted set). */
 static bool int_run(const Pool *p, CmpOp op, Value x, int64_t *from, int64_t *to, bool *inverted)
 {
-    if (x.tag != VAL_INT)
+    if (x.tag != VAL_INT || p->unsorted)
         return false;
     int64_t k = x.as.i;
     /* clamp so k + 1 cannot overflow: faces are at most 2^20 */
@@ -107,6 +117,39 @@ static bool int_run(const Pool *p, CmpOp op, Value x, int64_t *from, int64_t *to
     return true;
 }
 
+/* Dice of an unsorted pool that compare to a whole number: one pass with
+ * no branches (a face is at most 2^20, so k is clamped without changing
+ * any comparison). */
+static int64_t count_scan(const Pool *p, CmpOp op, int64_t k)
+{
+    int32_t kk = k > (1 << 21) ? (1 << 21) : k < -(1 << 21) ? -(1 << 21) : (int32_t)k;
+    int64_t c = 0;
+    const int32_t *f = p->face;
+    switch (op) {
+    case CMP_EQ: for (int64_t i = 0; i < p->n; i++) c += f[i] == kk; break;
+    case CMP_NE: for (int64_t i = 0; i < p->n; i++) c += f[i] != kk; break;
+    case CMP_LT: for (int64_t i = 0; i < p->n; i++) c += f[i] < kk; break;
+    case CMP_LE: for (int64_t i = 0; i < p->n; i++) c += f[i] <= kk; break;
+    case CMP_GT: for (int64_t i = 0; i < p->n; i++) c += f[i] > kk; break;
+    case CMP_GE: for (int64_t i = 0; i < p->n; i++) c += f[i] >= kk; break;
+    }
+    return c;
+}
+
+int64_t pool_count(const Pool *p, CmpOp op, Value x)
+{
+    int64_t from, to;
+    bool inverted;
+    if (int_run(p, op, x, &from, &to, &inverted))
+        return inverted ? p->n - (to - from) : to - from;
+    if (x.tag == VAL_INT)
+        return count_scan(p, op, x.as.i);
+    int64_t n = 0;
+    for (int64_t i = 0; i < p->n; i++)
+        n += pool_face_cmp(p->face[i], op, x);
+    return n;
+}
+
 Pool *pool_filter(Arena *arena, const Pool *p, CmpOp op, Value x)
 {
     int64_t from, to;
@@ -119,14 +162,13 @@ Pool *pool_filter(Arena *arena, const Pool *p, CmpOp op, Value x)
         memcpy(q->face + from, p->face + to, sizeof(int32_t) * (size_t)(p->n - to));
         return q;
     }
-    int64_t n = 0;
-    for (int64_t i = 0; i < p->n; i++)
-        n += pool_face_cmp(p->face[i], op, x);
+    int64_t n = pool_count(p, op, x);
     Pool *q = pool_alloc(arena, p->sides, n);
     int64_t k = 0;
     for (int64_t i = 0; i < p->n; i++)
         if (pool_face_cmp(p->face[i], op, x))
             q->face[k++] = p->face[i];
+    q->unsorted = p->unsorted;
     return q;
 }
 
@@ -136,6 +178,8 @@ bool pool_any(const Pool *p, CmpOp op, Value x)
     bool inverted;
     if (int_run(p, op, x, &from, &to, &inverted))
         return inverted ? p->n - (to - from) > 0 : to > from;
+    if (x.tag == VAL_INT)
+        return count_scan(p, op, x.as.i) > 0;
     for (int64_t i = 0; i < p->n; i++)
         if (pool_face_cmp(p->face[i], op, x))
             return true;
@@ -148,6 +192,8 @@ bool pool_all(const Pool *p, CmpOp op, Value x)
     bool inverted;
     if (int_run(p, op, x, &from, &to, &inverted))
         return inverted ? to == from : to - from == p->n;
+    if (x.tag == VAL_INT)
+        return count_scan(p, op, x.as.i) == p->n;
     for (int64_t i = 0; i < p->n; i++)
         if (!pool_face_cmp(p->face[i], op, x))
             return false;
@@ -165,6 +211,7 @@ int64_t pool_sum(const Pool *p)
 
 Pool *pool_highest(Arena *arena, const Pool *p, int64_t n)
 {
+    pool_order(p);
     if (n > p->n)
         n = p->n;
     return slice(arena, p, p->n - n, n);
@@ -172,6 +219,7 @@ Pool *pool_highest(Arena *arena, const Pool *p, int64_t n)
 
 Pool *pool_lowest(Arena *arena, const Pool *p, int64_t n)
 {
+    pool_order(p);
     if (n > p->n)
         n = p->n;
     return slice(arena, p, 0, n);
@@ -179,6 +227,7 @@ Pool *pool_lowest(Arena *arena, const Pool *p, int64_t n)
 
 bool pool_doubles(const Pool *p)
 {
+    pool_order(p);
     for (int64_t i = 1; i < p->n; i++)
         if (p->face[i] == p->face[i - 1])
             return true;

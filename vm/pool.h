@@ -20,8 +20,13 @@ Pool *pool_alloc(Arena *arena, int32_t sides, int64_t n);
 Pool *pool_keep(const Pool *p);
 /* Sort p's faces in place (only while building a fresh pool). */
 void pool_sort(Pool *p);
+/* p with its faces in order: sorts an unsorted pool in place, which
+ * changes no pool's value (a pool is a multiset). */
+const Pool *pool_order(const Pool *p);
 /* The dice of p whose face compares to x (x an int or rational). */
 Pool *pool_filter(Arena *arena, const Pool *p, CmpOp op, Value x);
+/* How many dice of p compare to x (the size of pool_filter's pool). */
+int64_t pool_count(const Pool *p, CmpOp op, Value x);
 bool pool_any(const Pool *p, CmpOp op, Value x);
 bool pool_all(const Pool *p, CmpOp op, Value x);
 /* Sum of faces; cannot overflow for pools within the size limit. */
@@ -31,6 +36,7 @@ Pool *pool_highest(Arena *arena, const Pool *p, int64_t n);
 Pool *pool_lowest(Arena *arena, const Pool *p, int64_t n);
 /* Whether two dice show the same face. */
 bool pool_doubles(const Pool *p);
+
 
 /* Does a face compare to x? */
 bool pool_face_cmp(int32_t face, CmpOp op, Value x);

@@ -9,6 +9,8 @@
  *
  * A pool is a multiset of dice faces, stored sorted ascending: no die has an
  * identity or a position, so two pools with the same faces are the same pool.
+ * (A fresh roll in a simulation is put in order only when something asks
+ * for an order: counting and testing faces do not need one.)
  */
 #ifndef MUSTER_VM_VALUE_H
 #define MUSTER_VM_VALUE_H
@@ -35,8 +37,9 @@ typedef struct MuStr {
 
 typedef struct Pool {
     int32_t sides;          /* every die of a pool has the same number of sides */
+    bool unsorted;          /* the faces are not in order yet (see pool_order) */
     int64_t n;              /* number of dice */
-    int32_t face[];         /* sorted ascending */
+    int32_t face[];         /* sorted ascending, unless unsorted */
 } Pool;
 
 typedef struct Record Record;

@@ -144,8 +144,14 @@ static void memo_prepare(Vm *vm)
     if (!vm->memo || vm->trace) {
         return;
     }
-    if (!vm->memo_tab)
-        vm->memo_tab = mem_alloc(sizeof(MemoSet) * (size_t)(vm->prog->nprotos + 1));
+    if (vm->memo_n < vm->prog->nprotos) {
+        /* (a program may gain protos, e.g. a specialized call) */
+        MemoSet *tab = mem_alloc(sizeof(MemoSet) * (size_t)(vm->prog->nprotos + 1));
+        if (vm->memo_tab)
+            memcpy(tab, vm->memo_tab, sizeof(MemoSet) * (size_t)vm->memo_n);
+        vm->memo_tab = tab;
+        vm->memo_n = vm->prog->nprotos;
+    }
     if (vm->memo_dirty) {
         for (int i = 0; i < vm->prog->nprotos; i++)
             for (int w = 0; w < MEMO_WAYS; w++)
@@ -332,6 +338,14 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
         case OP_TRUE: PUSH(val_bool(true)); break;
         case OP_FALSE: PUSH(val_bool(false)); break;
         case OP_LOAD: PUSH(base[*ip++]); break;
+        case OP_LOADN: {
+            /* a plain loop: a few values, where an inlined memcpy is slow to start */
+            const Value *from = base + ip[0];
+            for (int k = ip[1]; k > 0; k--)
+                *sp++ = *from++;
+            ip += 2;
+            break;
+        }
         case OP_STORE: base[*ip++] = POP(); break;
         case OP_POP: sp--; break;
         case OP_ADD: {
@@ -490,7 +504,10 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             Pool *pool = pool_alloc(vm->scratch, (int32_t)sides, n);
             if (n && vm->dice->roll(vm->dice, n, (int32_t)sides, pool->face, dice_err, sizeof dice_err))
                 ERR("%s", dice_err);
-            pool_sort(pool);
+            if (vm->trace)
+                pool_sort(pool);        /* an explanation shows it */
+            else
+                pool->unsorted = n > 1;
             if (vm->trace && vm->trace->on_roll)
                 vm->trace->on_roll(vm->trace->ud, p, p->offsets[ip - 1 - p->code], (int32_t)sides, n, pool, 0);
             PUSH(val_pool(pool));
@@ -512,9 +529,14 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             break;
         }
         case OP_COUNT: sp[-1] = val_int(sp[-1].as.p->n); break;
+        case OP_COUNT_IF: {
+            Value x = POP();
+            sp[-1] = val_int(pool_count(sp[-1].as.p, (CmpOp)*ip++, x));
+            break;
+        }
         case OP_SUM: sp[-1] = val_int(pool_sum(sp[-1].as.p)); break;
         case OP_HIGHEST: case OP_LOWEST: {
-            const Pool *pool = sp[-1].as.p;
+            const Pool *pool = pool_order(sp[-1].as.p);
             if (pool->n == 0)
                 ERR("%s() of an empty pool", op == OP_HIGHEST ? "highest" : "lowest");
             sp[-1] = val_int(op == OP_HIGHEST ? pool->face[pool->n - 1] : pool->face[0]);

@@ -85,6 +85,7 @@ typedef struct Vm {
      * Ignored while a trace is attached, so explanations see every call. */
     bool memo;
     MemoSet *memo_tab;       /* per proto */
+    int memo_n;              /* protos memo_tab has room for */
     bool memo_dirty;         /* a call failed with remembered calls under way */
     Value *stack;
     int stack_size;

@@ -1,0 +1,90 @@
+/* peephole.c — fusing common instruction sequences (see peephole.h). */
+#include "config.h"
+#include "peephole.h"
+#include "mem.h"
+#include "opcodes.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+static bool is_jump(uint8_t op)
+{
+    return op == OP_JUMP || op == OP_JUMP_FALSE || op == OP_AND_JUMP || op == OP_OR_JUMP;
+}
+
+static unsigned u16_at(const uint8_t *c) { return (unsigned)c[0] | ((unsigned)c[1] << 8); }
+
+void peephole_proto(Proto *p)
+{
+    if (p->len == 0)
+        return;
+    int len = p->len;
+    const uint8_t *old = p->code;
+    /* where jumps land: no fused sequence may swallow one */
+    bool *target = mem_alloc_atomic((size_t)len + 1);
+    memset(target, 0, (size_t)len + 1);
+    for (int pc = 0; pc < len; pc += chunk_insn_len(old, pc))
+        if (is_jump(old[pc]))
+            target[pc + 3 + (int)u16_at(old + pc + 1)] = true;
+
+    uint8_t *code = mem_alloc_atomic((size_t)len);
+    uint32_t *offsets = mem_alloc_atomic(sizeof(uint32_t) * (size_t)len);
+    int *moved = mem_alloc_atomic(sizeof(int) * ((size_t)len + 1));   /* old pc -> new pc */
+    int n = 0;
+    for (int pc = 0; pc < len;) {
+        moved[pc] = n;
+        uint8_t op = old[pc];
+        if (op == OP_LOAD && pc + 2 < len && old[pc + 2] == OP_LOAD && old[pc + 3] == old[pc + 1] + 1
+            && !target[pc + 2]) {
+            /* a run of LOADs of consecutive slots */
+            int count = 1, at = pc + 2;
+            while (at < len && old[at] == OP_LOAD && old[at + 1] == old[pc + 1] + count && !target[at] && count < 255) {
+                moved[at] = n;
+                count++;
+                at += 2;
+            }
+            code[n] = OP_LOADN;
+            code[n + 1] = old[pc + 1];
+            code[n + 2] = (uint8_t)count;
+            for (int k = 0; k < 3; k++)
+                offsets[n + k] = p->offsets[pc];
+            n += 3;
+            pc = at;
+            continue;
+        }
+        if (op == OP_FILTER && pc + 2 < len && old[pc + 2] == OP_COUNT && !target[pc + 2]) {
+            moved[pc + 2] = n;
+            code[n] = OP_COUNT_IF;
+            code[n + 1] = old[pc + 1];
+            offsets[n] = offsets[n + 1] = p->offsets[pc];
+            n += 2;
+            pc += 3;
+            continue;
+        }
+        int il = chunk_insn_len(old, pc);
+        memcpy(code + n, old + pc, (size_t)il);
+        memcpy(offsets + n, p->offsets + pc, sizeof(uint32_t) * (size_t)il);
+        n += il;
+        pc += il;
+    }
+    moved[len] = n;
+    /* jumps: the same targets, at their new places */
+    for (int pc = 0, npc = 0; pc < len; pc += chunk_insn_len(old, pc)) {
+        npc = moved[pc];
+        if (is_jump(old[pc])) {
+            int to = moved[pc + 3 + (int)u16_at(old + pc + 1)];
+            unsigned off = (unsigned)(to - (npc + 3));
+            code[npc + 1] = (uint8_t)(off & 0xff);
+            code[npc + 2] = (uint8_t)(off >> 8);
+        }
+    }
+    p->code = code;
+    p->offsets = offsets;
+    p->len = p->cap = n;
+}
+
+void peephole_program(Program *prog)
+{
+    for (int i = 0; i < prog->nprotos; i++)
+        peephole_proto(prog->protos[i]);
+}

@@ -1,0 +1,20 @@
+/* peephole.h — rewriting finished bytecode into fewer, bigger instructions.
+ *
+ * Runs on each proto once the whole program is compiled.  It fuses a few
+ * sequences the code generator emits often, so the VM dispatches fewer
+ * instructions for the same work:
+ *   LOAD s, LOAD s+1, ..., LOAD s+n-1  ->  LOADN s n   (arguments passed on)
+ *   FILTER c, COUNT                    ->  COUNT_IF c  (no pool is built)
+ * A sequence is never fused across a jump target, and jumps, the line
+ * table and the proto's length are rebuilt to match the shorter code.
+ * What the code computes, and where its errors point, is unchanged.
+ */
+#ifndef MUSTER_COMPILER_PEEPHOLE_H
+#define MUSTER_COMPILER_PEEPHOLE_H
+
+#include "chunk.h"
+
+void peephole_proto(Proto *p);
+void peephole_program(Program *prog);
+
+#endif

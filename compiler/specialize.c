@@ -1,0 +1,629 @@
+/* specialize.c — a procedure compiled once more for fixed arguments (see specialize.h). */
+#include "config.h"
+#include "specialize.h"
+#include "peephole.h"
+#include "mem.h"
+#include "opcodes.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define SPEC_MAX_CODE 16384      /* bytes of residual code before giving up */
+#define SPEC_MAX_TEMPS 240       /* locals of the residual procedure (slots are one byte) */
+#define SPEC_MAX_INLINE 24       /* procedures inlined into one another */
+
+/* What the specializer knows of a value. */
+typedef enum {
+    AV_KNOWN,                /* its value, now */
+    AV_TEMP,                 /* only at run time: in local `temp` of the residual procedure */
+    AV_REC                   /* a record not built yet: its fields, each known or not */
+} AvKind;
+
+typedef struct AVal {
+    AvKind kind;
+    bool is_int;             /* AV_TEMP: certainly an int (for what may be removed) */
+    int temp;
+    Value v;
+    int32_t type, n;
+    const struct AVal *fields;
+} AVal;
+
+/* A procedure being followed: the top one, or one inlined into it. */
+typedef struct SFrame {
+    const Proto *p;
+    int index;
+    int pc;
+    AVal *locals;
+    AVal *stack;
+    int sp;
+} SFrame;
+
+typedef struct SState {
+    SFrame f[SPEC_MAX_INLINE];
+    int depth;               /* f[0..depth] */
+} SState;
+
+/* The instructions that compute one value into one temp. */
+typedef struct Group {
+    int start, end, temp;
+    bool removable;          /* cannot fail and rolls nothing */
+} Group;
+
+typedef struct Spec {
+    Program *prog;
+    Vm ev;                   /* works out known instructions */
+    int scratch;             /* a proto to hold one instruction to work out */
+    Proto *out;
+    int ntemps;
+    int depth_now, peak;     /* operand stack depth while emitting */
+    Group *groups;
+    int ngroups, gcap;
+    int field;
+    bool failed;
+} Spec;
+
+static inline unsigned u16_at(const uint8_t *c) { return (unsigned)c[0] | ((unsigned)c[1] << 8); }
+
+static AVal known(Value v)
+{
+    AVal a = { .kind = AV_KNOWN, .v = v };
+    return a;
+}
+
+/* ---- working out what is known ---- */
+
+/* Run one instruction on known inputs with the VM; false if it fails (it
+ * is then left for run time, where it fails in its place). */
+static bool eval_insn(Spec *S, const uint8_t *insn, int len, const Value *in, int n, Value *out)
+{
+    Proto *q = S->prog->protos[S->scratch];
+    q->len = 0;
+    q->nconsts = 0;
+    for (int i = 0; i < n; i++) {
+        int k = chunk_const(q, in[i]);
+        chunk_emit(q, OP_CONST, 0);
+        chunk_emit(q, (uint8_t)(k & 0xff), 0);
+        chunk_emit(q, (uint8_t)(k >> 8), 0);
+    }
+    for (int i = 0; i < len; i++)
+        chunk_emit(q, insn[i], 0);
+    chunk_emit(q, OP_RETURN, 0);
+    q->nparams = q->nlocals = 0;
+    q->max_stack = n + 2;
+    return vm_call(&S->ev, S->scratch, NULL, 0, out) == 0;
+}
+
+/* ---- emitting the residual procedure ---- */
+
+static void emit(Spec *S, uint8_t b, uint32_t off)
+{
+    chunk_emit(S->out, b, off);
+}
+
+static void depth(Spec *S, int k)
+{
+    S->depth_now += k;
+    if (S->depth_now > S->peak)
+        S->peak = S->depth_now;
+}
+
+static void emit_value(Spec *S, const AVal *a, uint32_t off)
+{
+    switch (a->kind) {
+    case AV_KNOWN: {
+        int k = chunk_const(S->out, a->v);
+        if (k > 0xffff)
+            S->failed = true;
+        emit(S, OP_CONST, off);
+        emit(S, (uint8_t)(k & 0xff), off);
+        emit(S, (uint8_t)(k >> 8), off);
+        depth(S, 1);
+        break;
+    }
+    case AV_TEMP:
+        emit(S, OP_LOAD, off);
+        emit(S, (uint8_t)a->temp, off);
+        depth(S, 1);
+        break;
+    case AV_REC:
+        for (int i = 0; i < a->n; i++)
+            emit_value(S, &a->fields[i], off);
+        emit(S, OP_RECORD, off);
+        emit(S, (uint8_t)(a->type & 0xff), off);
+        emit(S, (uint8_t)(a->type >> 8), off);
+        emit(S, (uint8_t)a->n, off);
+        depth(S, 1 - a->n);
+        break;
+    }
+}
+
+/* The instruction insn on inputs in[0..n), its result kept in a new temp. */
+static AVal emit_op(Spec *S, const uint8_t *insn, int len, const AVal *in, int n, uint32_t off, bool removable)
+{
+    Group g = { .start = S->out->len, .removable = removable };
+    S->depth_now = 0;
+    for (int i = 0; i < n; i++)
+        emit_value(S, &in[i], off);
+    for (int i = 0; i < len; i++)
+        emit(S, insn[i], off);
+    if (S->ntemps >= SPEC_MAX_TEMPS) {
+        S->failed = true;
+        return known(val_int(0));
+    }
+    g.temp = S->ntemps++;
+    emit(S, OP_STORE, off);
+    emit(S, (uint8_t)g.temp, off);
+    g.end = S->out->len;
+    if (S->ngroups == S->gcap) {
+        int cap = S->gcap ? S->gcap * 2 : 64;
+        S->groups = mem_realloc(S->groups, sizeof(Group) * (size_t)S->gcap, sizeof(Group) * (size_t)cap, 1);
+        S->gcap = cap;
+    }
+    S->groups[S->ngroups++] = g;
+    AVal a = { .kind = AV_TEMP, .temp = g.temp };
+    return a;
+}
+
+static int emit_jump_false(Spec *S, const AVal *cond, uint32_t off)
+{
+    S->depth_now = 0;
+    emit_value(S, cond, off);
+    emit(S, OP_JUMP_FALSE, off);
+    int pos = S->out->len;
+    emit(S, 0xff, off);
+    emit(S, 0xff, off);
+    return pos;
+}
+
+static void patch(Spec *S, int pos)
+{
+    int dist = S->out->len - (pos + 2);
+    if (dist > 0xffff) {
+        S->failed = true;
+        return;
+    }
+    S->out->code[pos] = (uint8_t)(dist & 0xff);
+    S->out->code[pos + 1] = (uint8_t)(dist >> 8);
+}
+
+/* ---- following the code ---- */
+
+static AVal *copy_avals(const AVal *a, int n)
+{
+    AVal *c = mem_alloc(sizeof(AVal) * (size_t)(n + 1));
+    if (n)
+        memcpy(c, a, sizeof(AVal) * (size_t)n);
+    return c;
+}
+
+static int stack_room(const Proto *p) { return p->max_stack + 4; }
+
+static SState *clone_state(const SState *st)
+{
+    SState *c = mem_alloc(sizeof *c);
+    c->depth = st->depth;
+    for (int d = 0; d <= st->depth; d++) {
+        c->f[d] = st->f[d];
+        c->f[d].locals = copy_avals(st->f[d].locals, st->f[d].p->nlocals);
+        c->f[d].stack = copy_avals(st->f[d].stack, stack_room(st->f[d].p));
+    }
+    return c;
+}
+
+static void enter(SState *st, const Proto *p, int index, const AVal *args, int nargs)
+{
+    SFrame *f = &st->f[st->depth];
+    f->p = p;
+    f->index = index;
+    f->pc = 0;
+    f->locals = mem_alloc(sizeof(AVal) * (size_t)(p->nlocals + 1));
+    for (int i = 0; i < nargs; i++)
+        f->locals[i] = args[i];
+    for (int i = nargs; i < p->nlocals; i++)
+        f->locals[i] = known(val_int(0));   /* written before it is read */
+    f->stack = mem_alloc(sizeof(AVal) * (size_t)stack_room(p));
+    f->sp = 0;
+}
+
+/* How many values an instruction takes (those with a result of one value). */
+static int inputs_of(const Program *prog, const uint8_t *ip)
+{
+    switch ((OpCode)ip[0]) {
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_MOD:
+    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+    case OP_MIN: case OP_MAX: case OP_SHIFT: case OP_FILTER: case OP_ANY: case OP_ALL:
+    case OP_COUNT_IF: case OP_HIGHEST_N: case OP_LOWEST_N: case OP_ROLL_POOL:
+        return 2;
+    case OP_NEG: case OP_NOT: case OP_ROLL: case OP_COUNT: case OP_SUM: case OP_HIGHEST:
+    case OP_LOWEST: case OP_DOUBLES: case OP_FLOOR: case OP_CEIL: case OP_ROUND: case OP_ABS:
+    case OP_FIELD:
+        return 1;
+    case OP_TABLE:
+        return prog->tables[u16_at(ip + 1)]->ndims;
+    default:
+        return -1;
+    }
+}
+
+static bool is_int(const AVal *a)
+{
+    return a->kind == AV_KNOWN ? a->v.tag == VAL_INT : a->kind == AV_TEMP && a->is_int;
+}
+
+/* Can the instruction be dropped when nobody reads its result: it rolls
+ * nothing and cannot fail on these inputs? */
+static bool removable(uint8_t op, const AVal *in)
+{
+    switch ((OpCode)op) {
+    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_NOT:
+    case OP_FIELD: case OP_COUNT: case OP_COUNT_IF: case OP_ANY: case OP_ALL: case OP_SUM:
+    case OP_FILTER: case OP_DOUBLES: case OP_FLOOR: case OP_MIN: case OP_MAX: case OP_SHIFT:
+        return true;
+    case OP_DIV: case OP_MOD:
+        /* an int by a known int other than 0 and -1 cannot fail */
+        return is_int(&in[0]) && in[1].kind == AV_KNOWN && in[1].v.tag == VAL_INT
+            && in[1].v.as.i != 0 && in[1].v.as.i != -1;
+    default:
+        return false;
+    }
+}
+
+/* Is the result certainly an int? */
+static bool gives_int(uint8_t op, const AVal *in)
+{
+    switch ((OpCode)op) {
+    case OP_COUNT: case OP_COUNT_IF: case OP_SUM: case OP_ROLL: case OP_HIGHEST: case OP_LOWEST:
+    case OP_MOD: case OP_FLOOR: case OP_CEIL: case OP_ROUND:
+        return true;
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_MIN: case OP_MAX:
+        return is_int(&in[0]) && is_int(&in[1]);
+    case OP_NEG: case OP_ABS:
+        return is_int(&in[0]);
+    default:
+        return false;
+    }
+}
+
+static void follow(Spec *S, SState *st);
+
+#define PUSHA(fr, a) ((fr)->stack[(fr)->sp++] = (a))
+#define POPA(fr) ((fr)->stack[--(fr)->sp])
+
+/* A branch on a value the dice decide: the fall-through side is followed
+ * first (to its end), then the jumped-to side continues in st. */
+static void split(Spec *S, SState *st, const AVal *cond, uint32_t off, SState *through)
+{
+    int j = emit_jump_false(S, cond, off);
+    follow(S, through);
+    patch(S, j);
+    (void)st;
+}
+
+static void follow(Spec *S, SState *st)
+{
+    for (;;) {
+        if (S->failed || S->out->len > SPEC_MAX_CODE) {
+            S->failed = true;
+            return;
+        }
+        SFrame *fr = &st->f[st->depth];
+        const Proto *p = fr->p;
+        const uint8_t *ip = p->code + fr->pc;
+        uint8_t op = ip[0];
+        int len = chunk_insn_len(p->code, fr->pc);
+        uint32_t off = p->offsets[fr->pc];
+        fr->pc += len;
+        switch ((OpCode)op) {
+        case OP_CONST: PUSHA(fr, known(p->consts[u16_at(ip + 1)])); break;
+        case OP_TRUE: PUSHA(fr, known(val_bool(true))); break;
+        case OP_FALSE: PUSHA(fr, known(val_bool(false))); break;
+        case OP_LOAD: PUSHA(fr, fr->locals[ip[1]]); break;
+        case OP_LOADN:
+            for (int k = 0; k < ip[2]; k++)
+                PUSHA(fr, fr->locals[ip[1] + k]);
+            break;
+        case OP_STORE: fr->locals[ip[1]] = POPA(fr); break;
+        case OP_POP: fr->sp--; break;
+        case OP_NOTE: break;   /* for explanations only */
+        case OP_CHOOSE: {
+            int id = (int)u16_at(ip + 1);
+            int pick = S->ev.choices ? S->ev.choices[id] : -1;
+            PUSHA(fr, known(val_enum(id, pick >= 0 ? pick : S->prog->enums[id].deflt)));
+            break;
+        }
+        case OP_JUMP: fr->pc += (int)u16_at(ip + 1); break;
+        case OP_JUMP_FALSE: {
+            AVal c = POPA(fr);
+            int target = fr->pc + (int)u16_at(ip + 1);
+            if (c.kind == AV_KNOWN) {
+                if (!c.v.as.b)
+                    fr->pc = target;
+                break;
+            }
+            split(S, st, &c, off, clone_state(st));
+            st->f[st->depth].pc = target;
+            break;
+        }
+        case OP_AND_JUMP: case OP_OR_JUMP: {
+            /* AND: false jumps keeping it, true is dropped; OR the other way */
+            AVal c = fr->stack[fr->sp - 1];
+            int target = fr->pc + (int)u16_at(ip + 1);
+            bool jump_on = op == OP_OR_JUMP;
+            if (c.kind == AV_KNOWN) {
+                if (c.v.as.b == jump_on)
+                    fr->pc = target;
+                else
+                    fr->sp--;
+                break;
+            }
+            SState *t = clone_state(st);          /* the side where c is true */
+            SFrame *tf = &t->f[t->depth];
+            if (jump_on) {
+                tf->stack[tf->sp - 1] = known(val_bool(true));
+                tf->pc = target;
+            } else {
+                tf->sp--;
+            }
+            split(S, st, &c, off, t);
+            fr = &st->f[st->depth];                /* the side where c is false */
+            if (jump_on) {
+                fr->sp--;
+            } else {
+                fr->stack[fr->sp - 1] = known(val_bool(false));
+                fr->pc = target;
+            }
+            break;
+        }
+        case OP_CALL: {
+            int ci = (int)u16_at(ip + 1), argc = ip[3];
+            const Proto *callee = S->prog->protos[ci];
+            fr->sp -= argc;
+            AVal *args = copy_avals(fr->stack + fr->sp, argc);
+            bool all_known = true;
+            for (int i = 0; i < argc; i++)
+                all_known &= args[i].kind == AV_KNOWN;
+            if (all_known && callee->pure) {
+                Value vals[256], r;
+                for (int i = 0; i < argc; i++)
+                    vals[i] = args[i].v;
+                if (vm_call(&S->ev, ci, vals, argc, &r) == 0) {
+                    PUSHA(fr, known(r));
+                    break;
+                }
+            }
+            int active = 0;
+            for (int d = 0; d <= st->depth; d++)
+                active += st->f[d].index == ci;
+            if (!callee->rerolls && st->depth + 1 < SPEC_MAX_INLINE && active < 2) {
+                st->depth++;
+                enter(st, callee, ci, args, argc);
+                break;
+            }
+            PUSHA(fr, emit_op(S, ip, len, args, argc, off, false));
+            break;
+        }
+        case OP_RETURN: {
+            AVal r = POPA(fr);
+            if (st->depth > 0) {
+                st->depth--;
+                PUSHA(&st->f[st->depth], r);
+                break;
+            }
+            if (S->field >= 0) {
+                if (r.kind == AV_REC) {
+                    r = r.fields[S->field];
+                } else if (r.kind == AV_KNOWN) {
+                    r = known(r.v.as.r->field[S->field]);
+                } else {
+                    uint8_t insn[2] = { OP_FIELD, (uint8_t)S->field };
+                    r = emit_op(S, insn, 2, &r, 1, off, true);
+                }
+            }
+            S->depth_now = 0;
+            emit_value(S, &r, off);
+            emit(S, OP_RETURN, off);
+            return;
+        }
+        case OP_REROLL:
+            if (st->depth > 0) {
+                S->failed = true;   /* (rerolling callees are never inlined) */
+                return;
+            }
+            emit(S, OP_REROLL, off);
+            return;
+        case OP_RECORD: {
+            int type = (int)u16_at(ip + 1), n = ip[3];
+            fr->sp -= n;
+            AVal *fields = copy_avals(fr->stack + fr->sp, n);
+            bool all_known = true;
+            for (int i = 0; i < n; i++)
+                all_known &= fields[i].kind == AV_KNOWN;
+            if (all_known) {
+                Record *r = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)n);
+                r->type = type;
+                r->n = n;
+                for (int i = 0; i < n; i++)
+                    r->field[i] = fields[i].v;
+                PUSHA(fr, known(val_record(r)));
+            } else {
+                AVal a = { .kind = AV_REC, .type = type, .n = n, .fields = fields };
+                PUSHA(fr, a);
+            }
+            break;
+        }
+        case OP_FIELD: {
+            AVal r = fr->stack[fr->sp - 1];
+            if (r.kind == AV_REC) {
+                fr->stack[fr->sp - 1] = r.fields[ip[1]];
+                break;
+            }
+            if (r.kind == AV_KNOWN) {
+                fr->stack[fr->sp - 1] = known(r.v.as.r->field[ip[1]]);
+                break;
+            }
+            fr->sp--;
+            PUSHA(fr, emit_op(S, ip, len, &r, 1, off, true));
+            break;
+        }
+        case OP_PROB: case OP_PICK: case OP_EXPECT:
+            S->failed = true;
+            return;
+        default: {
+            int n = inputs_of(S->prog, ip);
+            if (n < 0 || n > 2) {
+                S->failed = true;
+                return;
+            }
+            AVal in[2];
+            fr->sp -= n;
+            memcpy(in, fr->stack + fr->sp, sizeof(AVal) * (size_t)n);
+            bool dice = op == OP_ROLL || op == OP_ROLL_POOL;
+            bool all_known = !dice;
+            for (int i = 0; i < n; i++)
+                all_known &= in[i].kind == AV_KNOWN;
+            if (all_known) {
+                Value vals[2], r;
+                for (int i = 0; i < n; i++)
+                    vals[i] = in[i].v;
+                if (eval_insn(S, ip, len, vals, n, &r)) {
+                    PUSHA(fr, known(r));
+                    break;
+                }
+            }
+            /* x + 0, x - 0, x * 1 on a whole number are x (the same value and type) */
+            if (n == 2 && (op == OP_ADD || op == OP_SUB || op == OP_MUL)) {
+                int64_t unit = op == OP_MUL ? 1 : 0;
+                if (is_int(&in[0]) && in[1].kind == AV_KNOWN && in[1].v.tag == VAL_INT && in[1].v.as.i == unit) {
+                    PUSHA(fr, in[0]);
+                    break;
+                }
+                if (op != OP_SUB && is_int(&in[1]) && in[0].kind == AV_KNOWN && in[0].v.tag == VAL_INT
+                    && in[0].v.as.i == unit) {
+                    PUSHA(fr, in[1]);
+                    break;
+                }
+            }
+            AVal r = emit_op(S, ip, len, in, n, off, removable(op, in));
+            r.is_int = gives_int(op, in);
+            PUSHA(fr, r);
+            break;
+        }
+        }
+    }
+}
+
+/* ---- tidying the residual code ---- */
+
+static bool is_jump(uint8_t op)
+{
+    return op == OP_JUMP || op == OP_JUMP_FALSE || op == OP_AND_JUMP || op == OP_OR_JUMP;
+}
+
+/* Keep only the bytes marked in keep (whole instructions), moving jumps. */
+static void compact(Proto *p, const bool *keep)
+{
+    int len = p->len;
+    int *moved = mem_alloc_atomic(sizeof(int) * ((size_t)len + 1));
+    uint8_t *code = mem_alloc_atomic((size_t)len + 1);
+    uint32_t *offsets = mem_alloc_atomic(sizeof(uint32_t) * ((size_t)len + 1));
+    int n = 0;
+    for (int pc = 0; pc < len; pc++) {
+        moved[pc] = n;
+        if (keep[pc]) {
+            code[n] = p->code[pc];
+            offsets[n] = p->offsets[pc];
+            n++;
+        }
+    }
+    moved[len] = n;
+    for (int pc = 0; pc < len; pc += chunk_insn_len(p->code, pc))
+        if (keep[pc] && is_jump(p->code[pc])) {
+            int to = moved[pc + 3 + (int)u16_at(p->code + pc + 1)];
+            unsigned dist = (unsigned)(to - (moved[pc] + 3));
+            code[moved[pc] + 1] = (uint8_t)(dist & 0xff);
+            code[moved[pc] + 2] = (uint8_t)(dist >> 8);
+        }
+    p->code = code;
+    p->offsets = offsets;
+    p->len = p->cap = n;
+}
+
+static void tidy(Spec *S)
+{
+    Proto *p = S->out;
+    int *uses = mem_alloc_atomic(sizeof(int) * (SPEC_MAX_TEMPS + 1));
+    memset(uses, 0, sizeof(int) * (SPEC_MAX_TEMPS + 1));
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc))
+        if (p->code[pc] == OP_LOAD)
+            uses[p->code[pc + 1]]++;
+    /* drop what nobody reads, and then what only that read */
+    bool *dead = mem_alloc_atomic((size_t)S->ngroups + 1);
+    memset(dead, 0, (size_t)S->ngroups + 1);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int g = S->ngroups - 1; g >= 0; g--) {
+            const Group *gr = &S->groups[g];
+            if (dead[g] || !gr->removable || uses[gr->temp] > 0)
+                continue;
+            dead[g] = true;
+            changed = true;
+            for (int pc = gr->start; pc < gr->end; pc += chunk_insn_len(p->code, pc))
+                if (p->code[pc] == OP_LOAD)
+                    uses[p->code[pc + 1]]--;
+        }
+    }
+    bool *keep = mem_alloc_atomic((size_t)p->len + 1);
+    memset(keep, 1, (size_t)p->len + 1);
+    for (int g = 0; g < S->ngroups; g++)
+        if (dead[g])
+            memset(keep + S->groups[g].start, 0, (size_t)(S->groups[g].end - S->groups[g].start));
+    compact(p, keep);
+    /* a value stored and at once loaded by its only reader stays on the
+     * stack (what precedes a jump target is always a RETURN or REROLL, so
+     * the pair never straddles one) */
+    keep = mem_alloc_atomic((size_t)p->len + 1);
+    memset(keep, 1, (size_t)p->len + 1);
+    for (int pc = 0; pc + 2 < p->len; pc += chunk_insn_len(p->code, pc))
+        if (p->code[pc] == OP_STORE && p->code[pc + 2] == OP_LOAD && p->code[pc + 3] == p->code[pc + 1]
+            && uses[p->code[pc + 1]] == 1)
+            memset(keep + pc, 0, 4);
+    compact(p, keep);
+    peephole_proto(p);
+}
+
+int specialize_call(Vm *vm, int index, const Value *args, int nargs, int field)
+{
+    Spec *S = mem_alloc(sizeof *S);
+    S->prog = (Program *)vm->prog;
+    vm_init(&S->ev, vm->prog, NULL);
+    S->ev.limits = vm->limits;
+    S->ev.choices = vm->choices;
+    S->field = field;
+    const Proto *top = S->prog->protos[index];
+    if (nargs != top->nparams)
+        return -1;
+    Proto *scratch = chunk_proto_new(S->prog, "(working out a known value)", top->source_id, top->decl_offset);
+    scratch->hidden = true;
+    S->scratch = S->prog->nprotos - 1;
+    size_t len = strlen(top->name) + 32;
+    char *name = mem_alloc_atomic(len);
+    snprintf(name, len, "%s (for these arguments)", top->name);
+    S->out = chunk_proto_new(S->prog, name, top->source_id, top->decl_offset);
+    S->out->hidden = true;
+    S->out->rerolls = top->rerolls;
+    int out_index = S->prog->nprotos - 1;
+
+    SState *st = mem_alloc(sizeof *st);
+    AVal *a = mem_alloc(sizeof(AVal) * (size_t)(nargs + 1));
+    for (int i = 0; i < nargs; i++)
+        a[i] = known(args[i]);
+    st->depth = 0;
+    enter(st, top, index, a, nargs);
+    follow(S, st);
+    if (S->failed)
+        return -1;
+    tidy(S);
+    S->out->nlocals = S->ntemps;
+    S->out->max_stack = S->peak + 2;
+    return out_index;
+}

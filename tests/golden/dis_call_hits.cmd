@@ -1,0 +1,1 @@
+dis odds.muster hits n=12

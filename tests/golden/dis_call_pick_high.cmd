@@ -1,0 +1,1 @@
+dis odds.muster pick --choose Pick=high
