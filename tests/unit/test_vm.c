@@ -1229,6 +1229,50 @@ static void test_pool_filters_match_brute_force(void)
     }
 }
 
+/* A fresh roll in a simulation is left unsorted: every operation on it
+ * answers as on the same dice in order. */
+static void test_unsorted_pools_answer_alike(void)
+{
+    Rng rng;
+    rng_seed(&rng, 7);
+    for (int trial = 0; trial < 300; trial++) {
+        int64_t n = (int64_t)rng_below(&rng, 20);
+        int32_t sides = (int32_t)rng_below(&rng, 20) + 1;
+        Pool *raw = pool_alloc(NULL, sides, n), *sorted = pool_alloc(NULL, sides, n);
+        for (int64_t i = 0; i < n; i++)
+            raw->face[i] = sorted->face[i] = (int32_t)rng_below(&rng, (uint64_t)sides) + 1;
+        raw->unsorted = true;
+        pool_sort(sorted);
+        for (int op = CMP_EQ; op <= CMP_GE; op++)
+            for (int64_t k = -1; k <= sides + 1; k++) {
+                Value x = val_int(k);
+                CU_ASSERT_EQUAL(pool_count(raw, (CmpOp)op, x), pool_count(sorted, (CmpOp)op, x));
+                CU_ASSERT_EQUAL(pool_any(raw, (CmpOp)op, x), pool_any(sorted, (CmpOp)op, x));
+                CU_ASSERT_EQUAL(pool_all(raw, (CmpOp)op, x), pool_all(sorted, (CmpOp)op, x));
+                Value half = rat(2 * k + 1, 2);
+                CU_ASSERT_EQUAL(pool_count(raw, (CmpOp)op, half), pool_count(sorted, (CmpOp)op, half));
+                CU_ASSERT_EQUAL(val_order(val_pool(pool_filter(NULL, raw, (CmpOp)op, x)),
+                                          val_pool(pool_filter(NULL, sorted, (CmpOp)op, x))), 0);
+            }
+        CU_ASSERT_EQUAL(pool_sum(raw), pool_sum(sorted));
+        Pool *copy = pool_alloc(NULL, sides, n);
+        memcpy(copy->face, raw->face, sizeof(int32_t) * (size_t)n);
+        copy->unsorted = true;
+        CU_ASSERT_EQUAL(pool_doubles(copy), pool_doubles(sorted));
+        for (int64_t h = 0; h <= n; h++) {
+            Pool *c2 = pool_alloc(NULL, sides, n);
+            memcpy(c2->face, raw->face, sizeof(int32_t) * (size_t)n);
+            c2->unsorted = n > 1;
+            CU_ASSERT_EQUAL(val_order(val_pool(pool_highest(NULL, c2, h)), val_pool(pool_highest(NULL, sorted, h))), 0);
+            CU_ASSERT_EQUAL(val_order(val_pool(pool_lowest(NULL, c2, h)), val_pool(pool_lowest(NULL, sorted, h))), 0);
+        }
+        /* comparing and printing put it in order */
+        CU_ASSERT_EQUAL(val_order(val_pool(raw), val_pool(sorted)), 0);
+        CU_ASSERT_FALSE(raw->unsorted);
+        CU_ASSERT_EQUAL(memcmp(raw->face, sorted->face, sizeof(int32_t) * (size_t)n), 0);
+    }
+}
+
 /* A simulated trial with a scratch arena allocates nothing once warm: the
  * pools of each trial reuse the arena (no work for the collector). */
 static void test_trials_allocate_nothing(void)
@@ -1397,6 +1441,7 @@ void register_tests(void)
         { "pure procedures are marked", test_pure_marking },
         { "remembered results match plain runs", test_memo_matches_plain_runs },
         { "pool filters match counting die by die", test_pool_filters_match_brute_force },
+        { "unsorted pools answer as sorted ones", test_unsorted_pools_answer_alike },
         { "reroll", test_reroll },
         { "reroll limit", test_reroll_limit },
         { NULL, NULL },
