@@ -997,8 +997,18 @@ typedef struct Tallies {
 
 static void tally_n(Tallies *t, Value v, uint64_t n);
 
-static void tally(Tallies *t, Value v)
+static inline void tally(Tallies *t, const Value *vp)
 {
+    ValTag tag = vp->tag;
+    if ((tag == VAL_INT || tag == VAL_ENUM) && t->direct && tag == t->direct_tag && vp->enum_id == t->direct_enum) {
+        /* the usual case, first and short */
+        uint64_t k = (uint64_t)(vp->as.i - TALLY_DIRECT_LO);
+        if (k < TALLY_DIRECT_N) {
+            t->direct[k]++;
+            return;
+        }
+    }
+    Value v = *vp;
     if (v.tag == VAL_INT || v.tag == VAL_ENUM || v.tag == VAL_BOOL) {
         int64_t k = (v.tag == VAL_BOOL ? (int64_t)v.as.b : v.as.i) - TALLY_DIRECT_LO;
         if (!t->direct) {
@@ -1415,7 +1425,7 @@ static void *simulate(void *arg)
                  * which says where the error is */
                 Rng before = rng.rng;
                 if (vm_call(vm, sim->spec, NULL, 0, &r) == 0) {
-                    tally(&w->t, r);
+                    tally(&w->t, &r);
                     continue;
                 }
                 rng.rng = before;
@@ -1440,7 +1450,7 @@ static void *simulate(void *arg)
                 pthread_mutex_unlock(&sim->lock);
                 break;
             }
-            tally(&w->t, sim->field >= 0 ? r.as.r->field[sim->field] : r);
+            tally(&w->t, sim->field >= 0 ? &r.as.r->field[sim->field] : &r);
         }
         if (sim->progress) {
             pthread_mutex_lock(&sim->lock);

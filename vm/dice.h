@@ -23,6 +23,10 @@ struct DiceSource {
     /* Fill out[0..n) with faces in 1..sides (any order).  Returns 0, or -1
      * after writing a message to err (errlen bytes). */
     int (*roll)(DiceSource *self, int64_t n, int32_t sides, int32_t *out, char *err, size_t errlen);
+    /* Set only by seeded dice: their generator, which the VM may draw from
+     * directly (as roll would, face = rng_below(rng, sides) + 1) to save
+     * a call per die.  NULL for every other source. */
+    Rng *rng;
 };
 
 /* Seeded pseudo-random dice. */

@@ -15,7 +15,23 @@ typedef struct Rng {
 } Rng;
 
 void rng_seed(Rng *r, uint64_t seed);
-uint64_t rng_next(Rng *r);
+
+static inline uint64_t rng_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+/* The next 64 random bits (inline: the simulation's innermost step). */
+static inline uint64_t rng_next(Rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rng_rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rng_rotl(s[3], 45);
+    return result;
+}
 
 /* Uniform in [0, n); n must be > 0. */
 static inline uint64_t rng_below(Rng *r, uint64_t n)

@@ -485,7 +485,9 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             if (sides < 1 || sides > MAX_SIDES)
                 ERR("a die must have 1 to %d sides, not %lld", MAX_SIDES, (long long)sides);
             int32_t face;
-            if (vm->dice->roll(vm->dice, 1, (int32_t)sides, &face, dice_err, sizeof dice_err))
+            if (vm->dice->rng)
+                face = (int32_t)rng_below(vm->dice->rng, (uint64_t)sides) + 1;
+            else if (vm->dice->roll(vm->dice, 1, (int32_t)sides, &face, dice_err, sizeof dice_err))
                 ERR("%s", dice_err);
             if (vm->trace && vm->trace->on_roll)
                 vm->trace->on_roll(vm->trace->ud, p, p->offsets[ip - 1 - p->code], (int32_t)sides, 1, NULL, face);
@@ -502,8 +504,12 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             if (n > lim->max_pool)
                 ERR("a pool of %lld dice is over the limit of %lld", (long long)n, (long long)lim->max_pool);
             Pool *pool = pool_alloc(vm->scratch, (int32_t)sides, n);
-            if (n && vm->dice->roll(vm->dice, n, (int32_t)sides, pool->face, dice_err, sizeof dice_err))
+            if (vm->dice->rng) {
+                for (int64_t i = 0; i < n; i++)
+                    pool->face[i] = (int32_t)rng_below(vm->dice->rng, (uint64_t)sides) + 1;
+            } else if (n && vm->dice->roll(vm->dice, n, (int32_t)sides, pool->face, dice_err, sizeof dice_err)) {
                 ERR("%s", dice_err);
+            }
             if (vm->trace)
                 pool_sort(pool);        /* an explanation shows it */
             else
