@@ -21,6 +21,7 @@ static int rng_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out, ch
 void dice_rng_init(RngDice *d, uint64_t seed)
 {
     d->base.roll = rng_roll;
+    d->base.pools = NULL;
     d->seed = seed;
     rng_seed(&d->rng, seed);
 }
@@ -54,6 +55,7 @@ static int script_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out,
 void dice_script_init(ScriptDice *d, const int64_t *faces, size_t n)
 {
     d->base.roll = script_roll;
+    d->base.pools = NULL;
     d->faces = faces;
     d->n = n;
     d->next = 0;

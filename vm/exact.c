@@ -2,6 +2,7 @@
 #include "config.h"
 #include "exact.h"
 #include "mem.h"
+#include "pool.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,18 +16,71 @@ typedef struct Dist {
     struct Dist *next;
 } Dist;
 
-typedef enum { DEC_POOL, DEC_DIST } DecKind;
+typedef enum { DEC_POOL, DEC_DIST, DEC_SPLIT } DecKind;
 
 /* One choice on the current path, and the probability of the path up to it. */
 typedef struct Decision {
     DecKind kind;
-    int64_t n;               /* DEC_POOL: n dice of `sides` */
-    int32_t sides;
+    int64_t n;               /* DEC_POOL: n dice of `sides`; DEC_SPLIT: the n dice of a class */
+    int32_t sides;           /* DEC_SPLIT: the class's faces in its first part (a) ... */
+    int32_t other;           /* ... and in the rest (b) */
     int64_t *counts;         /* DEC_POOL: how many dice show each face (the multiset) */
     const Dist *dist;        /* DEC_DIST: the callee's outcomes, then not-given and dropped */
-    int index;
+    int64_t index;           /* DEC_DIST: the option; DEC_SPLIT: the dice in the first part */
     mpq_t weight;
 } Decision;
+
+/* ---- lazy pools ----
+ *
+ * A pool of up to 64 sides is not settled when it is rolled.  Its dice are
+ * kept as a partition of the faces into classes, with the number of dice in
+ * each class (a Roll: at first one class, every face, all n dice), and the
+ * pools the procedure holds are Views of it: the dice of the roll whose face
+ * is in a set (a filter narrows the set, with no decision).  A question
+ * refines the partition just enough to answer it: counting the dice of a
+ * set S splits each class that S cuts into its part in S (a faces) and the
+ * rest (b faces), one DEC_SPLIT decision over the j = 0..k dice of the
+ * class that land in its first part, with probability C(k,j) a^j b^(k-j) /
+ * (a+b)^k.  A class with no dice splits with no decision.  The refinement
+ * belongs to the roll, so every View of it sees it.  What needs the faces
+ * themselves (sum, highest n, doubles, a pool leaving the run) splits the
+ * View's classes into single faces, one DEC_POOL decision per class among
+ * its multisets, and then has an ordinary sorted pool.
+ *
+ * Rolls and Views are remade by every run (the decisions replay the same
+ * refinements); they live in slabs the engine keeps from run to run, so a
+ * run allocates nothing but its pools.
+ */
+#define LAZY_MAX_SIDES 64
+
+typedef struct Class {
+    uint64_t faces;          /* bit f-1: face f */
+    int64_t count;           /* dice showing one of these faces */
+} Class;
+
+typedef struct Roll {
+    int32_t sides;
+    int ncls;
+    Class cls[LAZY_MAX_SIDES];
+} Roll;
+
+typedef struct View {
+    LazyPool base;           /* first: Pool.lazy points here */
+    Roll *roll;
+    uint64_t faces;          /* the dice of the roll with these faces */
+    const Pool *plain;       /* once worked out: the faces, as a plain pool */
+} View;
+
+/* Fixed-size items in chunks that never move (Pools point at Views). */
+typedef struct Slab {
+    size_t size;             /* of an item */
+    bool atomic;             /* the items hold no pointers */
+    char **chunk;
+    int nchunks;
+    int used;                /* items handed out this run */
+} Slab;
+
+#define SLAB_CHUNK 32
 
 typedef struct Shared {
     const ExactOptions *opts;
@@ -42,9 +96,12 @@ typedef struct Engine {
     Decision *path;
     int len, cap;
     int depth;               /* decisions consumed by this run */
+    int rolls;               /* rolls made by this run (splits are not rolls): the depth limit */
     bool cut;                /* this run went past the depth limit */
     bool too_many;           /* a pool has more multisets than the budget has runs left */
+    bool broken;             /* pool_plain could not work out a pool's faces (vm->error says why) */
     int stop;                /* a nested distribution chose not-given (1) or dropped (2) */
+    Slab rolls_slab, views;  /* this run's lazy pools */
 } Engine;
 
 /* ---- outcomes ---- */
@@ -105,6 +162,21 @@ static void weigh(Engine *e, int k)
                 mpz_divexact(num, num, f);
             }
         mpz_ui_pow_ui(den, (unsigned long)d->sides, (unsigned long)d->n);
+        mpq_set_num(own, num);
+        mpq_set_den(own, den);
+        mpq_canonicalize(own);
+        mpz_clears(num, den, f, NULL);
+    } else if (d->kind == DEC_SPLIT) {
+        /* C(k, j) a^j b^(k-j) / (a+b)^k */
+        unsigned long k = (unsigned long)d->n, j = (unsigned long)d->index;
+        mpz_t num, den, f;
+        mpz_inits(num, den, f, NULL);
+        mpz_bin_uiui(num, k, j);
+        mpz_ui_pow_ui(f, (unsigned long)d->sides, j);
+        mpz_mul(num, num, f);
+        mpz_ui_pow_ui(f, (unsigned long)d->other, k - j);
+        mpz_mul(num, num, f);
+        mpz_ui_pow_ui(den, (unsigned long)(d->sides + d->other), k);
         mpq_set_num(own, num);
         mpq_set_den(own, den);
         mpq_canonicalize(own);
@@ -177,6 +249,12 @@ static bool advance(Engine *e)
                 weigh(e, e->len - 1);
                 return true;
             }
+        } else if (d->kind == DEC_SPLIT) {
+            if (d->index < d->n) {
+                d->index++;
+                weigh(e, e->len - 1);
+                return true;
+            }
         } else {
             int last = d->dist->r.n + 2;
             do
@@ -195,23 +273,37 @@ static bool advance(Engine *e)
 
 /* ---- the dice source ---- */
 
-static int engine_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out, char *err, size_t errlen)
+static int rolled_differently(char *err, size_t errlen)
 {
-    Engine *e = (Engine *)self;
-    const ExactOptions *o = e->shared->opts;
-    if (e->depth >= o->max_decisions) {
+    snprintf(err, errlen, "the procedure rolled differently on the same dice (it must not depend "
+                          "on anything but its arguments and dice)");
+    return -1;
+}
+
+/* A roll (of a pool, a die, or a call of a rerolling procedure) counts
+ * towards the depth limit; past it the path is cut. */
+static int count_roll(Engine *e, char *err, size_t errlen)
+{
+    int most = e->shared->opts->max_decisions;
+    if (e->rolls >= most) {
         e->cut = true;
-        snprintf(err, errlen, "cut: more than %d rolls on one path", o->max_decisions);
+        snprintf(err, errlen, "cut: more than %d rolls on one path", most);
         return -1;
     }
+    e->rolls++;
+    return 0;
+}
+
+/* The next decision of the path: n dice of `sides`, one choice among their
+ * multisets (a new one starts at every die on the first face). */
+static int pool_decision(Engine *e, int64_t n, int32_t sides, Decision **out, char *err, size_t errlen)
+{
+    const ExactOptions *o = e->shared->opts;
     Decision *d;
     if (e->depth < e->len) {
         d = &e->path[e->depth];
-        if (d->kind != DEC_POOL || d->n != n || d->sides != sides) {
-            snprintf(err, errlen, "the procedure rolled differently on the same dice (it must not depend "
-                                  "on anything but its arguments and dice)");
-            return -1;
-        }
+        if (d->kind != DEC_POOL || d->n != n || d->sides != sides)
+            return rolled_differently(err, errlen);
     } else {
         /* a pool with more multisets than runs left can never be finished: say so now */
         double multisets = 1;
@@ -234,10 +326,290 @@ static int engine_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out,
         weigh(e, e->len - 1);
     }
     e->depth++;
+    *out = d;
+    return 0;
+}
+
+static int engine_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out, char *err, size_t errlen)
+{
+    Engine *e = (Engine *)self;
+    Decision *d;
+    if (count_roll(e, err, errlen) || pool_decision(e, n, sides, &d, err, errlen))
+        return -1;
     int64_t k = 0;
     for (int32_t f = 0; f < sides; f++)
         for (int64_t c = 0; c < d->counts[f]; c++)
             out[k++] = f + 1;
+    return 0;
+}
+
+/* ---- lazy pools: the pool methods ---- */
+
+static void *slab_take(Slab *s)
+{
+    int c = s->used / SLAB_CHUNK;
+    if (c == s->nchunks) {
+        char **chunk = mem_alloc(sizeof(char *) * (size_t)(c + 1));
+        if (c)
+            memcpy(chunk, s->chunk, sizeof(char *) * (size_t)c);
+        chunk[c] = s->atomic ? mem_alloc_atomic(s->size * SLAB_CHUNK) : mem_alloc(s->size * SLAB_CHUNK);
+        s->chunk = chunk;
+        s->nchunks = c + 1;
+    }
+    return s->chunk[c] + s->size * (size_t)(s->used++ % SLAB_CHUNK);
+}
+
+static uint64_t all_faces(int32_t sides)
+{
+    return sides == 64 ? ~(uint64_t)0 : ((uint64_t)1 << sides) - 1;
+}
+
+/* The faces of a die of `sides` that compare to x. */
+static uint64_t faces_where(int32_t sides, CmpOp cmp, Value x)
+{
+    uint64_t m = 0;
+    for (int32_t f = 1; f <= sides; f++)
+        if (pool_face_cmp(f, cmp, x))
+            m |= (uint64_t)1 << (f - 1);
+    return m;
+}
+
+/* A lazy pool: the dice of roll r with a face in `faces`. */
+static const Pool *view_pool(Engine *e, Roll *r, uint64_t faces)
+{
+    View *v = slab_take(&e->views);
+    v->base.source = &e->base;
+    v->roll = r;
+    v->faces = faces;
+    v->plain = NULL;
+    Pool *p = pool_alloc(e->vm->scratch, r->sides, 0);
+    p->n = -1;
+    p->lazy = &v->base;
+    return p;
+}
+
+/* Split every class of r that S cuts into its part in S and the rest. */
+static int refine(Engine *e, Roll *r, uint64_t S, char *err, size_t errlen)
+{
+    int ncls = r->ncls;
+    for (int i = 0; i < ncls; i++) {
+        Class *c = &r->cls[i];
+        uint64_t in = c->faces & S, out = c->faces & ~S;
+        if (!in || !out)
+            continue;
+        int64_t j = 0;
+        if (c->count > 0) {
+            int32_t a = __builtin_popcountll(in), b = __builtin_popcountll(out);
+            Decision *d;
+            if (e->depth < e->len) {
+                d = &e->path[e->depth];
+                if (d->kind != DEC_SPLIT || d->n != c->count || d->sides != a || d->other != b)
+                    return rolled_differently(err, errlen);
+            } else {
+                d = push(e);
+                d->kind = DEC_SPLIT;
+                d->n = c->count;
+                d->sides = a;
+                d->other = b;
+                d->index = 0;
+                weigh(e, e->len - 1);
+            }
+            e->depth++;
+            j = d->index;
+        }
+        r->cls[r->ncls++] = (Class){ out, c->count - j };
+        c->faces = in;
+        c->count = j;
+    }
+    return 0;
+}
+
+/* How many dice of r have a face in S. */
+static int count_in(Engine *e, Roll *r, uint64_t S, int64_t *n, char *err, size_t errlen)
+{
+    *n = 0;
+    if (!S)
+        return 0;
+    if (refine(e, r, S, err, errlen))
+        return -1;
+    for (int i = 0; i < r->ncls; i++)
+        if (r->cls[i].faces & S)
+            *n += r->cls[i].count;
+    return 0;
+}
+
+/* Work out the faces of v: its classes split into single faces. */
+static int settle(Engine *e, View *v, char *err, size_t errlen)
+{
+    if (v->plain)
+        return 0;
+    Roll *r = v->roll;
+    if (refine(e, r, v->faces, err, errlen))
+        return -1;
+    int ncls = r->ncls;
+    for (int i = 0; i < ncls; i++) {
+        Class *c = &r->cls[i];
+        int32_t m = __builtin_popcountll(c->faces);
+        if (!(c->faces & v->faces) || m == 1 || c->count == 0)
+            continue;
+        Decision *d;
+        if (pool_decision(e, c->count, m, &d, err, errlen))
+            return -1;
+        /* the class's faces in ascending order take the multiset's counts */
+        uint64_t rest = c->faces;
+        for (int32_t k = 0; k < m; k++) {
+            uint64_t bit = rest & -rest;
+            rest &= rest - 1;
+            if (k == 0)
+                *c = (Class){ bit, d->counts[0] };
+            else
+                r->cls[r->ncls++] = (Class){ bit, d->counts[k] };
+        }
+    }
+    int64_t count[LAZY_MAX_SIDES + 1] = { 0 }, n = 0;
+    for (int i = 0; i < r->ncls; i++)
+        if ((r->cls[i].faces & v->faces) && r->cls[i].count) {
+            count[__builtin_ctzll(r->cls[i].faces) + 1] = r->cls[i].count;
+            n += r->cls[i].count;
+        }
+    Pool *p = pool_alloc(e->vm->scratch, r->sides, n);
+    int64_t k = 0;
+    for (int32_t f = 1; f <= r->sides; f++)
+        for (int64_t c = count[f]; c > 0; c--)
+            p->face[k++] = f;
+    v->plain = p;
+    return 0;
+}
+
+static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Pool **out, char *err, size_t errlen)
+{
+    Engine *e = (Engine *)self;
+    if (sides > LAZY_MAX_SIDES) {
+        /* a class is a set of faces in 64 bits: bigger dice are rolled whole */
+        Pool *p = pool_alloc(e->vm->scratch, sides, n);
+        if (engine_roll(self, n, sides, p->face, err, errlen))
+            return -1;
+        pool_sort(p);
+        *out = p;
+        return 0;
+    }
+    if (count_roll(e, err, errlen))
+        return -1;
+    Roll *r = slab_take(&e->rolls_slab);
+    r->sides = sides;
+    r->ncls = 1;
+    r->cls[0] = (Class){ all_faces(sides), n };
+    *out = view_pool(e, r, r->cls[0].faces);
+    return 0;
+}
+
+static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Value x, Value *out, char *err,
+                      size_t errlen)
+{
+    Engine *e = (Engine *)self;
+    View *v = (View *)p->lazy;
+    Roll *r = v->roll;
+    int64_t n;
+    switch (op) {
+    case OP_FILTER:
+        *out = val_pool(view_pool(e, r, v->faces & faces_where(r->sides, cmp, x)));
+        return 0;
+    case OP_COUNT:
+        if (count_in(e, r, v->faces, &n, err, errlen))
+            return -1;
+        *out = val_int(n);
+        return 0;
+    case OP_ANY:
+        if (count_in(e, r, v->faces & faces_where(r->sides, cmp, x), &n, err, errlen))
+            return -1;
+        *out = val_bool(n > 0);
+        return 0;
+    case OP_ALL:
+        if (count_in(e, r, v->faces & ~faces_where(r->sides, cmp, x), &n, err, errlen))
+            return -1;
+        *out = val_bool(n == 0);
+        return 0;
+    case OP_HIGHEST: case OP_LOWEST:
+        /* from the top (bottom) face down (up), the first that has dice */
+        for (int32_t k = 0; k < r->sides; k++) {
+            int32_t f = op == OP_HIGHEST ? r->sides - k : k + 1;
+            uint64_t bit = (uint64_t)1 << (f - 1);
+            if (!(v->faces & bit))
+                continue;
+            if (count_in(e, r, bit, &n, err, errlen))
+                return -1;
+            if (n > 0) {
+                *out = val_int(f);
+                return 0;
+            }
+        }
+        snprintf(err, errlen, "%s() of an empty pool", op == OP_HIGHEST ? "highest" : "lowest");
+        return -1;
+    default:
+        break;
+    }
+    /* the rest need the faces */
+    if (settle(e, v, err, errlen))
+        return -1;
+    switch (op) {
+    case OP_SUM: *out = val_int(pool_sum(v->plain)); break;
+    case OP_DOUBLES: *out = val_bool(pool_doubles(v->plain)); break;
+    case OP_HIGHEST_N: *out = val_pool(pool_highest(e->vm->scratch, v->plain, x.as.i)); break;
+    case OP_LOWEST_N: *out = val_pool(pool_lowest(e->vm->scratch, v->plain, x.as.i)); break;
+    default:
+        snprintf(err, errlen, "bad pool instruction %d", (int)op);
+        return -1;
+    }
+    return 0;
+}
+
+static const Pool *lazy_faces(DiceSource *self, const Pool *p)
+{
+    Engine *e = (Engine *)self;
+    View *v = (View *)p->lazy;
+    char err[sizeof e->vm->error];
+    if (settle(e, v, err, sizeof err)) {
+        /* the run goes on with no dice here, and is then set aside */
+        if (!e->too_many) {
+            e->broken = true;
+            snprintf(e->vm->error, sizeof e->vm->error, "%s", err);
+        }
+        return pool_alloc(e->vm->scratch, p->sides, 0);
+    }
+    return v->plain;
+}
+
+static const PoolMethods lazy_methods = { lazy_roll, lazy_apply, lazy_faces };
+
+/* v with every lazy pool in it (records included) replaced by its faces. */
+static int settle_value(Engine *e, Value *v)
+{
+    if (v->tag == VAL_POOL && v->as.p->lazy) {
+        View *view = (View *)v->as.p->lazy;
+        if (settle(e, view, e->vm->error, sizeof e->vm->error))
+            return -1;
+        *v = val_pool(view->plain);
+    } else if (v->tag == VAL_RECORD) {
+        const Record *r = v->as.r;
+        Record *copy = NULL;
+        for (int32_t i = 0; i < r->n; i++) {
+            Value f = r->field[i];
+            if (f.tag != VAL_POOL && f.tag != VAL_RECORD)
+                continue;
+            if (settle_value(e, &f))
+                return -1;
+            bool same = f.tag == VAL_POOL ? f.as.p == r->field[i].as.p : f.as.r == r->field[i].as.r;
+            if (same)
+                continue;
+            if (!copy) {
+                copy = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)r->n);
+                memcpy(copy, r, sizeof(Record) + sizeof(Value) * (size_t)r->n);
+            }
+            copy->field[i] = f;
+        }
+        if (copy)
+            *v = val_record(copy);
+    }
     return 0;
 }
 
@@ -246,10 +618,20 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
 
 /* A call of a procedure that rerolls: its own conditioned distribution, one
  * choice among its results. */
-static int engine_intercept(void *ud, const Proto *callee, int index, const Value *args, Value *result)
+static int engine_intercept(void *ud, const Proto *callee, int index, const Value *call_args, Value *result)
 {
-    (void)callee;
     Engine *e = ud;
+    /* the callee is worked out on its own: a lazy pool among the arguments
+     * goes as its faces */
+    Value *args = mem_alloc(sizeof(Value) * (size_t)(callee->nparams + 1));
+    for (int i = 0; i < callee->nparams; i++) {
+        args[i] = call_args[i];
+        if (settle_value(e, &args[i])) {
+            if (e->too_many)
+                snprintf(e->vm->error, sizeof e->vm->error, "budget");
+            return -1;
+        }
+    }
     Dist *dist;
     for (dist = e->shared->memo; dist; dist = dist->next) {
         if (dist->proto != index)
@@ -282,14 +664,17 @@ static int engine_intercept(void *ud, const Proto *callee, int index, const Valu
         dist->next = e->shared->memo;
         e->shared->memo = dist;
     }
+    char err[sizeof e->vm->error];
+    if (count_roll(e, err, sizeof err))
+        return -1;
     Decision *d;
     if (e->depth < e->len) {
         d = &e->path[e->depth];
-    } else {
-        if (e->depth >= e->shared->opts->max_decisions) {
-            e->cut = true;
+        if (d->kind != DEC_DIST || d->dist != dist) {
+            rolled_differently(e->vm->error, sizeof e->vm->error);
             return -1;
         }
+    } else {
         d = push(e);
         d->kind = DEC_DIST;
         d->dist = dist;
@@ -316,8 +701,14 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
     int cap = 0;
     Engine e = { .vm = vm, .shared = shared };
     e.base.roll = engine_roll;
+    e.base.pools = shared->opts->whole_pools ? NULL : &lazy_methods;
+    e.rolls_slab = (Slab){ .size = sizeof(Roll), .atomic = true };
+    e.views = (Slab){ .size = sizeof(View), .atomic = false };
     DiceSource *saved = vm->dice;
     vm->dice = &e.base;
+    /* the engine's runs are not traced (a trace would see lazy pools) */
+    const VmTrace *saved_trace = vm->trace;
+    vm->trace = NULL;
     vm->stop_on_reroll = true;
     vm->intercept = engine_intercept;
     vm->intercept_ud = &e;
@@ -333,17 +724,27 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
             break;
         }
         e.depth = 0;
+        e.rolls = 0;
         e.cut = false;
         e.too_many = false;
+        e.broken = false;
+        e.rolls_slab.used = e.views.used = 0;
         arena_reset(&arena);
         e.stop = 0;
         vm->rerolled = false;
         Value result;
         int rc = run ? run(run_ud, vm, &result) : vm_call(vm, index, args, nargs, &result);
+        /* a result that holds lazy pools takes their faces (more decisions) */
+        if (rc == 0 && settle_value(&e, &result))
+            rc = -1;
         /* the path's probability: that of its last choice (1 with no dice) */
         const mpq_t *w = e.depth ? &e.path[e.depth - 1].weight : &one;
-        if (rc != 0 && e.too_many) {
+        if (e.too_many) {
             out->over_budget = true;
+            break;
+        }
+        if (e.broken) {
+            out->failed = true;
             break;
         }
         if (rc == 0) {
@@ -393,6 +794,7 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
         mpq_clear(e.path[--e.len].weight);
     mpq_clears(rejected, one, NULL);
     vm->dice = saved;
+    vm->trace = saved_trace;
     vm->scratch = saved_scratch;
     vm->stop_on_reroll = false;
     vm->intercept = NULL;

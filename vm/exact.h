@@ -50,6 +50,8 @@ typedef struct ExactResult {
 typedef struct ExactOptions {
     uint64_t budget;         /* most runs, all nested work included; 0: the default */
     int max_decisions;       /* most rolls on one path before it is cut; 0: the default */
+    bool whole_pools;        /* settle every pool when it is rolled, one decision among its
+                                multisets (the engine before lazy pools: for tests) */
 } ExactOptions;
 
 #define EXACT_DEFAULT_BUDGET 2000000

@@ -3,6 +3,7 @@
 #include "value.h"
 #include "chunk.h"
 #include "mem.h"
+#include "pool.h"
 
 #include <string.h>
 
@@ -266,7 +267,7 @@ int val_order(Value a, Value b)
         return (a.as.s->len > b.as.s->len) - (a.as.s->len < b.as.s->len);
     }
     case VAL_POOL: {
-        const Pool *p = a.as.p, *q = b.as.p;
+        const Pool *p = pool_plain(a.as.p), *q = pool_plain(b.as.p);
         if (p->n != q->n)
             return p->n < q->n ? -1 : 1;
         for (int64_t i = 0; i < p->n; i++)
@@ -291,6 +292,7 @@ int val_order(Value a, Value b)
 
 static void print_pool(FILE *out, const Pool *p)
 {
+    p = pool_plain(p);
     fputc('[', out);
     for (int64_t i = 0; i < p->n; i++)
         fprintf(out, i ? ", %d" : "%d", (int)p->face[i]);
