@@ -27,7 +27,8 @@ typedef struct Decision {
     int64_t *counts;         /* DEC_POOL: how many dice show each face (the multiset) */
     const Dist *dist;        /* DEC_DIST: the callee's outcomes, then not-given and dropped */
     int64_t index;           /* DEC_DIST: the option; DEC_SPLIT: the dice in the first part */
-    mpq_t weight;
+    mpz_t own_num, own_den;  /* the probability of this choice */
+    mpz_t num, den;          /* the path's up to and including it (not in lowest terms) */
 } Decision;
 
 /* ---- lazy pools ----
@@ -145,71 +146,74 @@ void exact_clear(ExactResult *r)
 
 /* ---- decisions ---- */
 
-/* weight = (previous path weight) x (the decision's own probability) */
-static void weigh(Engine *e, int k)
+/* The decision's own probability, own_num / own_den: a new decision, or
+ * one just moved to its next choice.  A split moves by a ratio instead
+ * (advance). */
+static void weigh_own(Decision *d)
 {
-    Decision *d = &e->path[k];
-    mpq_t own;
-    mpq_init(own);
     if (d->kind == DEC_POOL) {
         /* n! / (c1! ... cs!) orderings of the multiset, out of s^n */
-        mpz_t num, den, f;
-        mpz_inits(num, den, f, NULL);
-        mpz_fac_ui(num, (unsigned long)d->n);
+        mpz_fac_ui(d->own_num, (unsigned long)d->n);
+        mpz_t f;
+        mpz_init(f);
         for (int32_t i = 0; i < d->sides; i++)
             if (d->counts[i] > 1) {
                 mpz_fac_ui(f, (unsigned long)d->counts[i]);
-                mpz_divexact(num, num, f);
+                mpz_divexact(d->own_num, d->own_num, f);
             }
-        mpz_ui_pow_ui(den, (unsigned long)d->sides, (unsigned long)d->n);
-        mpq_set_num(own, num);
-        mpq_set_den(own, den);
-        mpq_canonicalize(own);
-        mpz_clears(num, den, f, NULL);
+        mpz_clear(f);
+        mpz_ui_pow_ui(d->own_den, (unsigned long)d->sides, (unsigned long)d->n);
     } else if (d->kind == DEC_SPLIT) {
-        /* C(k, j) a^j b^(k-j) / (a+b)^k */
-        unsigned long k = (unsigned long)d->n, j = (unsigned long)d->index;
-        mpz_t num, den, f;
-        mpz_inits(num, den, f, NULL);
-        mpz_bin_uiui(num, k, j);
-        mpz_ui_pow_ui(f, (unsigned long)d->sides, j);
-        mpz_mul(num, num, f);
-        mpz_ui_pow_ui(f, (unsigned long)d->other, k - j);
-        mpz_mul(num, num, f);
-        mpz_ui_pow_ui(den, (unsigned long)(d->sides + d->other), k);
-        mpq_set_num(own, num);
-        mpq_set_den(own, den);
-        mpq_canonicalize(own);
-        mpz_clears(num, den, f, NULL);
+        /* C(k, j) a^j b^(k-j) / (a+b)^k, here for j = 0 */
+        mpz_ui_pow_ui(d->own_num, (unsigned long)d->other, (unsigned long)d->n);
+        mpz_ui_pow_ui(d->own_den, (unsigned long)(d->sides + d->other), (unsigned long)d->n);
     } else {
         const ExactResult *r = &d->dist->r;
-        if (d->index < r->n)
-            mpq_set(own, r->outcomes[d->index].p);
-        else if (d->index == r->n)
-            mpq_set(own, r->not_given);
-        else
-            mpq_set(own, r->dropped);
+        const mpq_t *q = d->index < r->n ? &r->outcomes[d->index].p : d->index == r->n ? &r->not_given : &r->dropped;
+        mpz_set(d->own_num, mpq_numref(*q));
+        mpz_set(d->own_den, mpq_denref(*q));
     }
-    if (k == 0)
-        mpq_set(d->weight, own);
-    else
-        mpq_mul(d->weight, e->path[k - 1].weight, own);
-    mpq_clear(own);
+}
+
+/* The path's weight up to decision k: the weight before it times its own
+ * (numerator, and the denominator too when `den` is set). */
+static void weigh_path(Engine *e, int k, bool den)
+{
+    Decision *d = &e->path[k];
+    if (k == 0) {
+        mpz_set(d->num, d->own_num);
+        if (den)
+            mpz_set(d->den, d->own_den);
+    } else {
+        mpz_mul(d->num, e->path[k - 1].num, d->own_num);
+        if (den)
+            mpz_mul(d->den, e->path[k - 1].den, d->own_den);
+    }
+}
+
+static void weigh(Engine *e, int k)
+{
+    weigh_own(&e->path[k]);
+    weigh_path(e, k, true);
 }
 
 static Decision *push(Engine *e)
 {
     if (e->len == e->cap) {
+        /* the numbers of a slot are set up once and kept for the whole count */
         int cap = e->cap ? e->cap * 2 : 16;
         Decision *p = mem_alloc(sizeof(Decision) * (size_t)cap);
         if (e->len)
             memcpy(p, e->path, sizeof(Decision) * (size_t)e->len);
+        for (int i = e->cap; i < cap; i++)
+            mpz_inits(p[i].own_num, p[i].own_den, p[i].num, p[i].den, NULL);
         e->path = p;
         e->cap = cap;
     }
     Decision *d = &e->path[e->len++];
-    memset(d, 0, sizeof *d);
-    mpq_init(d->weight);
+    d->counts = NULL;
+    d->dist = NULL;
+    d->index = 0;
     return d;
 }
 
@@ -251,8 +255,13 @@ static bool advance(Engine *e)
             }
         } else if (d->kind == DEC_SPLIT) {
             if (d->index < d->n) {
+                /* C(k, j+1) a^(j+1) b^(k-j-1) is C(k, j) a^j b^(k-j) times (k-j) a / ((j+1) b);
+                 * the denominator stays */
+                unsigned long k = (unsigned long)d->n, j = (unsigned long)d->index;
+                mpz_mul_ui(d->own_num, d->own_num, (k - j) * (unsigned long)d->sides);
+                mpz_divexact_ui(d->own_num, d->own_num, (j + 1) * (unsigned long)d->other);
                 d->index++;
-                weigh(e, e->len - 1);
+                weigh_path(e, e->len - 1, false);
                 return true;
             }
         } else {
@@ -265,7 +274,6 @@ static bool advance(Engine *e)
                 return true;
             }
         }
-        mpq_clear(d->weight);
         e->len--;
     }
     return false;
@@ -367,6 +375,21 @@ static uint64_t all_faces(int32_t sides)
 /* The faces of a die of `sides` that compare to x. */
 static uint64_t faces_where(int32_t sides, CmpOp cmp, Value x)
 {
+    uint64_t all = all_faces(sides);
+    if (x.tag == VAL_INT) {
+        /* below[k]: the faces under k, for k clamped to 1..sides+1 */
+        int64_t k = x.as.i < 1 ? 1 : x.as.i > sides + 1 ? sides + 1 : x.as.i;
+        uint64_t below = k - 1 == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (k - 1)) - 1;
+        uint64_t at = x.as.i >= 1 && x.as.i <= sides ? (uint64_t)1 << (x.as.i - 1) : 0;
+        switch (cmp) {
+        case CMP_LT: return below;
+        case CMP_LE: return below | at;
+        case CMP_GT: return all & ~(below | at);
+        case CMP_GE: return all & ~below;
+        case CMP_EQ: return at;
+        case CMP_NE: return all & ~at;
+        }
+    }
     uint64_t m = 0;
     for (int32_t f = 1; f <= sides; f++)
         if (pool_face_cmp(f, cmp, x))
@@ -388,39 +411,44 @@ static const Pool *view_pool(Engine *e, Roll *r, uint64_t faces)
     return p;
 }
 
-/* Split every class of r that S cuts into its part in S and the rest. */
+/* Split class i of r, which S cuts, into its part in S (kept at i) and the
+ * rest (added at the end). */
+static int split_class(Engine *e, Roll *r, int i, uint64_t S, char *err, size_t errlen)
+{
+    Class *c = &r->cls[i];
+    uint64_t in = c->faces & S, out = c->faces & ~S;
+    int64_t j = 0;
+    if (c->count > 0) {
+        int32_t a = __builtin_popcountll(in), b = __builtin_popcountll(out);
+        Decision *d;
+        if (e->depth < e->len) {
+            d = &e->path[e->depth];
+            if (d->kind != DEC_SPLIT || d->n != c->count || d->sides != a || d->other != b)
+                return rolled_differently(err, errlen);
+        } else {
+            d = push(e);
+            d->kind = DEC_SPLIT;
+            d->n = c->count;
+            d->sides = a;
+            d->other = b;
+            weigh(e, e->len - 1);
+        }
+        e->depth++;
+        j = d->index;
+    }
+    r->cls[r->ncls++] = (Class){ out, c->count - j };
+    c->faces = in;
+    c->count = j;
+    return 0;
+}
+
+/* Split every class of r that S cuts. */
 static int refine(Engine *e, Roll *r, uint64_t S, char *err, size_t errlen)
 {
     int ncls = r->ncls;
-    for (int i = 0; i < ncls; i++) {
-        Class *c = &r->cls[i];
-        uint64_t in = c->faces & S, out = c->faces & ~S;
-        if (!in || !out)
-            continue;
-        int64_t j = 0;
-        if (c->count > 0) {
-            int32_t a = __builtin_popcountll(in), b = __builtin_popcountll(out);
-            Decision *d;
-            if (e->depth < e->len) {
-                d = &e->path[e->depth];
-                if (d->kind != DEC_SPLIT || d->n != c->count || d->sides != a || d->other != b)
-                    return rolled_differently(err, errlen);
-            } else {
-                d = push(e);
-                d->kind = DEC_SPLIT;
-                d->n = c->count;
-                d->sides = a;
-                d->other = b;
-                d->index = 0;
-                weigh(e, e->len - 1);
-            }
-            e->depth++;
-            j = d->index;
-        }
-        r->cls[r->ncls++] = (Class){ out, c->count - j };
-        c->faces = in;
-        c->count = j;
-    }
+    for (int i = 0; i < ncls; i++)
+        if ((r->cls[i].faces & S) && (r->cls[i].faces & ~S) && split_class(e, r, i, S, err, errlen))
+            return -1;
     return 0;
 }
 
@@ -435,6 +463,40 @@ static int count_in(Engine *e, Roll *r, uint64_t S, int64_t *n, char *err, size_
     for (int i = 0; i < r->ncls; i++)
         if (r->cls[i].faces & S)
             *n += r->cls[i].count;
+    return 0;
+}
+
+/* Does some die of r have a face in S?  Often known with no split (a class
+ * inside S has dice, or no class that meets S has any); else the classes S
+ * cuts are split one at a time, until one turns up a die in S. */
+static int any_in(Engine *e, Roll *r, uint64_t S, bool *yes, char *err, size_t errlen)
+{
+    *yes = false;
+    bool open = false;
+    for (int i = 0; i < r->ncls; i++) {
+        const Class *c = &r->cls[i];
+        if (!(c->faces & S) || c->count == 0)
+            continue;
+        if (!(c->faces & ~S)) {
+            *yes = true;
+            return 0;
+        }
+        open = true;
+    }
+    if (!open)
+        return 0;
+    int ncls = r->ncls;
+    for (int i = 0; i < ncls; i++) {
+        const Class *c = &r->cls[i];
+        if (!(c->faces & S) || !(c->faces & ~S) || c->count == 0)
+            continue;
+        if (split_class(e, r, i, S, err, errlen))
+            return -1;
+        if (r->cls[i].count > 0) {
+            *yes = true;
+            return 0;
+        }
+    }
     return 0;
 }
 
@@ -510,6 +572,7 @@ static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Val
     View *v = (View *)p->lazy;
     Roll *r = v->roll;
     int64_t n;
+    bool yes;
     switch (op) {
     case OP_FILTER:
         *out = val_pool(view_pool(e, r, v->faces & faces_where(r->sides, cmp, x)));
@@ -520,14 +583,15 @@ static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Val
         *out = val_int(n);
         return 0;
     case OP_ANY:
-        if (count_in(e, r, v->faces & faces_where(r->sides, cmp, x), &n, err, errlen))
+        if (any_in(e, r, v->faces & faces_where(r->sides, cmp, x), &yes, err, errlen))
             return -1;
-        *out = val_bool(n > 0);
+        *out = val_bool(yes);
         return 0;
     case OP_ALL:
-        if (count_in(e, r, v->faces & ~faces_where(r->sides, cmp, x), &n, err, errlen))
+        /* no die fails the test */
+        if (any_in(e, r, v->faces & ~faces_where(r->sides, cmp, x), &yes, err, errlen))
             return -1;
-        *out = val_bool(n == 0);
+        *out = val_bool(!yes);
         return 0;
     case OP_HIGHEST: case OP_LOWEST:
         /* from the top (bottom) face down (up), the first that has dice */
@@ -536,9 +600,9 @@ static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Val
             uint64_t bit = (uint64_t)1 << (f - 1);
             if (!(v->faces & bit))
                 continue;
-            if (count_in(e, r, bit, &n, err, errlen))
+            if (any_in(e, r, bit, &yes, err, errlen))
                 return -1;
-            if (n > 0) {
+            if (yes) {
                 *out = val_int(f);
                 return 0;
             }
@@ -692,6 +756,35 @@ static int engine_intercept(void *ud, const Proto *callee, int index, const Valu
     return -1;
 }
 
+/* acc += num/den.  The sums are kept out of lowest terms while they run
+ * (paths through the same rolls share a denominator, so most additions are
+ * one mpz_add and no gcd); finish() reduces them. */
+static void accumulate(mpq_t acc, const mpz_t num, const mpz_t den)
+{
+    mpz_ptr an = mpq_numref(acc), ad = mpq_denref(acc);
+    if (mpz_sgn(an) == 0) {
+        mpz_set(an, num);
+        mpz_set(ad, den);
+    } else if (mpz_cmp(ad, den) == 0) {
+        mpz_add(an, an, num);
+    } else {
+        mpz_mul(an, an, den);
+        mpz_addmul(an, num, ad);
+        mpz_mul(ad, ad, den);
+        if (mpz_size(ad) > 2 * mpz_size(den) + 4)
+            mpq_canonicalize(acc);
+    }
+}
+
+static void finish(ExactResult *out, mpq_t rejected)
+{
+    for (int i = 0; i < out->n; i++)
+        mpq_canonicalize(out->outcomes[i].p);
+    mpq_canonicalize(out->not_given);
+    mpq_canonicalize(out->dropped);
+    mpq_canonicalize(rejected);
+}
+
 static void distribution(Vm *vm, Shared *shared, int index, const Value *args, int nargs, ExactRun run,
                          void *run_ud, ExactResult *out)
 {
@@ -718,6 +811,8 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
     mpq_t rejected, one;
     mpq_inits(rejected, one, NULL);
     mpq_set_ui(one, 1, 1);
+    mpz_t unit;              /* the weight of a path with no dice */
+    mpz_init_set_ui(unit, 1);
     do {
         if (++shared->runs > shared->opts->budget) {
             out->over_budget = true;
@@ -738,7 +833,7 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
         if (rc == 0 && settle_value(&e, &result))
             rc = -1;
         /* the path's probability: that of its last choice (1 with no dice) */
-        const mpq_t *w = e.depth ? &e.path[e.depth - 1].weight : &one;
+        mpz_srcptr num = e.depth ? e.path[e.depth - 1].num : unit, den = e.depth ? e.path[e.depth - 1].den : unit;
         if (e.too_many) {
             out->over_budget = true;
             break;
@@ -749,14 +844,14 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
         }
         if (rc == 0) {
             mpq_t *slot = outcome_slot(out, result, &cap);
-            mpq_add(*slot, *slot, *w);
+            accumulate(*slot, num, den);
         }
         else if (e.cut || e.stop == 2)
-            mpq_add(out->dropped, out->dropped, *w);
+            accumulate(out->dropped, num, den);
         else if (vm->rerolled)
-            mpq_add(rejected, rejected, *w);
+            accumulate(rejected, num, den);
         else if (vm->error_unknown || e.stop == 1)
-            mpq_add(out->not_given, out->not_given, *w);
+            accumulate(out->not_given, num, den);
         else if (!strcmp(vm->error, "budget")) {
             out->over_budget = true;
             break;
@@ -766,11 +861,9 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
         }
         /* the run used every decision on the path; any left over came from
          * a path that ended early (an error), so drop them */
-        while (e.len > e.depth) {
-            mpq_clear(e.path[e.len - 1].weight);
-            e.len--;
-        }
+        e.len = e.depth;
     } while (advance(&e));
+    finish(out, rejected);
     out->runs = shared->runs;
     out->needed = shared->needed;
     if (!out->failed && !out->over_budget && mpq_sgn(rejected) > 0) {
@@ -790,8 +883,9 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
         }
         mpq_clear(kept);
     }
-    while (e.len > 0)
-        mpq_clear(e.path[--e.len].weight);
+    for (int i = 0; i < e.cap; i++)
+        mpz_clears(e.path[i].own_num, e.path[i].own_den, e.path[i].num, e.path[i].den, NULL);
+    mpz_clear(unit);
     mpq_clears(rejected, one, NULL);
     vm->dice = saved;
     vm->trace = saved_trace;

@@ -669,6 +669,41 @@ static void test_lazy_matches_whole(void)
     exact_clear(&r);
 }
 
+/* Every comparison, with thresholds inside, at the ends of and outside the
+ * faces, whole and rational, on d6 and on the largest lazy die (d64). */
+static void test_lazy_comparisons(void)
+{
+    static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=" };
+    static const struct { const char *pool, *x; } cases[] = {
+        { "3d6", "0" }, { "3d6", "1" }, { "3d6", "3" }, { "3d6", "6" }, { "3d6", "7" }, { "3d6", "-2" },
+        { "3d6", "100" }, { "3d6", "7/2" }, { "3d6", "-1/2" }, { "2d64", "0" }, { "2d64", "1" },
+        { "2d64", "63" }, { "2d64", "64" }, { "2d64", "65" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int op = 0; op < 6; op++) {
+            char text[400];
+            snprintf(text, sizeof text,
+                     "proc f() -> int {\n"
+                     "  let p = roll %s\n"
+                     "  let r = count(p %s %s) * 10\n"
+                     "  if any(p %s %s) { r = r + 1 }\n"
+                     "  if all(p %s %s) { r = r + 2 }\n"
+                     "  return r\n"
+                     "}\n",
+                     cases[i].pool, ops[op], cases[i].x, ops[op], cases[i].x, ops[op], cases[i].x);
+            ExactOptions lazy = { 0 }, whole = { .whole_pools = true };
+            ExactResult a, b;
+            exact_with(text, "f", &lazy, &a, NULL, 0);
+            exact_with(text, "f", &whole, &b, NULL, 0);
+            bool same = same_distribution(&a, &b);
+            if (!same)
+                fprintf(stderr, "\n%s %s %s: lazy and whole differ\n", cases[i].pool, ops[op], cases[i].x);
+            CU_ASSERT(same);
+            exact_clear(&a);
+            exact_clear(&b);
+        }
+}
+
 static void test_lazy_errors(void)
 {
     /* an empty pool's highest is an error, lazy or not */
@@ -850,6 +885,7 @@ void register_tests(void)
         { "open-ended rolls are cut; gaps are counted apart", test_exact_cuts_and_gaps },
         { "budget, no dice, always rerolling", test_exact_budget_and_no_dice },
         { "lazy pools give the odds of whole pools", test_lazy_matches_whole },
+        { "lazy pools: every comparison", test_lazy_comparisons },
         { "lazy pools: empty-pool errors", test_lazy_errors },
         { "lazy pools: 60d6 closed forms", test_lazy_closed_forms },
         { "lazy pools: a 30-die volley against a dynamic program", test_lazy_volley_matches_dp },
