@@ -374,45 +374,47 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             break;
         }
 /* A lazy pool is answered by the dice source that holds it: the value of
- * this instruction on `pool` replaces the top of the stack. */
-#define LAZY_POOL(pool, cmp, x) \
+ * instruction `code` on `pool` replaces the top of the stack.  (`code` is
+ * spelt out, not `op`, which would cost the dispatch of every instruction
+ * a register.) */
+#define LAZY_POOL(code, pool, cmp, x) \
     if (__builtin_expect((pool)->lazy != NULL, 0)) { \
-        if (pool_lazy_op((OpCode)op, (pool), (cmp), (x), &sp[-1], dice_err, sizeof dice_err)) \
+        if (pool_lazy_op((code), (pool), (cmp), (x), &sp[-1], dice_err, sizeof dice_err)) \
             ERR("%s", dice_err); \
         break; \
     }
         case OP_FILTER: {
             Value x = POP();
             CmpOp cmp = (CmpOp)*ip++;
-            LAZY_POOL(sp[-1].as.p, cmp, x);
+            LAZY_POOL(OP_FILTER, sp[-1].as.p, cmp, x);
             sp[-1] = val_pool(pool_filter(vm->scratch, sp[-1].as.p, cmp, x));
             break;
         }
         case OP_ANY: {
             Value x = POP();
             CmpOp cmp = (CmpOp)*ip++;
-            LAZY_POOL(sp[-1].as.p, cmp, x);
+            LAZY_POOL(OP_ANY, sp[-1].as.p, cmp, x);
             sp[-1] = val_bool(pool_any(sp[-1].as.p, cmp, x));
             break;
         }
         case OP_ALL: {
             Value x = POP();
             CmpOp cmp = (CmpOp)*ip++;
-            LAZY_POOL(sp[-1].as.p, cmp, x);
+            LAZY_POOL(OP_ALL, sp[-1].as.p, cmp, x);
             sp[-1] = val_bool(pool_all(sp[-1].as.p, cmp, x));
             break;
         }
         case OP_COUNT:
-            LAZY_POOL(sp[-1].as.p, CMP_EQ, val_int(0));
+            LAZY_POOL(OP_COUNT, sp[-1].as.p, CMP_EQ, val_int(0));
             sp[-1] = val_int(sp[-1].as.p->n);
             break;
         case OP_SUM:
-            LAZY_POOL(sp[-1].as.p, CMP_EQ, val_int(0));
+            LAZY_POOL(OP_SUM, sp[-1].as.p, CMP_EQ, val_int(0));
             sp[-1] = val_int(pool_sum(sp[-1].as.p));
             break;
         case OP_HIGHEST: case OP_LOWEST: {
             const Pool *pool = sp[-1].as.p;
-            LAZY_POOL(pool, CMP_EQ, val_int(0));
+            LAZY_POOL(op == OP_HIGHEST ? OP_HIGHEST : OP_LOWEST, pool, CMP_EQ, val_int(0));
             if (pool->n == 0)
                 ERR("%s() of an empty pool", op == OP_HIGHEST ? "highest" : "lowest");
             sp[-1] = val_int(op == OP_HIGHEST ? pool->face[pool->n - 1] : pool->face[0]);
@@ -424,13 +426,13 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             if (n < 0)
                 ERR("%s() of a negative number of dice (%lld)",
                     op == OP_HIGHEST_N ? "highest" : "lowest", (long long)n);
-            LAZY_POOL(pv.as.p, CMP_EQ, val_int(n));
+            LAZY_POOL(op == OP_HIGHEST_N ? OP_HIGHEST_N : OP_LOWEST_N, pv.as.p, CMP_EQ, val_int(n));
             sp[-1] = val_pool(op == OP_HIGHEST_N ? pool_highest(vm->scratch, pv.as.p, n)
                                                  : pool_lowest(vm->scratch, pv.as.p, n));
             break;
         }
         case OP_DOUBLES:
-            LAZY_POOL(sp[-1].as.p, CMP_EQ, val_int(0));
+            LAZY_POOL(OP_DOUBLES, sp[-1].as.p, CMP_EQ, val_int(0));
             sp[-1] = val_bool(pool_doubles(sp[-1].as.p));
             break;
 #undef LAZY_POOL
