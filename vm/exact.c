@@ -22,8 +22,8 @@ typedef enum { DEC_POOL, DEC_DIST, DEC_SPLIT } DecKind;
 typedef struct Decision {
     DecKind kind;
     int64_t n;               /* DEC_POOL: n dice of `sides`; DEC_SPLIT: the n dice of a class */
-    int32_t sides;           /* DEC_SPLIT: the class's faces in its first part (a) ... */
-    int32_t other;           /* ... and in the rest (b) */
+    int32_t sides;           /* DEC_POOL: faces; DEC_SPLIT: the class's faces in its first part (a) ... */
+    int32_t other;           /* ... DEC_SPLIT: and in the rest (b) */
     int64_t *counts;         /* DEC_POOL: how many dice show each face (the multiset) */
     const Dist *dist;        /* DEC_DIST: the callee's outcomes, then not-given and dropped */
     int64_t index;           /* DEC_DIST: the option; DEC_SPLIT: the dice in the first part */
@@ -42,8 +42,11 @@ typedef struct Decision {
  * set S splits each class that S cuts into its part in S (a faces) and the
  * rest (b faces), one DEC_SPLIT decision over the j = 0..k dice of the
  * class that land in its first part, with probability C(k,j) a^j b^(k-j) /
- * (a+b)^k.  A class with no dice splits with no decision.  The refinement
- * belongs to the roll, so every View of it sees it.  What needs the faces
+ * (a+b)^k.  A class with no dice splits with no decision.  Whether any die
+ * is in S is often known with no split at all, and otherwise the classes S
+ * cuts are split one at a time until one has a die in S (any_in); all() is
+ * any() of the dice that fail, highest and lowest ask any() face by face.
+ * The refinement belongs to the roll, so every View of it sees it.  What needs the faces
  * themselves (sum, highest n, doubles, a pool leaving the run) splits the
  * View's classes into single faces, one DEC_POOL decision per class among
  * its multisets, and then has an ordinary sorted pool.
