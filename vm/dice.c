@@ -22,6 +22,7 @@ void dice_rng_init(RngDice *d, uint64_t seed)
 {
     d->base.roll = rng_roll;
     d->base.rng = &d->rng;
+    d->base.pools = NULL;
     d->seed = seed;
     rng_seed(&d->rng, seed);
 }
@@ -56,6 +57,7 @@ void dice_script_init(ScriptDice *d, const int64_t *faces, size_t n)
 {
     d->base.roll = script_roll;
     d->base.rng = NULL;
+    d->base.pools = NULL;
     d->faces = faces;
     d->n = n;
     d->next = 0;

@@ -12,12 +12,15 @@
 #ifndef MUSTER_VM_DICE_H
 #define MUSTER_VM_DICE_H
 
+#include "opcodes.h"
 #include "rng.h"
+#include "value.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 typedef struct DiceSource DiceSource;
+typedef struct PoolMethods PoolMethods;
 
 struct DiceSource {
     /* Fill out[0..n) with faces in 1..sides (any order).  Returns 0, or -1
@@ -27,6 +30,40 @@ struct DiceSource {
      * directly (as roll would, face = rng_below(rng, sides) + 1) to save
      * a call per die.  NULL for every other source. */
     Rng *rng;
+    /* NULL for a source whose pools are plain sorted faces (random and
+     * scripted dice).  Otherwise the source may hand out lazy pools and
+     * answers for them; the VM costs a plain source one test per pool roll
+     * and one per pool instruction. */
+    const PoolMethods *pools;
+};
+
+/* Lazy pools.  A source that enumerates outcomes (the exact engine) need not
+ * settle every face of a pool when it is rolled: "how many dice show 4 or
+ * more" has n + 1 answers, where the faces of n d6 have C(n+5, 5).  Such a
+ * source hands the VM a Pool whose `lazy` points at its own record of the
+ * pool, which begins with a LazyPool, and the VM hands every pool
+ * instruction on such a pool back to that source.  Filters of a lazy pool
+ * are lazy pools of the same dice.  Whatever else needs a lazy pool's faces
+ * (comparing records that hold pools, keeping a pool) goes through
+ * pool_plain (pool.h), which asks the source for them. */
+struct LazyPool {
+    DiceSource *source;      /* the source that holds the pool */
+};
+
+struct PoolMethods {
+    /* A pool of n >= 1 dice of `sides`, lazy or plain as the source sees fit. */
+    int (*roll)(DiceSource *self, int64_t n, int32_t sides, const Pool **out, char *err, size_t errlen);
+    /* The value of pool instruction op (OP_FILTER .. OP_DOUBLES, see
+     * opcodes.def) on the lazy pool p: FILTER, ANY and ALL compare the dice
+     * with x by cmp, HIGHEST_N and LOWEST_N take x as the number of dice
+     * (checked to be >= 0); the others ignore cmp and x.  Returns 0 with
+     * *out set, or -1 after writing a message to err. */
+    int (*apply)(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Value x, Value *out, char *err,
+                 size_t errlen);
+    /* The faces of the lazy pool p, as a plain sorted pool.  It cannot fail:
+     * a source that cannot work them out notes that for itself (and ends
+     * the run) and hands back an empty pool. */
+    const Pool *(*faces)(DiceSource *self, const Pool *p);
 };
 
 /* Seeded pseudo-random dice. */

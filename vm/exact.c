@@ -2,6 +2,7 @@
 #include "config.h"
 #include "exact.h"
 #include "mem.h"
+#include "pool.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,18 +16,75 @@ typedef struct Dist {
     struct Dist *next;
 } Dist;
 
-typedef enum { DEC_POOL, DEC_DIST } DecKind;
+typedef enum { DEC_POOL, DEC_DIST, DEC_SPLIT } DecKind;
 
 /* One choice on the current path, and the probability of the path up to it. */
 typedef struct Decision {
     DecKind kind;
-    int64_t n;               /* DEC_POOL: n dice of `sides` */
-    int32_t sides;
+    int64_t n;               /* DEC_POOL: n dice of `sides`; DEC_SPLIT: the n dice of a class */
+    int32_t sides;           /* DEC_POOL: faces; DEC_SPLIT: the class's faces in its first part (a) ... */
+    int32_t other;           /* ... DEC_SPLIT: and in the rest (b) */
     int64_t *counts;         /* DEC_POOL: how many dice show each face (the multiset) */
     const Dist *dist;        /* DEC_DIST: the callee's outcomes, then not-given and dropped */
-    int index;
-    mpq_t weight;
+    int64_t index;           /* DEC_DIST: the option; DEC_SPLIT: the dice in the first part */
+    mpz_t own_num, own_den;  /* the probability of this choice */
+    mpz_t num, den;          /* the path's up to and including it (not in lowest terms) */
 } Decision;
+
+/* ---- lazy pools ----
+ *
+ * A pool of up to 64 sides is not settled when it is rolled.  Its dice are
+ * kept as a partition of the faces into classes, with the number of dice in
+ * each class (a Roll: at first one class, every face, all n dice), and the
+ * pools the procedure holds are Views of it: the dice of the roll whose face
+ * is in a set (a filter narrows the set, with no decision).  A question
+ * refines the partition just enough to answer it: counting the dice of a
+ * set S splits each class that S cuts into its part in S (a faces) and the
+ * rest (b faces), one DEC_SPLIT decision over the j = 0..k dice of the
+ * class that land in its first part, with probability C(k,j) a^j b^(k-j) /
+ * (a+b)^k.  A class with no dice splits with no decision.  Whether any die
+ * is in S is often known with no split at all, and otherwise the classes S
+ * cuts are split one at a time until one has a die in S (any_in); all() is
+ * any() of the dice that fail, highest and lowest ask any() face by face.
+ * The refinement belongs to the roll, so every View of it sees it.  What needs the faces
+ * themselves (sum, highest n, doubles, a pool leaving the run) splits the
+ * View's classes into single faces, one DEC_POOL decision per class among
+ * its multisets, and then has an ordinary sorted pool.
+ *
+ * Rolls and Views are remade by every run (the decisions replay the same
+ * refinements); they live in slabs the engine keeps from run to run, so a
+ * run allocates nothing but its pools.
+ */
+#define LAZY_MAX_SIDES 64
+
+typedef struct Class {
+    uint64_t faces;          /* bit f-1: face f */
+    int64_t count;           /* dice showing one of these faces */
+} Class;
+
+typedef struct Roll {
+    int32_t sides;
+    int ncls;
+    Class cls[LAZY_MAX_SIDES];
+} Roll;
+
+typedef struct View {
+    LazyPool base;           /* first: Pool.lazy points here */
+    Roll *roll;
+    uint64_t faces;          /* the dice of the roll with these faces */
+    const Pool *plain;       /* once worked out: the faces, as a plain pool */
+} View;
+
+/* Fixed-size items in chunks that never move (Pools point at Views). */
+typedef struct Slab {
+    size_t size;             /* of an item */
+    bool atomic;             /* the items hold no pointers */
+    char **chunk;
+    int nchunks;
+    int used;                /* items handed out this run */
+} Slab;
+
+#define SLAB_CHUNK 32
 
 typedef struct Shared {
     const ExactOptions *opts;
@@ -42,9 +100,12 @@ typedef struct Engine {
     Decision *path;
     int len, cap;
     int depth;               /* decisions consumed by this run */
+    int rolls;               /* rolls made by this run (splits are not rolls): the depth limit */
     bool cut;                /* this run went past the depth limit */
     bool too_many;           /* a pool has more multisets than the budget has runs left */
+    bool broken;             /* pool_plain could not work out a pool's faces (vm->error says why) */
     int stop;                /* a nested distribution chose not-given (1) or dropped (2) */
+    Slab rolls_slab, views;  /* this run's lazy pools */
 } Engine;
 
 /* ---- outcomes ---- */
@@ -88,56 +149,74 @@ void exact_clear(ExactResult *r)
 
 /* ---- decisions ---- */
 
-/* weight = (previous path weight) x (the decision's own probability) */
-static void weigh(Engine *e, int k)
+/* The decision's own probability, own_num / own_den: a new decision, or
+ * one just moved to its next choice.  A split moves by a ratio instead
+ * (advance). */
+static void weigh_own(Decision *d)
 {
-    Decision *d = &e->path[k];
-    mpq_t own;
-    mpq_init(own);
     if (d->kind == DEC_POOL) {
         /* n! / (c1! ... cs!) orderings of the multiset, out of s^n */
-        mpz_t num, den, f;
-        mpz_inits(num, den, f, NULL);
-        mpz_fac_ui(num, (unsigned long)d->n);
+        mpz_fac_ui(d->own_num, (unsigned long)d->n);
+        mpz_t f;
+        mpz_init(f);
         for (int32_t i = 0; i < d->sides; i++)
             if (d->counts[i] > 1) {
                 mpz_fac_ui(f, (unsigned long)d->counts[i]);
-                mpz_divexact(num, num, f);
+                mpz_divexact(d->own_num, d->own_num, f);
             }
-        mpz_ui_pow_ui(den, (unsigned long)d->sides, (unsigned long)d->n);
-        mpq_set_num(own, num);
-        mpq_set_den(own, den);
-        mpq_canonicalize(own);
-        mpz_clears(num, den, f, NULL);
+        mpz_clear(f);
+        mpz_ui_pow_ui(d->own_den, (unsigned long)d->sides, (unsigned long)d->n);
+    } else if (d->kind == DEC_SPLIT) {
+        /* C(k, j) a^j b^(k-j) / (a+b)^k, here for j = 0 */
+        mpz_ui_pow_ui(d->own_num, (unsigned long)d->other, (unsigned long)d->n);
+        mpz_ui_pow_ui(d->own_den, (unsigned long)(d->sides + d->other), (unsigned long)d->n);
     } else {
         const ExactResult *r = &d->dist->r;
-        if (d->index < r->n)
-            mpq_set(own, r->outcomes[d->index].p);
-        else if (d->index == r->n)
-            mpq_set(own, r->not_given);
-        else
-            mpq_set(own, r->dropped);
+        const mpq_t *q = d->index < r->n ? &r->outcomes[d->index].p : d->index == r->n ? &r->not_given : &r->dropped;
+        mpz_set(d->own_num, mpq_numref(*q));
+        mpz_set(d->own_den, mpq_denref(*q));
     }
-    if (k == 0)
-        mpq_set(d->weight, own);
-    else
-        mpq_mul(d->weight, e->path[k - 1].weight, own);
-    mpq_clear(own);
+}
+
+/* The path's weight up to decision k: the weight before it times its own
+ * (numerator, and the denominator too when `den` is set). */
+static void weigh_path(Engine *e, int k, bool den)
+{
+    Decision *d = &e->path[k];
+    if (k == 0) {
+        mpz_set(d->num, d->own_num);
+        if (den)
+            mpz_set(d->den, d->own_den);
+    } else {
+        mpz_mul(d->num, e->path[k - 1].num, d->own_num);
+        if (den)
+            mpz_mul(d->den, e->path[k - 1].den, d->own_den);
+    }
+}
+
+static void weigh(Engine *e, int k)
+{
+    weigh_own(&e->path[k]);
+    weigh_path(e, k, true);
 }
 
 static Decision *push(Engine *e)
 {
     if (e->len == e->cap) {
+        /* the numbers of a slot are set up once and kept for the whole count */
         int cap = e->cap ? e->cap * 2 : 16;
         Decision *p = mem_alloc(sizeof(Decision) * (size_t)cap);
         if (e->len)
             memcpy(p, e->path, sizeof(Decision) * (size_t)e->len);
+        for (int i = e->cap; i < cap; i++)
+            mpz_inits(p[i].own_num, p[i].own_den, p[i].num, p[i].den, NULL);
         e->path = p;
         e->cap = cap;
     }
     Decision *d = &e->path[e->len++];
-    memset(d, 0, sizeof *d);
-    mpq_init(d->weight);
+    d->counts = NULL;
+    d->dist = NULL;
+    d->index = 0;
     return d;
 }
 
@@ -177,6 +256,17 @@ static bool advance(Engine *e)
                 weigh(e, e->len - 1);
                 return true;
             }
+        } else if (d->kind == DEC_SPLIT) {
+            if (d->index < d->n) {
+                /* C(k, j+1) a^(j+1) b^(k-j-1) is C(k, j) a^j b^(k-j) times (k-j) a / ((j+1) b);
+                 * the denominator stays */
+                unsigned long k = (unsigned long)d->n, j = (unsigned long)d->index;
+                mpz_mul_ui(d->own_num, d->own_num, (k - j) * (unsigned long)d->sides);
+                mpz_divexact_ui(d->own_num, d->own_num, (j + 1) * (unsigned long)d->other);
+                d->index++;
+                weigh_path(e, e->len - 1, false);
+                return true;
+            }
         } else {
             int last = d->dist->r.n + 2;
             do
@@ -187,7 +277,6 @@ static bool advance(Engine *e)
                 return true;
             }
         }
-        mpq_clear(d->weight);
         e->len--;
     }
     return false;
@@ -195,23 +284,37 @@ static bool advance(Engine *e)
 
 /* ---- the dice source ---- */
 
-static int engine_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out, char *err, size_t errlen)
+static int rolled_differently(char *err, size_t errlen)
 {
-    Engine *e = (Engine *)self;
-    const ExactOptions *o = e->shared->opts;
-    if (e->depth >= o->max_decisions) {
+    snprintf(err, errlen, "the procedure rolled differently on the same dice (it must not depend "
+                          "on anything but its arguments and dice)");
+    return -1;
+}
+
+/* A roll (of a pool, a die, or a call of a rerolling procedure) counts
+ * towards the depth limit; past it the path is cut. */
+static int count_roll(Engine *e, char *err, size_t errlen)
+{
+    int most = e->shared->opts->max_decisions;
+    if (e->rolls >= most) {
         e->cut = true;
-        snprintf(err, errlen, "cut: more than %d rolls on one path", o->max_decisions);
+        snprintf(err, errlen, "cut: more than %d rolls on one path", most);
         return -1;
     }
+    e->rolls++;
+    return 0;
+}
+
+/* The next decision of the path: n dice of `sides`, one choice among their
+ * multisets (a new one starts at every die on the first face). */
+static int pool_decision(Engine *e, int64_t n, int32_t sides, Decision **out, char *err, size_t errlen)
+{
+    const ExactOptions *o = e->shared->opts;
     Decision *d;
     if (e->depth < e->len) {
         d = &e->path[e->depth];
-        if (d->kind != DEC_POOL || d->n != n || d->sides != sides) {
-            snprintf(err, errlen, "the procedure rolled differently on the same dice (it must not depend "
-                                  "on anything but its arguments and dice)");
-            return -1;
-        }
+        if (d->kind != DEC_POOL || d->n != n || d->sides != sides)
+            return rolled_differently(err, errlen);
     } else {
         /* a pool with more multisets than runs left can never be finished: say so now */
         double multisets = 1;
@@ -234,10 +337,346 @@ static int engine_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out,
         weigh(e, e->len - 1);
     }
     e->depth++;
+    *out = d;
+    return 0;
+}
+
+static int engine_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out, char *err, size_t errlen)
+{
+    Engine *e = (Engine *)self;
+    Decision *d;
+    if (count_roll(e, err, errlen) || pool_decision(e, n, sides, &d, err, errlen))
+        return -1;
     int64_t k = 0;
     for (int32_t f = 0; f < sides; f++)
         for (int64_t c = 0; c < d->counts[f]; c++)
             out[k++] = f + 1;
+    return 0;
+}
+
+/* ---- lazy pools: the pool methods ---- */
+
+static void *slab_take(Slab *s)
+{
+    int c = s->used / SLAB_CHUNK;
+    if (c == s->nchunks) {
+        char **chunk = mem_alloc(sizeof(char *) * (size_t)(c + 1));
+        if (c)
+            memcpy(chunk, s->chunk, sizeof(char *) * (size_t)c);
+        chunk[c] = s->atomic ? mem_alloc_atomic(s->size * SLAB_CHUNK) : mem_alloc(s->size * SLAB_CHUNK);
+        s->chunk = chunk;
+        s->nchunks = c + 1;
+    }
+    return s->chunk[c] + s->size * (size_t)(s->used++ % SLAB_CHUNK);
+}
+
+static uint64_t all_faces(int32_t sides)
+{
+    return sides == 64 ? ~(uint64_t)0 : ((uint64_t)1 << sides) - 1;
+}
+
+/* The faces of a die of `sides` that compare to x. */
+static uint64_t faces_where(int32_t sides, CmpOp cmp, Value x)
+{
+    uint64_t all = all_faces(sides);
+    if (x.tag == VAL_INT) {
+        /* below[k]: the faces under k, for k clamped to 1..sides+1 */
+        int64_t k = x.as.i < 1 ? 1 : x.as.i > sides + 1 ? sides + 1 : x.as.i;
+        uint64_t below = k - 1 == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (k - 1)) - 1;
+        uint64_t at = x.as.i >= 1 && x.as.i <= sides ? (uint64_t)1 << (x.as.i - 1) : 0;
+        switch (cmp) {
+        case CMP_LT: return below;
+        case CMP_LE: return below | at;
+        case CMP_GT: return all & ~(below | at);
+        case CMP_GE: return all & ~below;
+        case CMP_EQ: return at;
+        case CMP_NE: return all & ~at;
+        }
+    }
+    uint64_t m = 0;
+    for (int32_t f = 1; f <= sides; f++)
+        if (pool_face_cmp(f, cmp, x))
+            m |= (uint64_t)1 << (f - 1);
+    return m;
+}
+
+/* A lazy pool: the dice of roll r with a face in `faces`. */
+static const Pool *view_pool(Engine *e, Roll *r, uint64_t faces)
+{
+    View *v = slab_take(&e->views);
+    v->base.source = &e->base;
+    v->roll = r;
+    v->faces = faces;
+    v->plain = NULL;
+    Pool *p = pool_alloc(e->vm->scratch, r->sides, 0);
+    p->n = -1;
+    p->lazy = &v->base;
+    return p;
+}
+
+/* Split class i of r, which S cuts, into its part in S (kept at i) and the
+ * rest (added at the end). */
+static int split_class(Engine *e, Roll *r, int i, uint64_t S, char *err, size_t errlen)
+{
+    Class *c = &r->cls[i];
+    uint64_t in = c->faces & S, out = c->faces & ~S;
+    int64_t j = 0;
+    if (c->count > 0) {
+        int32_t a = __builtin_popcountll(in), b = __builtin_popcountll(out);
+        Decision *d;
+        if (e->depth < e->len) {
+            d = &e->path[e->depth];
+            if (d->kind != DEC_SPLIT || d->n != c->count || d->sides != a || d->other != b)
+                return rolled_differently(err, errlen);
+        } else {
+            d = push(e);
+            d->kind = DEC_SPLIT;
+            d->n = c->count;
+            d->sides = a;
+            d->other = b;
+            weigh(e, e->len - 1);
+        }
+        e->depth++;
+        j = d->index;
+    }
+    r->cls[r->ncls++] = (Class){ out, c->count - j };
+    c->faces = in;
+    c->count = j;
+    return 0;
+}
+
+/* Split every class of r that S cuts. */
+static int refine(Engine *e, Roll *r, uint64_t S, char *err, size_t errlen)
+{
+    int ncls = r->ncls;
+    for (int i = 0; i < ncls; i++)
+        if ((r->cls[i].faces & S) && (r->cls[i].faces & ~S) && split_class(e, r, i, S, err, errlen))
+            return -1;
+    return 0;
+}
+
+/* How many dice of r have a face in S. */
+static int count_in(Engine *e, Roll *r, uint64_t S, int64_t *n, char *err, size_t errlen)
+{
+    *n = 0;
+    if (!S)
+        return 0;
+    if (refine(e, r, S, err, errlen))
+        return -1;
+    for (int i = 0; i < r->ncls; i++)
+        if (r->cls[i].faces & S)
+            *n += r->cls[i].count;
+    return 0;
+}
+
+/* Does some die of r have a face in S?  Often known with no split (a class
+ * inside S has dice, or no class that meets S has any); else the classes S
+ * cuts are split one at a time, until one turns up a die in S. */
+static int any_in(Engine *e, Roll *r, uint64_t S, bool *yes, char *err, size_t errlen)
+{
+    *yes = false;
+    bool open = false;
+    for (int i = 0; i < r->ncls; i++) {
+        const Class *c = &r->cls[i];
+        if (!(c->faces & S) || c->count == 0)
+            continue;
+        if (!(c->faces & ~S)) {
+            *yes = true;
+            return 0;
+        }
+        open = true;
+    }
+    if (!open)
+        return 0;
+    int ncls = r->ncls;
+    for (int i = 0; i < ncls; i++) {
+        const Class *c = &r->cls[i];
+        if (!(c->faces & S) || !(c->faces & ~S) || c->count == 0)
+            continue;
+        if (split_class(e, r, i, S, err, errlen))
+            return -1;
+        if (r->cls[i].count > 0) {
+            *yes = true;
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* Work out the faces of v: its classes split into single faces. */
+static int settle(Engine *e, View *v, char *err, size_t errlen)
+{
+    if (v->plain)
+        return 0;
+    Roll *r = v->roll;
+    if (refine(e, r, v->faces, err, errlen))
+        return -1;
+    int ncls = r->ncls;
+    for (int i = 0; i < ncls; i++) {
+        Class *c = &r->cls[i];
+        int32_t m = __builtin_popcountll(c->faces);
+        if (!(c->faces & v->faces) || m == 1 || c->count == 0)
+            continue;
+        Decision *d;
+        if (pool_decision(e, c->count, m, &d, err, errlen))
+            return -1;
+        /* the class's faces in ascending order take the multiset's counts */
+        uint64_t rest = c->faces;
+        for (int32_t k = 0; k < m; k++) {
+            uint64_t bit = rest & -rest;
+            rest &= rest - 1;
+            if (k == 0)
+                *c = (Class){ bit, d->counts[0] };
+            else
+                r->cls[r->ncls++] = (Class){ bit, d->counts[k] };
+        }
+    }
+    int64_t count[LAZY_MAX_SIDES + 1] = { 0 }, n = 0;
+    for (int i = 0; i < r->ncls; i++)
+        if ((r->cls[i].faces & v->faces) && r->cls[i].count) {
+            count[__builtin_ctzll(r->cls[i].faces) + 1] = r->cls[i].count;
+            n += r->cls[i].count;
+        }
+    Pool *p = pool_alloc(e->vm->scratch, r->sides, n);
+    int64_t k = 0;
+    for (int32_t f = 1; f <= r->sides; f++)
+        for (int64_t c = count[f]; c > 0; c--)
+            p->face[k++] = f;
+    v->plain = p;
+    return 0;
+}
+
+static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Pool **out, char *err, size_t errlen)
+{
+    Engine *e = (Engine *)self;
+    if (sides > LAZY_MAX_SIDES) {
+        /* a class is a set of faces in 64 bits: bigger dice are rolled whole */
+        Pool *p = pool_alloc(e->vm->scratch, sides, n);
+        if (engine_roll(self, n, sides, p->face, err, errlen))
+            return -1;
+        pool_sort(p);
+        *out = p;
+        return 0;
+    }
+    if (count_roll(e, err, errlen))
+        return -1;
+    Roll *r = slab_take(&e->rolls_slab);
+    r->sides = sides;
+    r->ncls = 1;
+    r->cls[0] = (Class){ all_faces(sides), n };
+    *out = view_pool(e, r, r->cls[0].faces);
+    return 0;
+}
+
+static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Value x, Value *out, char *err,
+                      size_t errlen)
+{
+    Engine *e = (Engine *)self;
+    View *v = (View *)p->lazy;
+    Roll *r = v->roll;
+    int64_t n;
+    bool yes;
+    switch (op) {
+    case OP_FILTER:
+        *out = val_pool(view_pool(e, r, v->faces & faces_where(r->sides, cmp, x)));
+        return 0;
+    case OP_COUNT:
+        if (count_in(e, r, v->faces, &n, err, errlen))
+            return -1;
+        *out = val_int(n);
+        return 0;
+    case OP_ANY:
+        if (any_in(e, r, v->faces & faces_where(r->sides, cmp, x), &yes, err, errlen))
+            return -1;
+        *out = val_bool(yes);
+        return 0;
+    case OP_ALL:
+        /* no die fails the test */
+        if (any_in(e, r, v->faces & ~faces_where(r->sides, cmp, x), &yes, err, errlen))
+            return -1;
+        *out = val_bool(!yes);
+        return 0;
+    case OP_HIGHEST: case OP_LOWEST:
+        /* from the top (bottom) face down (up), the first that has dice */
+        for (int32_t k = 0; k < r->sides; k++) {
+            int32_t f = op == OP_HIGHEST ? r->sides - k : k + 1;
+            uint64_t bit = (uint64_t)1 << (f - 1);
+            if (!(v->faces & bit))
+                continue;
+            if (any_in(e, r, bit, &yes, err, errlen))
+                return -1;
+            if (yes) {
+                *out = val_int(f);
+                return 0;
+            }
+        }
+        snprintf(err, errlen, "%s() of an empty pool", op == OP_HIGHEST ? "highest" : "lowest");
+        return -1;
+    default:
+        break;
+    }
+    /* the rest need the faces */
+    if (settle(e, v, err, errlen))
+        return -1;
+    switch (op) {
+    case OP_SUM: *out = val_int(pool_sum(v->plain)); break;
+    case OP_DOUBLES: *out = val_bool(pool_doubles(v->plain)); break;
+    case OP_HIGHEST_N: *out = val_pool(pool_highest(e->vm->scratch, v->plain, x.as.i)); break;
+    case OP_LOWEST_N: *out = val_pool(pool_lowest(e->vm->scratch, v->plain, x.as.i)); break;
+    default:
+        snprintf(err, errlen, "bad pool instruction %d", (int)op);
+        return -1;
+    }
+    return 0;
+}
+
+static const Pool *lazy_faces(DiceSource *self, const Pool *p)
+{
+    Engine *e = (Engine *)self;
+    View *v = (View *)p->lazy;
+    char err[sizeof e->vm->error];
+    if (settle(e, v, err, sizeof err)) {
+        /* the run goes on with no dice here, and is then set aside */
+        if (!e->too_many) {
+            e->broken = true;
+            snprintf(e->vm->error, sizeof e->vm->error, "%s", err);
+        }
+        return pool_alloc(e->vm->scratch, p->sides, 0);
+    }
+    return v->plain;
+}
+
+static const PoolMethods lazy_methods = { lazy_roll, lazy_apply, lazy_faces };
+
+/* v with every lazy pool in it (records included) replaced by its faces. */
+static int settle_value(Engine *e, Value *v)
+{
+    if (v->tag == VAL_POOL && v->as.p->lazy) {
+        View *view = (View *)v->as.p->lazy;
+        if (settle(e, view, e->vm->error, sizeof e->vm->error))
+            return -1;
+        *v = val_pool(view->plain);
+    } else if (v->tag == VAL_RECORD) {
+        const Record *r = v->as.r;
+        Record *copy = NULL;
+        for (int32_t i = 0; i < r->n; i++) {
+            Value f = r->field[i];
+            if (f.tag != VAL_POOL && f.tag != VAL_RECORD)
+                continue;
+            if (settle_value(e, &f))
+                return -1;
+            bool same = f.tag == VAL_POOL ? f.as.p == r->field[i].as.p : f.as.r == r->field[i].as.r;
+            if (same)
+                continue;
+            if (!copy) {
+                copy = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)r->n);
+                memcpy(copy, r, sizeof(Record) + sizeof(Value) * (size_t)r->n);
+            }
+            copy->field[i] = f;
+        }
+        if (copy)
+            *v = val_record(copy);
+    }
     return 0;
 }
 
@@ -246,10 +685,20 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
 
 /* A call of a procedure that rerolls: its own conditioned distribution, one
  * choice among its results. */
-static int engine_intercept(void *ud, const Proto *callee, int index, const Value *args, Value *result)
+static int engine_intercept(void *ud, const Proto *callee, int index, const Value *call_args, Value *result)
 {
-    (void)callee;
     Engine *e = ud;
+    /* the callee is worked out on its own: a lazy pool among the arguments
+     * goes as its faces */
+    Value *args = mem_alloc(sizeof(Value) * (size_t)(callee->nparams + 1));
+    for (int i = 0; i < callee->nparams; i++) {
+        args[i] = call_args[i];
+        if (settle_value(e, &args[i])) {
+            if (e->too_many)
+                snprintf(e->vm->error, sizeof e->vm->error, "budget");
+            return -1;
+        }
+    }
     Dist *dist;
     for (dist = e->shared->memo; dist; dist = dist->next) {
         if (dist->proto != index)
@@ -282,14 +731,17 @@ static int engine_intercept(void *ud, const Proto *callee, int index, const Valu
         dist->next = e->shared->memo;
         e->shared->memo = dist;
     }
+    char err[sizeof e->vm->error];
+    if (count_roll(e, err, sizeof err))
+        return -1;
     Decision *d;
     if (e->depth < e->len) {
         d = &e->path[e->depth];
-    } else {
-        if (e->depth >= e->shared->opts->max_decisions) {
-            e->cut = true;
+        if (d->kind != DEC_DIST || d->dist != dist) {
+            rolled_differently(e->vm->error, sizeof e->vm->error);
             return -1;
         }
+    } else {
         d = push(e);
         d->kind = DEC_DIST;
         d->dist = dist;
@@ -307,6 +759,35 @@ static int engine_intercept(void *ud, const Proto *callee, int index, const Valu
     return -1;
 }
 
+/* acc += num/den.  The sums are kept out of lowest terms while they run
+ * (paths through the same rolls share a denominator, so most additions are
+ * one mpz_add and no gcd); finish() reduces them. */
+static void accumulate(mpq_t acc, const mpz_t num, const mpz_t den)
+{
+    mpz_ptr an = mpq_numref(acc), ad = mpq_denref(acc);
+    if (mpz_sgn(an) == 0) {
+        mpz_set(an, num);
+        mpz_set(ad, den);
+    } else if (mpz_cmp(ad, den) == 0) {
+        mpz_add(an, an, num);
+    } else {
+        mpz_mul(an, an, den);
+        mpz_addmul(an, num, ad);
+        mpz_mul(ad, ad, den);
+        if (mpz_size(ad) > 2 * mpz_size(den) + 4)
+            mpq_canonicalize(acc);
+    }
+}
+
+static void finish(ExactResult *out, mpq_t rejected)
+{
+    for (int i = 0; i < out->n; i++)
+        mpq_canonicalize(out->outcomes[i].p);
+    mpq_canonicalize(out->not_given);
+    mpq_canonicalize(out->dropped);
+    mpq_canonicalize(rejected);
+}
+
 static void distribution(Vm *vm, Shared *shared, int index, const Value *args, int nargs, ExactRun run,
                          void *run_ud, ExactResult *out)
 {
@@ -316,8 +797,14 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
     int cap = 0;
     Engine e = { .vm = vm, .shared = shared };
     e.base.roll = engine_roll;
+    e.base.pools = shared->opts->whole_pools ? NULL : &lazy_methods;
+    e.rolls_slab = (Slab){ .size = sizeof(Roll), .atomic = true };
+    e.views = (Slab){ .size = sizeof(View), .atomic = false };
     DiceSource *saved = vm->dice;
     vm->dice = &e.base;
+    /* the engine's runs are not traced (a trace would see lazy pools) */
+    const VmTrace *saved_trace = vm->trace;
+    vm->trace = NULL;
     vm->stop_on_reroll = true;
     vm->intercept = engine_intercept;
     vm->intercept_ud = &e;
@@ -327,35 +814,47 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
     mpq_t rejected, one;
     mpq_inits(rejected, one, NULL);
     mpq_set_ui(one, 1, 1);
+    mpz_t unit;              /* the weight of a path with no dice */
+    mpz_init_set_ui(unit, 1);
     do {
         if (++shared->runs > shared->opts->budget) {
             out->over_budget = true;
             break;
         }
         e.depth = 0;
+        e.rolls = 0;
         e.cut = false;
         e.too_many = false;
+        e.broken = false;
+        e.rolls_slab.used = e.views.used = 0;
         arena_reset(&arena);
         e.stop = 0;
         vm->rerolled = false;
         Value result;
         int rc = run ? run(run_ud, vm, &result) : vm_call(vm, index, args, nargs, &result);
+        /* a result that holds lazy pools takes their faces (more decisions) */
+        if (rc == 0 && settle_value(&e, &result))
+            rc = -1;
         /* the path's probability: that of its last choice (1 with no dice) */
-        const mpq_t *w = e.depth ? &e.path[e.depth - 1].weight : &one;
-        if (rc != 0 && e.too_many) {
+        mpz_srcptr num = e.depth ? e.path[e.depth - 1].num : unit, den = e.depth ? e.path[e.depth - 1].den : unit;
+        if (e.too_many) {
             out->over_budget = true;
+            break;
+        }
+        if (e.broken) {
+            out->failed = true;
             break;
         }
         if (rc == 0) {
             mpq_t *slot = outcome_slot(out, result, &cap);
-            mpq_add(*slot, *slot, *w);
+            accumulate(*slot, num, den);
         }
         else if (e.cut || e.stop == 2)
-            mpq_add(out->dropped, out->dropped, *w);
+            accumulate(out->dropped, num, den);
         else if (vm->rerolled)
-            mpq_add(rejected, rejected, *w);
+            accumulate(rejected, num, den);
         else if (vm->error_unknown || e.stop == 1)
-            mpq_add(out->not_given, out->not_given, *w);
+            accumulate(out->not_given, num, den);
         else if (!strcmp(vm->error, "budget")) {
             out->over_budget = true;
             break;
@@ -365,11 +864,9 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
         }
         /* the run used every decision on the path; any left over came from
          * a path that ended early (an error), so drop them */
-        while (e.len > e.depth) {
-            mpq_clear(e.path[e.len - 1].weight);
-            e.len--;
-        }
+        e.len = e.depth;
     } while (advance(&e));
+    finish(out, rejected);
     out->runs = shared->runs;
     out->needed = shared->needed;
     if (!out->failed && !out->over_budget && mpq_sgn(rejected) > 0) {
@@ -389,10 +886,12 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
         }
         mpq_clear(kept);
     }
-    while (e.len > 0)
-        mpq_clear(e.path[--e.len].weight);
+    for (int i = 0; i < e.cap; i++)
+        mpz_clears(e.path[i].own_num, e.path[i].own_den, e.path[i].num, e.path[i].den, NULL);
+    mpz_clear(unit);
     mpq_clears(rejected, one, NULL);
     vm->dice = saved;
+    vm->trace = saved_trace;
     vm->scratch = saved_scratch;
     vm->stop_on_reroll = false;
     vm->intercept = NULL;

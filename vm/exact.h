@@ -3,10 +3,16 @@
  * The exact engine is a dice source that, instead of drawing, chooses: the
  * first run takes the first outcome of every roll, and each later run
  * changes the last choice that has alternatives left, until every path
- * through the procedure's dice has been run once.  A pool of n dice is one
- * choice among its C(n+s-1, s-1) multisets, weighted by its multinomial
- * coefficient, not among s^n ordered sequences.  Probabilities are exact
- * rationals (GMP).
+ * through the procedure's dice has been run once.  A die is one choice
+ * among its faces.  A pool is not settled when it is rolled: it is a lazy
+ * pool (see dice.h), counts of dice per class of faces, and each question
+ * the procedure asks of it splits only the classes it must, one choice
+ * among the number of a class's k dice that land in one part (weighted
+ * C(k,j) a^j b^(k-j) / (a+b)^k), so count(roll 60d6 >= 4) takes 61 runs.
+ * What needs a pool's faces (sum, highest n, doubles, a pool in a result)
+ * settles the classes concerned, one choice among the multisets of each,
+ * weighted by its multinomial coefficient.  Pools of more than 64 sides
+ * are settled whole when rolled.  Probabilities are exact rationals (GMP).
  *
  * `reroll` is conditioning: a procedure that rerolls gets the distribution
  * of its attempts that do not.  For the procedure asked about, paths that
@@ -50,6 +56,8 @@ typedef struct ExactResult {
 typedef struct ExactOptions {
     uint64_t budget;         /* most runs, all nested work included; 0: the default */
     int max_decisions;       /* most rolls on one path before it is cut; 0: the default */
+    bool whole_pools;        /* settle every pool when it is rolled, one decision among its
+                                multisets (the engine before lazy pools: for tests) */
 } ExactOptions;
 
 #define EXACT_DEFAULT_BUDGET 2000000

@@ -1,6 +1,7 @@
 /* pool.c — pool operations. */
 #include "config.h"
 #include "pool.h"
+#include "dice.h"
 #include "mem.h"
 
 #include <stdlib.h>
@@ -13,11 +14,27 @@ Pool *pool_alloc(Arena *arena, int32_t sides, int64_t n)
     p->sides = sides;
     p->unsorted = false;
     p->n = n;
+    p->lazy = NULL;
     return p;
+}
+
+const Pool *pool_plain(const Pool *p)
+{
+    if (!p->lazy)
+        return p;
+    DiceSource *source = p->lazy->source;
+    return source->pools->faces(source, p);
+}
+
+int pool_lazy_op(OpCode op, const Pool *p, CmpOp cmp, Value x, Value *out, char *err, size_t errlen)
+{
+    DiceSource *source = p->lazy->source;
+    return source->pools->apply(source, op, p, cmp, x, out, err, errlen);
 }
 
 Pool *pool_keep(const Pool *p)
 {
+    p = pool_plain(p);
     Pool *q = pool_alloc(NULL, p->sides, p->n);
     memcpy(q->face, p->face, sizeof(int32_t) * (size_t)p->n);
     q->unsorted = p->unsorted;

@@ -13,10 +13,17 @@
 
 #include <stdbool.h>
 
-/* A pool of n dice: from the arena when one is given (it lives until the
+/* A plain pool of n dice: from the arena when one is given (it lives until the
  * arena is reset), else from the collector. */
 Pool *pool_alloc(Arena *arena, int32_t sides, int64_t n);
-/* The same pool, in collector memory (for a pool that outlives its arena). */
+/* A pool's faces: p itself, or for a lazy pool (dice.h) the faces its
+ * source works out.  The functions below take plain pools only, except
+ * pool_keep, which goes through this. */
+const Pool *pool_plain(const Pool *p);
+/* The value of pool instruction op on the lazy pool p, from its source (see
+ * PoolMethods in dice.h). */
+int pool_lazy_op(OpCode op, const Pool *p, CmpOp cmp, Value x, Value *out, char *err, size_t errlen);
+/* The same pool, plain and in collector memory (for a pool that outlives its arena). */
 Pool *pool_keep(const Pool *p);
 /* Sort p's faces in place (only while building a fresh pool). */
 void pool_sort(Pool *p);

@@ -289,7 +289,7 @@ int val_order(Value a, Value b)
         return (a.as.s->len > b.as.s->len) - (a.as.s->len < b.as.s->len);
     }
     case VAL_POOL: {
-        const Pool *p = pool_order(a.as.p), *q = pool_order(b.as.p);
+        const Pool *p = pool_order(pool_plain(a.as.p)), *q = pool_order(pool_plain(b.as.p));
         if (p->n != q->n)
             return p->n < q->n ? -1 : 1;
         for (int64_t i = 0; i < p->n; i++)
@@ -314,7 +314,7 @@ int val_order(Value a, Value b)
 
 static void print_pool(FILE *out, const Pool *p)
 {
-    pool_order(p);
+    p = pool_order(pool_plain(p));
     fputc('[', out);
     for (int64_t i = 0; i < p->n; i++)
         fprintf(out, i ? ", %d" : "%d", (int)p->face[i]);

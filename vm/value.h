@@ -35,10 +35,17 @@ typedef struct MuStr {
     char bytes[];           /* NUL-terminated */
 } MuStr;
 
+typedef struct LazyPool LazyPool;
+
 typedef struct Pool {
     int32_t sides;          /* every die of a pool has the same number of sides */
     bool unsorted;          /* the faces are not in order yet (see pool_order) */
     int64_t n;              /* number of dice */
+    /* NULL for an ordinary pool.  Otherwise the pool is held lazily by a
+     * dice source (the exact engine keeps a pool as counts per class of
+     * faces, see dice.h): n is -1, face[] is empty, and only the source can
+     * answer questions about it (pool_plain in pool.h gives its faces). */
+    const LazyPool *lazy;
     int32_t face[];         /* sorted ascending, unless unsorted */
 } Pool;
 

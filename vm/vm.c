@@ -503,46 +503,86 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
                 ERR("cannot roll a negative number of dice (%lld)", (long long)n);
             if (n > lim->max_pool)
                 ERR("a pool of %lld dice is over the limit of %lld", (long long)n, (long long)lim->max_pool);
-            Pool *pool = pool_alloc(vm->scratch, (int32_t)sides, n);
-            if (vm->dice->rng) {
-                for (int64_t i = 0; i < n; i++)
-                    pool->face[i] = (int32_t)rng_below(vm->dice->rng, (uint64_t)sides) + 1;
-            } else if (n && vm->dice->roll(vm->dice, n, (int32_t)sides, pool->face, dice_err, sizeof dice_err)) {
-                ERR("%s", dice_err);
+            const Pool *pool;
+            if (vm->dice->pools && n) {
+                /* the source may keep the pool lazily (the exact engine) */
+                if (vm->dice->pools->roll(vm->dice, n, (int32_t)sides, &pool, dice_err, sizeof dice_err))
+                    ERR("%s", dice_err);
+            } else {
+                Pool *fresh = pool_alloc(vm->scratch, (int32_t)sides, n);
+                if (vm->dice->rng) {
+                    for (int64_t i = 0; i < n; i++)
+                        fresh->face[i] = (int32_t)rng_below(vm->dice->rng, (uint64_t)sides) + 1;
+                } else if (n && vm->dice->roll(vm->dice, n, (int32_t)sides, fresh->face, dice_err, sizeof dice_err)) {
+                    ERR("%s", dice_err);
+                }
+                if (vm->trace)
+                    pool_sort(fresh);       /* an explanation shows it */
+                else
+                    fresh->unsorted = n > 1;
+                pool = fresh;
             }
-            if (vm->trace)
-                pool_sort(pool);        /* an explanation shows it */
-            else
-                pool->unsorted = n > 1;
             if (vm->trace && vm->trace->on_roll)
                 vm->trace->on_roll(vm->trace->ud, p, p->offsets[ip - 1 - p->code], (int32_t)sides, n, pool, 0);
             PUSH(val_pool(pool));
             break;
         }
+/* A lazy pool is answered by the dice source that holds it: the value of
+ * instruction `code` on `pool` replaces the top of the stack.  (`code` is
+ * spelt out, not `op`, which would cost the dispatch of every instruction
+ * a register.) */
+#define LAZY_POOL(code, pool, cmp, x) \
+    if (__builtin_expect((pool)->lazy != NULL, 0)) { \
+        if (pool_lazy_op((code), (pool), (cmp), (x), &sp[-1], dice_err, sizeof dice_err)) \
+            ERR("%s", dice_err); \
+        break; \
+    }
         case OP_FILTER: {
             Value x = POP();
-            sp[-1] = val_pool(pool_filter(vm->scratch, sp[-1].as.p, (CmpOp)*ip++, x));
+            CmpOp cmp = (CmpOp)*ip++;
+            LAZY_POOL(OP_FILTER, sp[-1].as.p, cmp, x);
+            sp[-1] = val_pool(pool_filter(vm->scratch, sp[-1].as.p, cmp, x));
             break;
         }
         case OP_ANY: {
             Value x = POP();
-            sp[-1] = val_bool(pool_any(sp[-1].as.p, (CmpOp)*ip++, x));
+            CmpOp cmp = (CmpOp)*ip++;
+            LAZY_POOL(OP_ANY, sp[-1].as.p, cmp, x);
+            sp[-1] = val_bool(pool_any(sp[-1].as.p, cmp, x));
             break;
         }
         case OP_ALL: {
             Value x = POP();
-            sp[-1] = val_bool(pool_all(sp[-1].as.p, (CmpOp)*ip++, x));
+            CmpOp cmp = (CmpOp)*ip++;
+            LAZY_POOL(OP_ALL, sp[-1].as.p, cmp, x);
+            sp[-1] = val_bool(pool_all(sp[-1].as.p, cmp, x));
             break;
         }
-        case OP_COUNT: sp[-1] = val_int(sp[-1].as.p->n); break;
+        case OP_COUNT:
+            LAZY_POOL(OP_COUNT, sp[-1].as.p, CMP_EQ, val_int(0));
+            sp[-1] = val_int(sp[-1].as.p->n);
+            break;
         case OP_COUNT_IF: {
             Value x = POP();
-            sp[-1] = val_int(pool_count(sp[-1].as.p, (CmpOp)*ip++, x));
+            CmpOp cmp = (CmpOp)*ip++;
+            if (__builtin_expect(sp[-1].as.p->lazy != NULL, 0)) {
+                /* FILTER then COUNT, as the peephole pass found them */
+                if (pool_lazy_op(OP_FILTER, sp[-1].as.p, cmp, x, &sp[-1], dice_err, sizeof dice_err)
+                    || pool_lazy_op(OP_COUNT, sp[-1].as.p, CMP_EQ, val_int(0), &sp[-1], dice_err, sizeof dice_err))
+                    ERR("%s", dice_err);
+                break;
+            }
+            sp[-1] = val_int(pool_count(sp[-1].as.p, cmp, x));
             break;
         }
-        case OP_SUM: sp[-1] = val_int(pool_sum(sp[-1].as.p)); break;
+        case OP_SUM:
+            LAZY_POOL(OP_SUM, sp[-1].as.p, CMP_EQ, val_int(0));
+            sp[-1] = val_int(pool_sum(sp[-1].as.p));
+            break;
         case OP_HIGHEST: case OP_LOWEST: {
-            const Pool *pool = pool_order(sp[-1].as.p);
+            const Pool *pool = sp[-1].as.p;
+            LAZY_POOL(op == OP_HIGHEST ? OP_HIGHEST : OP_LOWEST, pool, CMP_EQ, val_int(0));
+            pool = pool_order(pool);
             if (pool->n == 0)
                 ERR("%s() of an empty pool", op == OP_HIGHEST ? "highest" : "lowest");
             sp[-1] = val_int(op == OP_HIGHEST ? pool->face[pool->n - 1] : pool->face[0]);
@@ -554,11 +594,16 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             if (n < 0)
                 ERR("%s() of a negative number of dice (%lld)",
                     op == OP_HIGHEST_N ? "highest" : "lowest", (long long)n);
+            LAZY_POOL(op == OP_HIGHEST_N ? OP_HIGHEST_N : OP_LOWEST_N, pv.as.p, CMP_EQ, val_int(n));
             sp[-1] = val_pool(op == OP_HIGHEST_N ? pool_highest(vm->scratch, pv.as.p, n)
                                                  : pool_lowest(vm->scratch, pv.as.p, n));
             break;
         }
-        case OP_DOUBLES: sp[-1] = val_bool(pool_doubles(sp[-1].as.p)); break;
+        case OP_DOUBLES:
+            LAZY_POOL(OP_DOUBLES, sp[-1].as.p, CMP_EQ, val_int(0));
+            sp[-1] = val_bool(pool_doubles(sp[-1].as.p));
+            break;
+#undef LAZY_POOL
         case OP_FLOOR: UNARY(val_floor); break;
         case OP_CEIL: UNARY(val_ceil); break;
         case OP_ROUND: UNARY(val_round); break;

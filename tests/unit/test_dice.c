@@ -349,8 +349,10 @@ static void test_fresh_seed(void)
 
 /* ---- the exact engine ---- */
 
-/* The exact distribution of proc() in text, which takes no arguments. */
-static void exact_of(const char *text, const char *proc, uint64_t budget, ExactResult *out)
+/* The exact distribution of proc() in text, which takes no arguments; the
+ * Vm's error text, when the count fails, goes to error (if not NULL). */
+static void exact_with(const char *text, const char *proc, const ExactOptions *o, ExactResult *out,
+                       char *error, size_t errlen)
 {
     Compiled *c = compile_text(text, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
@@ -358,8 +360,15 @@ static void exact_of(const char *text, const char *proc, uint64_t budget, ExactR
     CU_ASSERT_PTR_NOT_NULL_FATAL(sig);
     Vm vm;
     vm_init(&vm, c->prog, NULL);
+    exact_distribution(&vm, sig->proto, NULL, 0, NULL, NULL, o, out);
+    if (error)
+        snprintf(error, errlen, "%s", vm.error);
+}
+
+static void exact_of(const char *text, const char *proc, uint64_t budget, ExactResult *out)
+{
     ExactOptions o = { .budget = budget };
-    exact_distribution(&vm, sig->proto, NULL, 0, NULL, NULL, &o, out);
+    exact_with(text, proc, &o, out, NULL, 0);
 }
 
 /* Is the probability of outcome k num/den? */
@@ -402,6 +411,14 @@ static void test_exact_binomial(void)
         CU_ASSERT_FALSE(r.failed);
         CU_ASSERT_FALSE(r.over_budget);
         CU_ASSERT_EQUAL(r.n, (int)n + 1);
+        for (unsigned k = 0; k <= n; k++)
+            CU_ASSERT(p_is(&r, k, choose(n, k), 1UL << n));
+        /* one split: the number of dice in 4..6 */
+        CU_ASSERT_EQUAL(r.runs, (uint64_t)n + 1);
+        exact_clear(&r);
+        /* the pool settled whole: one run a multiset */
+        ExactOptions whole = { .whole_pools = true };
+        exact_with(text, "f", &whole, &r, NULL, 0);
         for (unsigned k = 0; k <= n; k++)
             CU_ASSERT(p_is(&r, k, choose(n, k), 1UL << n));
         CU_ASSERT_EQUAL(r.runs, (uint64_t)choose(n + 5, 5));
@@ -494,7 +511,11 @@ static void test_exact_cuts_and_gaps(void)
 static void test_exact_budget_and_no_dice(void)
 {
     ExactResult r;
-    exact_of("proc f() -> int { return count(roll 30d6 >= 4) }", "f", 1000, &r);
+    exact_of("proc f() -> int { return sum(roll 30d6) }", "f", 1000, &r);
+    CU_ASSERT(r.over_budget);
+    CU_ASSERT(r.needed > 1000);
+    exact_clear(&r);
+    exact_of("proc f() -> int { return count(roll 30d6 >= 4) }", "f", 20, &r);
     CU_ASSERT(r.over_budget);
     exact_clear(&r);
     exact_of("proc f() -> int { return 7 }", "f", 0, &r);
@@ -504,6 +525,349 @@ static void test_exact_budget_and_no_dice(void)
     exact_of("proc f() -> int {\n let a = roll d2\n reroll\n}", "f", 0, &r);
     CU_ASSERT(r.failed);
     exact_clear(&r);
+}
+
+/* ---- lazy pools: the same odds as settling every pool whole ---- */
+
+/* Do two results give the same probability to every outcome, and the same
+ * not-given and cut-off shares? */
+static bool same_distribution(const ExactResult *a, const ExactResult *b)
+{
+    if (a->failed || b->failed || a->over_budget || b->over_budget || a->n != b->n)
+        return false;
+    for (int i = 0; i < a->n; i++)
+        if (val_order(a->outcomes[i].value, b->outcomes[i].value) != 0 || !mpq_equal(a->outcomes[i].p, b->outcomes[i].p))
+            return false;
+    return mpq_equal(a->not_given, b->not_given) && mpq_equal(a->dropped, b->dropped);
+}
+
+static const char *lazy_cases =
+    "record R { d: pool, n: int }\n"
+    /* two filters of one roll, a filter of a filter, any and all */
+    "proc filters() -> int {\n"
+    "  let p = roll 5d6\n"
+    "  let h = p >= 4\n"
+    "  let s = h == 6\n"
+    "  let r = 0\n"
+    "  if any(p == 1) { r = 1 }\n"
+    "  if all(h >= 5) { r = r + 2 }\n"
+    "  return count(h) * 100 + count(s) * 10 + r\n"
+    "}\n"
+    /* overlapping filters, then a sum of one of them */
+    "proc overlap() -> int {\n"
+    "  let p = roll 5d6\n"
+    "  let a = p >= 3\n"
+    "  let b = p <= 4\n"
+    "  return count(a) * 1000 + count(b) * 100 + sum(b)\n"
+    "}\n"
+    "proc tens() -> int {\n"
+    "  let p = roll 4d10\n"
+    "  let lo = p <= 3\n"
+    "  let r = count(lo)\n"
+    "  if all(p != 10) { r = r + 10 }\n"
+    "  if any(lo == 1) { r = r + 100 }\n"
+    "  if any(p > 11/2) { r = r + 1000 }\n"
+    "  return r\n"
+    "}\n"
+    "proc extremes() -> int {\n"
+    "  let p = roll 4d10\n"
+    "  let q = p > 3\n"
+    "  if count(q) == 0 { return lowest(p) }\n"
+    "  return highest(q) * 100 + lowest(p) * 10000 + count(p != 7)\n"
+    "}\n"
+    "proc best() -> int {\n"
+    "  let p = roll 4d10\n"
+    "  let x = count(p >= 8)\n"
+    "  return sum(highest(2, p)) * 10 + sum(lowest(2, p >= 2)) * 1000 + x\n"
+    "}\n"
+    "proc pairs() -> int {\n"
+    "  let p = roll 5d6\n"
+    "  let r = 0\n"
+    "  if doubles(p >= 3) { r = 1 }\n"
+    "  if any(p > 4) { r = r + 2 }\n"
+    "  return r + 10 * count(p == 3) + 100 * highest(p)\n"
+    "}\n"
+    "proc kept() -> pool {\n"
+    "  let p = roll 4d6\n"
+    "  let q = p >= 3\n"
+    "  if any(q == 6) { return q }\n"
+    "  return p\n"
+    "}\n"
+    "proc boxed() -> R {\n"
+    "  let p = roll 4d6\n"
+    "  return R(d: p >= 5, n: count(p == 2))\n"
+    "}\n"
+    "proc same() -> bool {\n"
+    "  let a = R(d: roll 2d6 >= 4, n: 1)\n"
+    "  let b = R(d: roll 2d6 >= 4, n: 1)\n"
+    "  return a == b\n"
+    "}\n"
+    "proc against() -> int {\n"
+    "  let t = roll d6\n"
+    "  return count(roll 4d6 >= t) + 10 * t\n"
+    "}\n"
+    "proc big() -> int {\n"
+    "  let p = roll 2d100\n"
+    "  return count(p >= 50) + 10 * count(p == 100)\n"
+    "}\n"
+    /* a rerolling callee: worked out on its own, with a pool argument */
+    "proc at_least(p: pool) -> int {\n"
+    "  let q = roll 2d6\n"
+    "  if all(q <= 2) { reroll }\n"
+    "  return count(p >= highest(q))\n"
+    "}\n"
+    "proc nested() -> int {\n"
+    "  let p = roll 3d6\n"
+    "  if any(p == 1) { return at_least(p >= 2) }\n"
+    "  return 10 + count(p >= 5)\n"
+    "}\n"
+    "proc conditioned() -> int {\n"
+    "  let p = roll 3d6\n"
+    "  if all(p <= 2) { reroll }\n"
+    "  return count(p == 6) * 10 + count(p >= 4)\n"
+    "}\n"
+    /* open-ended: every six rolls again, cut at the depth limit */
+    "proc burst(n: int) -> int {\n"
+    "  let p = roll n d6\n"
+    "  let s = count(p == 6)\n"
+    "  if s > 0 { return count(p >= 4) + burst(s) }\n"
+    "  return count(p >= 4)\n"
+    "}\n"
+    "proc open() -> int { return burst(3) }\n"
+    "table t(n: int) -> int {\n 0: 1\n 1: ?\n 2: 5\n 3: ?\n}\n"
+    "proc gaps() -> int { return t(count(roll 3d6 == 6)) + count(roll 2d6 >= 3) }\n";
+
+static void test_lazy_matches_whole(void)
+{
+    static const char *const procs[] = { "filters", "overlap", "tens", "extremes", "best", "pairs", "kept",
+                                         "boxed", "same", "against", "big", "nested", "conditioned", "open",
+                                         "gaps" };
+    for (size_t i = 0; i < sizeof procs / sizeof procs[0]; i++) {
+        ExactOptions lazy = { .max_decisions = 12 }, whole = { .max_decisions = 12, .whole_pools = true };
+        ExactResult a, b;
+        char ea[320], eb[320];
+        exact_with(lazy_cases, procs[i], &lazy, &a, ea, sizeof ea);
+        exact_with(lazy_cases, procs[i], &whole, &b, eb, sizeof eb);
+        bool same = same_distribution(&a, &b);
+        if (!same)
+            fprintf(stderr, "\n%s: lazy (%d outcomes, %s) and whole (%d outcomes, %s) differ\n", procs[i], a.n,
+                    a.failed ? ea : "ok", b.n, b.failed ? eb : "ok");
+        CU_ASSERT(same);
+        /* lazy never takes more runs */
+        CU_ASSERT(a.runs <= b.runs);
+        exact_clear(&a);
+        exact_clear(&b);
+    }
+    /* the shares the cases are there for */
+    ExactResult r;
+    ExactOptions o = { .max_decisions = 12 };
+    exact_with(lazy_cases, "open", &o, &r, NULL, 0);
+    CU_ASSERT(mpq_sgn(r.dropped) > 0);
+    exact_clear(&r);
+    exact_with(lazy_cases, "gaps", &o, &r, NULL, 0);
+    CU_ASSERT(mpq_sgn(r.not_given) > 0);
+    exact_clear(&r);
+}
+
+/* Every comparison, with thresholds inside, at the ends of and outside the
+ * faces, whole and rational, on d6 and on the largest lazy die (d64). */
+static void test_lazy_comparisons(void)
+{
+    static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=" };
+    static const struct { const char *pool, *x; } cases[] = {
+        { "3d6", "0" }, { "3d6", "1" }, { "3d6", "3" }, { "3d6", "6" }, { "3d6", "7" }, { "3d6", "-2" },
+        { "3d6", "100" }, { "3d6", "7/2" }, { "3d6", "-1/2" }, { "2d64", "0" }, { "2d64", "1" },
+        { "2d64", "63" }, { "2d64", "64" }, { "2d64", "65" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (int op = 0; op < 6; op++) {
+            char text[400];
+            snprintf(text, sizeof text,
+                     "proc f() -> int {\n"
+                     "  let p = roll %s\n"
+                     "  let r = count(p %s %s) * 10\n"
+                     "  if any(p %s %s) { r = r + 1 }\n"
+                     "  if all(p %s %s) { r = r + 2 }\n"
+                     "  return r\n"
+                     "}\n",
+                     cases[i].pool, ops[op], cases[i].x, ops[op], cases[i].x, ops[op], cases[i].x);
+            ExactOptions lazy = { 0 }, whole = { .whole_pools = true };
+            ExactResult a, b;
+            exact_with(text, "f", &lazy, &a, NULL, 0);
+            exact_with(text, "f", &whole, &b, NULL, 0);
+            bool same = same_distribution(&a, &b);
+            if (!same)
+                fprintf(stderr, "\n%s %s %s: lazy and whole differ\n", cases[i].pool, ops[op], cases[i].x);
+            CU_ASSERT(same);
+            exact_clear(&a);
+            exact_clear(&b);
+        }
+}
+
+static void test_lazy_errors(void)
+{
+    /* an empty pool's highest is an error, lazy or not */
+    static const char *text = "proc f() -> int { return highest(roll 2d6 > 7) }\n"
+                              "proc g() -> int { return lowest(roll 2d6 < 1) }\n";
+    ExactOptions o = { 0 };
+    ExactResult r;
+    char err[320];
+    exact_with(text, "f", &o, &r, err, sizeof err);
+    CU_ASSERT(r.failed);
+    CU_ASSERT(contains(err, "highest() of an empty pool"));
+    exact_clear(&r);
+    exact_with(text, "g", &o, &r, err, sizeof err);
+    CU_ASSERT(r.failed);
+    CU_ASSERT(contains(err, "lowest() of an empty pool"));
+    exact_clear(&r);
+    /* comparing records asks for the faces of their pools (pool_plain):
+     * past the budget that is over budget, not a failure */
+    static const char *compare = "record R { d: pool, n: int }\n"
+                                 "proc f() -> bool {\n"
+                                 "  let a = R(d: roll 60d6, n: 1)\n"
+                                 "  let b = R(d: roll 60d6, n: 1)\n"
+                                 "  return a == b\n"
+                                 "}\n";
+    exact_with(compare, "f", &o, &r, err, sizeof err);
+    CU_ASSERT_FALSE(r.failed);
+    CU_ASSERT(r.over_budget);
+    CU_ASSERT(r.needed > EXACT_DEFAULT_BUDGET);
+    exact_clear(&r);
+}
+
+/* Is the probability of outcome k of r q? */
+static bool p_is_q(const ExactResult *r, int64_t k, const mpq_t q)
+{
+    for (int i = 0; i < r->n; i++)
+        if (r->outcomes[i].value.tag == VAL_INT && r->outcomes[i].value.as.i == k)
+            return mpq_equal(r->outcomes[i].p, q);
+    return mpq_sgn(q) == 0;
+}
+
+static void test_lazy_closed_forms(void)
+{
+    /* count(60d6 >= 4) is Binomial(60, 1/2), in 61 runs */
+    ExactResult r;
+    exact_of("proc f() -> int { return count(roll 60d6 >= 4) }", "f", 0, &r);
+    CU_ASSERT_FALSE(r.over_budget);
+    CU_ASSERT_EQUAL(r.n, 61);
+    CU_ASSERT_EQUAL(r.runs, 61);
+    mpq_t q;
+    mpq_init(q);
+    for (unsigned long k = 0; k <= 60; k++) {
+        mpz_bin_uiui(mpq_numref(q), 60, k);
+        mpz_ui_pow_ui(mpq_denref(q), 2, 60);
+        mpq_canonicalize(q);
+        CU_ASSERT(p_is_q(&r, (int64_t)k, q));
+    }
+    exact_clear(&r);
+
+    /* any six among 60d6: 1 - (5/6)^60 */
+    exact_of("proc f() -> bool { return any(roll 60d6 == 6) }", "f", 0, &r);
+    CU_ASSERT_FALSE(r.over_budget);
+    CU_ASSERT_EQUAL(r.n, 2);
+    mpz_ui_pow_ui(mpq_numref(q), 6, 60);
+    mpz_ui_pow_ui(mpq_denref(q), 5, 60);
+    mpz_sub(mpq_numref(q), mpq_numref(q), mpq_denref(q));
+    mpz_ui_pow_ui(mpq_denref(q), 6, 60);
+    mpq_canonicalize(q);
+    CU_ASSERT(r.n == 2 && r.outcomes[1].value.as.b && mpq_equal(r.outcomes[1].p, q));
+    exact_clear(&r);
+
+    /* highest of 60d6: P(6) = 1 - (5/6)^60 again, in a few hundred runs */
+    exact_of("proc f() -> int { return highest(roll 60d6) }", "f", 0, &r);
+    CU_ASSERT_FALSE(r.over_budget);
+    CU_ASSERT(p_is_q(&r, 6, q));
+    CU_ASSERT(r.runs < 1000);
+    exact_clear(&r);
+    mpq_clear(q);
+}
+
+/* The REBS volley (rules/rebs.muster, resolve_volley): hits are the dice
+ * of 4+, one more if any die is a 6; a whiff is every die a 1. */
+static const char *volley =
+    "proc volley(fv: int) -> int {\n"
+    "  let dice = roll fv d6\n"
+    "  let hits = count(dice >= 4)\n"
+    "  if any(dice == 6) { hits = hits + 1 }\n"
+    "  let whiff = 0\n"
+    "  if all(dice == 1) { whiff = 1 }\n"
+    "  return hits * 2 + whiff\n"
+    "}\n"
+    "proc f() -> int { return volley(30) }\n";
+
+static void test_lazy_volley_matches_dp(void)
+{
+    enum { N = 30 };
+    /* dp[h][six][ones]: dice so far, h of them 4+, whether a 6 came up,
+     * whether every die was a 1; one die is 1 (1/6), 2-3 (2/6), 4-5 (2/6), 6 (1/6) */
+    static mpq_t dp[N + 1][2][2], next[N + 1][2][2];
+    for (int h = 0; h <= N; h++)
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2; b++) {
+                mpq_init(dp[h][a][b]);
+                mpq_init(next[h][a][b]);
+            }
+    mpq_set_ui(dp[0][0][1], 1, 1);
+    mpq_t w, t;
+    mpq_inits(w, t, NULL);
+    for (int die = 0; die < N; die++) {
+        for (int h = 0; h <= N; h++)
+            for (int a = 0; a < 2; a++)
+                for (int b = 0; b < 2; b++)
+                    mpq_set_ui(next[h][a][b], 0, 1);
+        for (int h = 0; h < N; h++)
+            for (int a = 0; a < 2; a++)
+                for (int b = 0; b < 2; b++) {
+                    if (mpq_sgn(dp[h][a][b]) == 0)
+                        continue;
+                    static const struct { unsigned long p; int hit, six, one; } faces[] = {
+                        { 1, 0, 0, 1 }, { 2, 0, 0, 0 }, { 2, 1, 0, 0 }, { 1, 1, 1, 0 },
+                    };
+                    for (int f = 0; f < 4; f++) {
+                        mpq_set_ui(w, faces[f].p, 6);
+                        mpq_mul(t, dp[h][a][b], w);
+                        mpq_t *to = &next[h + faces[f].hit][a | faces[f].six][b & faces[f].one];
+                        mpq_add(*to, *to, t);
+                    }
+                }
+        for (int h = 0; h <= N; h++)
+            for (int a = 0; a < 2; a++)
+                for (int b = 0; b < 2; b++)
+                    mpq_set(dp[h][a][b], next[h][a][b]);
+    }
+    ExactResult r;
+    exact_of(volley, "f", 0, &r);
+    CU_ASSERT_FALSE(r.over_budget);
+    CU_ASSERT_FALSE(r.failed);
+    /* each value hits * 2 + whiff comes from one (h, six, ones) at most, except
+     * that the values must add up: gather the dp by value and compare */
+    mpq_t want[2 * (N + 1) + 2];
+    for (int v = 0; v < 2 * (N + 1) + 2; v++)
+        mpq_init(want[v]);
+    for (int h = 0; h <= N; h++)
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2; b++) {
+                int v = (h + a) * 2 + b;
+                mpq_add(want[v], want[v], dp[h][a][b]);
+            }
+    int nonzero = 0;
+    for (int v = 0; v < 2 * (N + 1) + 2; v++) {
+        nonzero += mpq_sgn(want[v]) > 0;
+        CU_ASSERT(p_is_q(&r, v, want[v]));
+        mpq_clear(want[v]);
+    }
+    CU_ASSERT_EQUAL(r.n, nonzero);
+    /* about (N+1)^3/6 runs, where settling the pool would take C(N+5, 5) */
+    CU_ASSERT(r.runs < 10000);
+    exact_clear(&r);
+    mpq_clears(w, t, NULL);
+    for (int h = 0; h <= N; h++)
+        for (int a = 0; a < 2; a++)
+            for (int b = 0; b < 2; b++) {
+                mpq_clear(dp[h][a][b]);
+                mpq_clear(next[h][a][b]);
+            }
 }
 
 void register_tests(void)
@@ -533,6 +897,11 @@ void register_tests(void)
         { "rerolls are conditioning", test_exact_rerolls_condition },
         { "open-ended rolls are cut; gaps are counted apart", test_exact_cuts_and_gaps },
         { "budget, no dice, always rerolling", test_exact_budget_and_no_dice },
+        { "lazy pools give the odds of whole pools", test_lazy_matches_whole },
+        { "lazy pools: every comparison", test_lazy_comparisons },
+        { "lazy pools: empty pools, faces past the budget", test_lazy_errors },
+        { "lazy pools: 60d6 closed forms", test_lazy_closed_forms },
+        { "lazy pools: a 30-die volley against a dynamic program", test_lazy_volley_matches_dp },
         { NULL, NULL },
     };
     add_suite("dice: scripted", scripted);

@@ -1,0 +1,1 @@
+prob -e 'any(roll 60d6 == 6)' --json

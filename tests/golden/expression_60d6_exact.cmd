@@ -1,0 +1,1 @@
+prob -e 'count(roll 60d6 >= 4)'

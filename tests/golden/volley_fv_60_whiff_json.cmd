@@ -1,0 +1,1 @@
+prob volley.muster volley fv=60 --field whiff --json
