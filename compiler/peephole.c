@@ -61,6 +61,36 @@ void peephole_proto(Proto *p)
             pc += 3;
             continue;
         }
+        if (op == OP_CONST && pc + 3 < len && !target[pc + 3]) {
+            /* a constant and the instruction that takes it */
+            uint8_t next = old[pc + 3];
+            int fused = next == OP_ROLL ? OP_ROLLK : next == OP_ADD ? OP_ADDK : next == OP_SUB ? OP_SUBK
+                      : next >= OP_EQ && next <= OP_GE ? OP_CMPK : -1;
+            if (fused >= 0) {
+                moved[pc + 3] = n;
+                int il = fused == OP_CMPK ? 4 : 3;
+                code[n] = (uint8_t)fused;
+                code[n + 1] = old[pc + 1];
+                code[n + 2] = old[pc + 2];
+                if (fused == OP_CMPK)
+                    code[n + 3] = (uint8_t)(next - OP_EQ);
+                for (int k = 0; k < il; k++)
+                    offsets[n + k] = p->offsets[pc + 3];   /* where the operation is, for its errors */
+                n += il;
+                pc += 4;
+                continue;
+            }
+        }
+        if (op == OP_STORE && pc + 3 < len && old[pc + 2] == OP_LOAD && old[pc + 3] == old[pc + 1]
+            && !target[pc + 2]) {
+            moved[pc + 2] = n;
+            code[n] = OP_TEE;
+            code[n + 1] = old[pc + 1];
+            offsets[n] = offsets[n + 1] = p->offsets[pc];
+            n += 2;
+            pc += 4;
+            continue;
+        }
         int il = chunk_insn_len(old, pc);
         memcpy(code + n, old + pc, (size_t)il);
         memcpy(offsets + n, p->offsets + pc, sizeof(uint32_t) * (size_t)il);

@@ -313,6 +313,16 @@ static void follow(Spec *S, SState *st)
         int len = chunk_insn_len(p->code, fr->pc);
         uint32_t off = p->offsets[fr->pc];
         fr->pc += len;
+        uint8_t plain_op[1];
+        if (op == OP_ROLLK || op == OP_ADDK || op == OP_SUBK || op == OP_CMPK) {
+            /* the peephole pass's pairs, taken apart: the constant, then the operation */
+            PUSHA(fr, known(p->consts[u16_at(ip + 1)]));
+            plain_op[0] = op == OP_ROLLK ? OP_ROLL : op == OP_ADDK ? OP_ADD : op == OP_SUBK ? OP_SUB
+                        : (uint8_t)(OP_EQ + ip[3]);
+            op = plain_op[0];
+            ip = plain_op;
+            len = 1;
+        }
         switch ((OpCode)op) {
         case OP_CONST: PUSHA(fr, known(p->consts[u16_at(ip + 1)])); break;
         case OP_TRUE: PUSHA(fr, known(val_bool(true))); break;
@@ -323,6 +333,7 @@ static void follow(Spec *S, SState *st)
                 PUSHA(fr, fr->locals[ip[1] + k]);
             break;
         case OP_STORE: fr->locals[ip[1]] = POPA(fr); break;
+        case OP_TEE: fr->locals[ip[1]] = fr->stack[fr->sp - 1]; break;
         case OP_POP: fr->sp--; break;
         case OP_NOTE: break;   /* for explanations only */
         case OP_CHOOSE: {

@@ -93,14 +93,14 @@ void chunk_mark_pure(Program *prog)
         int work = 0;         /* instructions that compute something */
         for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc))
             switch ((OpCode)p->code[pc]) {
-            case OP_ROLL: case OP_ROLL_POOL: case OP_PROB: case OP_PICK:
+            case OP_ROLL: case OP_ROLLK: case OP_ROLL_POOL: case OP_PROB: case OP_PICK:
             case OP_EXPECT: case OP_REROLL:
                 p->pure = false;
                 break;
             case OP_CALL:
                 p->memo = true;
                 break;
-            case OP_CONST: case OP_TRUE: case OP_FALSE: case OP_LOAD: case OP_LOADN: case OP_STORE: case OP_POP:
+            case OP_CONST: case OP_TRUE: case OP_FALSE: case OP_LOAD: case OP_LOADN: case OP_STORE: case OP_TEE: case OP_POP:
             case OP_RETURN: case OP_RECORD: case OP_NOTE:
                 break;
             default:
@@ -154,7 +154,15 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             fprintf(out, " %-5u ; ", u16_at(ip + 1));
             val_print(out, p->consts[u16_at(ip + 1)], prog);
             break;
-        case OP_LOAD: case OP_STORE:
+        case OP_ROLLK: case OP_ADDK: case OP_SUBK:
+            fprintf(out, " %-5u ; ", u16_at(ip + 1));
+            val_print(out, p->consts[u16_at(ip + 1)], prog);
+            break;
+        case OP_CMPK:
+            fprintf(out, " %-5u ; %s ", u16_at(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
+            val_print(out, p->consts[u16_at(ip + 1)], prog);
+            break;
+        case OP_LOAD: case OP_STORE: case OP_TEE:
             if (ip[1] < p->nparams)
                 fprintf(out, " %-5u ; %s", ip[1], p->param_names[ip[1]]);
             else

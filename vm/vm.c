@@ -348,7 +348,11 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
         }
         case OP_STORE: base[*ip++] = POP(); break;
         case OP_POP: sp--; break;
-        case OP_ADD: {
+        case OP_ADDK:
+            PUSH(p->consts[u16(ip)]);
+            ip += 2;
+            goto add;
+        case OP_ADD: add: {
             if (PEEK(0).tag == VAL_STR) {
                 Value b = POP(), a = POP();
                 MuStr *s = val_new_str(NULL, a.as.s->len + b.as.s->len);
@@ -368,7 +372,28 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             ARITH(val_add);
             break;
         }
-        case OP_SUB: ARITH(val_sub); break;
+        case OP_SUBK:
+            PUSH(p->consts[u16(ip)]);
+            ip += 2;
+            goto sub;
+        case OP_SUB: sub:
+            if (PEEK(0).tag == VAL_INT && PEEK(1).tag == VAL_INT) {
+                int64_t r;
+                if (__builtin_sub_overflow(PEEK(1).as.i, PEEK(0).as.i, &r))
+                    ERR("integer overflow");
+                sp--;
+                sp[-1].as.i = r;
+                break;
+            }
+            ARITH(val_sub);
+            break;
+        case OP_CMPK: {
+            CmpOp c = (CmpOp)ip[2];
+            sp[-1] = val_bool(compare(sp[-1], p->consts[u16(ip)], c));
+            ip += 3;
+            break;
+        }
+        case OP_TEE: base[*ip++] = sp[-1]; break;
         case OP_MUL: ARITH(val_mul); break;
         case OP_DIV: ARITH(val_div); break;
         case OP_MOD: ARITH(val_mod); break;
@@ -480,6 +505,10 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             ip = p->code;
             sp = base + p->nlocals;
             break;
+        case OP_ROLLK:
+            PUSH(p->consts[u16(ip)]);
+            ip += 2;
+            /* fall through */
         case OP_ROLL: {
             int64_t sides = POP().as.i;
             if (sides < 1 || sides > MAX_SIDES)
