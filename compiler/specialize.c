@@ -22,6 +22,10 @@ typedef enum {
 typedef struct AVal {
     AvKind kind;
     bool is_int;             /* AV_TEMP: certainly an int (for what may be removed) */
+    bool ranged;             /* AV_TEMP: an int certainly in [lo, hi] */
+    int64_t lo, hi;
+    bool pooled;             /* AV_TEMP: a pool of at most pn dice of ps sides */
+    int64_t pn, ps;
     int temp;
     Value v;
     int32_t type, n;
@@ -247,7 +251,128 @@ static int inputs_of(const Program *prog, const uint8_t *ip)
 
 static bool is_int(const AVal *a)
 {
-    return a->kind == AV_KNOWN ? a->v.tag == VAL_INT : a->kind == AV_TEMP && a->is_int;
+    return a->kind == AV_KNOWN ? a->v.tag == VAL_INT : a->kind == AV_TEMP && (a->is_int || a->ranged);
+}
+
+/* The bounds of an int, when they are known. */
+static bool bounds(const AVal *a, int64_t *lo, int64_t *hi)
+{
+    if (a->kind == AV_KNOWN && a->v.tag == VAL_INT) {
+        *lo = *hi = a->v.as.i;
+        return true;
+    }
+    if (a->kind == AV_TEMP && a->ranged) {
+        *lo = a->lo;
+        *hi = a->hi;
+        return true;
+    }
+    return false;
+}
+
+#define RANGE_LIMIT ((__int128)1 << 62)
+
+static void set_bounds(AVal *r, __int128 lo, __int128 hi)
+{
+    if (lo >= -RANGE_LIMIT && hi <= RANGE_LIMIT) {
+        r->ranged = true;
+        r->lo = (int64_t)lo;
+        r->hi = (int64_t)hi;
+    }
+}
+
+static __int128 min128(__int128 a, __int128 b) { return a < b ? a : b; }
+static __int128 max128(__int128 a, __int128 b) { return a > b ? a : b; }
+
+/* What is certain of an instruction's result from what is certain of its
+ * inputs: the bounds of an int (dice are 1 to sides, counts 0 to the
+ * dice), the size of a pool.  Arithmetic within bounds cannot overflow,
+ * so a result nobody reads may then be dropped. */
+static void result_bounds(uint8_t op, const AVal *in, int n, AVal *r)
+{
+    int64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0;
+    bool ra = n >= 1 && bounds(&in[0], &a0, &a1);
+    bool rb = n >= 2 && bounds(&in[1], &b0, &b1);
+    switch ((OpCode)op) {
+    case OP_ROLL:
+        if (ra && a0 >= 1)
+            set_bounds(r, 1, a1);
+        break;
+    case OP_ROLL_POOL:
+        if (ra && rb && a0 >= 0 && b0 >= 1) {
+            r->pooled = true;
+            r->pn = a1;
+            r->ps = b1;
+        }
+        break;
+    case OP_FILTER:
+        if (in[0].kind == AV_TEMP && in[0].pooled) {
+            r->pooled = true;
+            r->pn = in[0].pn;
+            r->ps = in[0].ps;
+        }
+        break;
+    case OP_HIGHEST_N: case OP_LOWEST_N:
+        if (in[1].kind == AV_TEMP && in[1].pooled) {
+            r->pooled = true;
+            r->pn = in[1].pn;
+            r->ps = in[1].ps;
+        }
+        break;
+    case OP_COUNT: case OP_COUNT_IF:
+        if (in[0].kind == AV_TEMP && in[0].pooled)
+            set_bounds(r, 0, in[0].pn);
+        break;
+    case OP_SUM:
+        if (in[0].kind == AV_TEMP && in[0].pooled)
+            set_bounds(r, 0, (__int128)in[0].pn * in[0].ps);
+        break;
+    case OP_HIGHEST: case OP_LOWEST:
+        if (in[0].kind == AV_TEMP && in[0].pooled)
+            set_bounds(r, 1, in[0].ps);
+        break;
+    case OP_ADD:
+        if (ra && rb)
+            set_bounds(r, (__int128)a0 + b0, (__int128)a1 + b1);
+        break;
+    case OP_SUB:
+        if (ra && rb)
+            set_bounds(r, (__int128)a0 - b1, (__int128)a1 - b0);
+        break;
+    case OP_MUL:
+        if (ra && rb) {
+            __int128 c[4] = { (__int128)a0 * b0, (__int128)a0 * b1, (__int128)a1 * b0, (__int128)a1 * b1 };
+            set_bounds(r, min128(min128(c[0], c[1]), min128(c[2], c[3])),
+                       max128(max128(c[0], c[1]), max128(c[2], c[3])));
+        }
+        break;
+    case OP_NEG:
+        if (ra)
+            set_bounds(r, -(__int128)a1, -(__int128)a0);
+        break;
+    case OP_ABS:
+        if (ra)
+            set_bounds(r, a0 >= 0 ? a0 : a1 <= 0 ? -(__int128)a1 : 0,
+                       max128(a0 < 0 ? -(__int128)a0 : a0, a1 < 0 ? -(__int128)a1 : a1));
+        break;
+    case OP_MIN:
+        if (ra && rb)
+            set_bounds(r, min128(a0, b0), min128(a1, b1));
+        break;
+    case OP_MAX:
+        if (ra && rb)
+            set_bounds(r, max128(a0, b0), max128(a1, b1));
+        break;
+    case OP_MOD:
+        if (rb && b0 == b1 && b0 > 0)
+            set_bounds(r, 0, b0 - 1);
+        break;
+    case OP_FLOOR: case OP_CEIL: case OP_ROUND:
+        if (ra)
+            set_bounds(r, a0, a1);
+        break;
+    default:
+        break;
+    }
 }
 
 /* Can the instruction be dropped when nobody reads its result: it rolls
@@ -514,8 +639,18 @@ static void follow(Spec *S, SState *st)
                     break;
                 }
             }
-            AVal r = emit_op(S, ip, len, in, n, off, removable(op, in));
-            r.is_int = gives_int(op, in);
+            AVal b = { .kind = AV_TEMP };
+            result_bounds(op, in, n, &b);
+            /* arithmetic within bounds cannot overflow */
+            bool arith = op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_NEG || op == OP_ABS;
+            AVal r = emit_op(S, ip, len, in, n, off, removable(op, in) || (arith && b.ranged));
+            r.is_int = gives_int(op, in) || b.ranged;
+            r.ranged = b.ranged;
+            r.lo = b.lo;
+            r.hi = b.hi;
+            r.pooled = b.pooled;
+            r.pn = b.pn;
+            r.ps = b.ps;
             PUSHA(fr, r);
             break;
         }
@@ -559,19 +694,51 @@ static void compact(Proto *p, const bool *keep)
     p->len = p->cap = n;
 }
 
+static bool ends_path(uint8_t op) { return op == OP_RETURN || op == OP_REROLL; }
+
+/* The kept instructions of one side of a branch, from instruction index i:
+ * up to the end of its path (a RETURN or REROLL), or up to byte `stop`.
+ * Returns how many, or -1 if the side branches again. */
+static int side(const Proto *p, const int *starts, int ninsn, const bool *keep, int i, int stop, int *out)
+{
+    int n = 0;
+    for (; i < ninsn && (stop < 0 || starts[i] < stop); i++) {
+        int pc = starts[i];
+        if (!keep[pc])
+            continue;
+        if (p->code[pc] == OP_JUMP_FALSE)
+            return -1;
+        out[n++] = pc;
+        if (ends_path(p->code[pc]))
+            break;
+    }
+    return n;
+}
+
 static void tidy(Spec *S)
 {
     Proto *p = S->out;
+    int len = p->len;
+    int *starts = mem_alloc_atomic(sizeof(int) * ((size_t)len + 1));
+    int ninsn = 0;
+    for (int pc = 0; pc < len; pc += chunk_insn_len(p->code, pc))
+        starts[ninsn++] = pc;
     int *uses = mem_alloc_atomic(sizeof(int) * (SPEC_MAX_TEMPS + 1));
     memset(uses, 0, sizeof(int) * (SPEC_MAX_TEMPS + 1));
-    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc))
-        if (p->code[pc] == OP_LOAD)
-            uses[p->code[pc + 1]]++;
-    /* drop what nobody reads, and then what only that read */
+    for (int i = 0; i < ninsn; i++)
+        if (p->code[starts[i]] == OP_LOAD)
+            uses[p->code[starts[i] + 1]]++;
+    bool *keep = mem_alloc_atomic((size_t)len + 1);
+    memset(keep, 1, (size_t)len + 1);
     bool *dead = mem_alloc_atomic((size_t)S->ngroups + 1);
     memset(dead, 0, (size_t)S->ngroups + 1);
+    int *fa = mem_alloc_atomic(sizeof(int) * ((size_t)ninsn + 1));
+    int *ja = mem_alloc_atomic(sizeof(int) * ((size_t)ninsn + 1));
+#define DROP(pc) do { if (keep[pc] && p->code[pc] == OP_LOAD) uses[p->code[(pc) + 1]]--; \
+                      memset(keep + (pc), 0, (size_t)chunk_insn_len(p->code, pc)); } while (0)
     for (bool changed = true; changed;) {
         changed = false;
+        /* drop what nobody reads, and then what only that read */
         for (int g = S->ngroups - 1; g >= 0; g--) {
             const Group *gr = &S->groups[g];
             if (dead[g] || !gr->removable || uses[gr->temp] > 0)
@@ -579,15 +746,55 @@ static void tidy(Spec *S)
             dead[g] = true;
             changed = true;
             for (int pc = gr->start; pc < gr->end; pc += chunk_insn_len(p->code, pc))
-                if (p->code[pc] == OP_LOAD)
-                    uses[p->code[pc + 1]]--;
+                DROP(pc);
+        }
+        /* a branch whose two sides now do the same is no branch: keep one
+         * side, drop the other, the jump and the test's load */
+        for (int i = 1; i < ninsn; i++) {
+            int pc = starts[i];
+            if (!keep[pc] || p->code[pc] != OP_JUMP_FALSE)
+                continue;
+            int prev = i - 1;
+            while (prev >= 0 && !keep[starts[prev]])
+                prev--;
+            if (prev < 0 || p->code[starts[prev]] != OP_LOAD)
+                continue;
+            int target = pc + 3 + (int)u16_at(p->code + pc + 1);
+            int nf = side(p, starts, ninsn, keep, i + 1, target, fa);
+            int j = i + 1;
+            while (j < ninsn && starts[j] < target)
+                j++;
+            int nj = side(p, starts, ninsn, keep, j, -1, ja);
+            if (nf <= 0 || nf != nj || !ends_path(p->code[fa[nf - 1]]) || !ends_path(p->code[ja[nj - 1]]))
+                continue;
+            /* the same instructions, up to the names of the temps each side
+             * makes for itself (every temp is stored once) */
+            bool same = true;
+            int rename[SPEC_MAX_TEMPS + 1];
+            for (int t = 0; t <= SPEC_MAX_TEMPS; t++)
+                rename[t] = -1;
+            for (int k = 0; k < nf && same; k++) {
+                const uint8_t *a = p->code + fa[k], *b = p->code + ja[k];
+                int l = chunk_insn_len(p->code, fa[k]);
+                if (l != chunk_insn_len(p->code, ja[k]) || a[0] != b[0])
+                    same = false;
+                else if (a[0] == OP_STORE)
+                    rename[a[1]] = b[1];
+                else if (a[0] == OP_LOAD)
+                    same = rename[a[1]] >= 0 ? rename[a[1]] == b[1] : a[1] == b[1];
+                else
+                    same = memcmp(a, b, (size_t)l) == 0;
+            }
+            if (!same)
+                continue;
+            DROP(starts[prev]);
+            DROP(pc);
+            for (int k = 0; k < nj; k++)
+                DROP(ja[k]);
+            changed = true;
         }
     }
-    bool *keep = mem_alloc_atomic((size_t)p->len + 1);
-    memset(keep, 1, (size_t)p->len + 1);
-    for (int g = 0; g < S->ngroups; g++)
-        if (dead[g])
-            memset(keep + S->groups[g].start, 0, (size_t)(S->groups[g].end - S->groups[g].start));
+#undef DROP
     compact(p, keep);
     /* a value stored and at once loaded by its only reader stays on the
      * stack (what precedes a jump target is always a RETURN or REROLL, so

@@ -1459,7 +1459,13 @@ static const char spec_src[] =
     "  return base + band(roll d6) + r.a * 0 + make(k).b\n"
     "}\n"
     "proc whole(n: int) -> R { let x = roll n d4  return R(a: count(x == 4), b: sum(x), c: doubles(x)) }\n"
-    "proc asks() -> rat { return prob(roll d6 >= 5) }\n";
+    "proc asks() -> rat { return prob(roll d6 >= 5) }\n"
+    "proc eff(k: int) -> int {\n"
+    "  let t = roll d10 + k\n"
+    "  let extra = 0\n"
+    "  if t >= 9 { extra = t - 14 }\n"
+    "  return band(t)\n"
+    "}\n";
 
 static int spec_run(Run *r, int proto, const Value *args, int nargs, Value *out)
 {
@@ -1479,6 +1485,7 @@ static void test_specialized_calls_match(void)
         { "whole", { val_int(4) }, 1, -1 },
         { "whole", { val_int(4) }, 1, 0 },
         { "whole", { val_int(6) }, 1, 2 },
+        { "eff", { val_int(-4) }, 1, -1 },
     };
     int enum_side = -1;
     for (int e = 0; e < c->prog->nenums; e++)
@@ -1540,6 +1547,21 @@ static void test_specialized_code(void)
     CU_ASSERT(!sums);        /* fields b and c are never read */
     CU_ASSERT(!doubles);
     CU_ASSERT(!calls);       /* the record was never built */
+    /* t - 14 of a d10 plus 1 cannot overflow, so the unread `extra` goes,
+     * and with it the branch whose two sides are then the same */
+    Value minus[1] = { val_int(1) };
+    sp = specialize_call(&r.vm, chunk_find_proto(c->prog, "eff"), minus, 1, -1);
+    CU_ASSERT_FATAL(sp >= 0);
+    p = c->prog->protos[sp];
+    bool branches = false, subtracts = false, tables = false;
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
+        branches |= p->code[pc] == OP_JUMP_FALSE;
+        subtracts |= p->code[pc] == OP_SUB || p->code[pc] == OP_SUBK;
+        tables |= p->code[pc] == OP_TABLE;
+    }
+    CU_ASSERT(tables);
+    CU_ASSERT(!branches);
+    CU_ASSERT(!subtracts);
     /* odds inside cannot be followed: the caller runs the original */
     CU_ASSERT_EQUAL(specialize_call(&r.vm, chunk_find_proto(c->prog, "asks"), NULL, 0, -1), -1);
 }
