@@ -57,8 +57,65 @@ int chunk_const(Proto *p, Value v)
     return p->nconsts++;
 }
 
+int chunk_dim_find(const TableDim *d, int64_t k)
+{
+    if (d->direct) {
+        if (k < d->direct_lo)
+            return d->below;
+        uint64_t at = (uint64_t)(k - d->direct_lo);
+        return at < (uint64_t)d->direct_n ? d->direct[at] : d->above;
+    }
+    int lo = 0, hi = d->nkeys;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (d->hi[mid] < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < d->nkeys && d->lo[lo] <= k && k <= d->hi[lo] ? d->row[lo] : -1;
+}
+
+#define DIRECT_SPAN 1024
+
+/* Bands like 2..4, 5..7, 8.. are found by binary search; over a span of at
+ * most DIRECT_SPAN keys a table of rows answers at once.  Every key below
+ * the smallest finite bound meets the same row (an open-ended one or
+ * none), and likewise above the largest. */
+static void index_dim(TableDim *d)
+{
+    d->direct = NULL;
+    if (d->mode == KEYS_INDEX || d->nkeys == 0)
+        return;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (int i = 0; i < d->nkeys; i++) {
+        int64_t b[2] = { d->lo[i], d->hi[i] };
+        for (int j = 0; j < 2; j++)
+            if (b[j] != INT64_MIN && b[j] != INT64_MAX) {
+                lo = b[j] < lo ? b[j] : lo;
+                hi = b[j] > hi ? b[j] : hi;
+            }
+    }
+    if (lo > hi || (uint64_t)hi - (uint64_t)lo >= DIRECT_SPAN)
+        return;
+    int n = (int)(hi - lo + 1);
+    int *direct = mem_alloc_atomic(sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        direct[i] = chunk_dim_find(d, lo + i);
+    d->below = chunk_dim_find(d, lo - 1);
+    d->above = chunk_dim_find(d, hi + 1);
+    d->direct_lo = lo;
+    d->direct_n = n;
+    d->direct = direct;
+}
+
 int chunk_add_table(Program *prog, Table *t)
 {
+    for (int i = 0; i < t->ndims; i++)
+        index_dim(&t->dim[i]);
+    if (t->col_rows && t->ndims == 2)
+        for (int b = 0; b < t->dim[1].n; b++)
+            index_dim(&t->col_rows[b]);
     if (prog->ntables == prog->tables_cap) {
         int cap = prog->tables_cap ? prog->tables_cap * 2 : 8;
         prog->tables = mem_realloc(prog->tables, sizeof(Table *) * (size_t)prog->tables_cap,

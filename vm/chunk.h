@@ -53,6 +53,12 @@ typedef struct TableDim {
     int64_t *lo, *hi;        /* KEYS_INTS/RANGES: sorted; INT64_MIN/MAX for open ends */
     int *row;                /* KEYS_INTS/RANGES: the row of each entry */
     const char **labels;     /* how each row is written, for messages */
+    /* KEYS_INTS/RANGES over a small span of keys: the row of every key in
+     * [direct_lo, direct_lo + direct_n) looked up once (chunk_add_table),
+     * and the rows below and above it (-1: none); NULL otherwise */
+    int *direct;
+    int64_t direct_lo;
+    int direct_n, below, above;
 } TableDim;
 
 typedef struct Table {
@@ -85,8 +91,12 @@ Proto *chunk_proto_new(Program *prog, const char *name, int source_id, uint32_t 
 int chunk_emit(Proto *p, uint8_t byte, uint32_t offset);
 /* Add a constant (reusing an equal int/enum constant) and return its index. */
 int chunk_const(Proto *p, Value v);
-/* Add a table; returns its index. */
+/* Add a table; returns its index.  Indexes its int keys directly where
+ * their span is small. */
 int chunk_add_table(Program *prog, Table *t);
+/* The row (or column) an int key selects in a KEYS_INTS or KEYS_RANGES
+ * dimension, or -1. */
+int chunk_dim_find(const TableDim *d, int64_t k);
 /* Look a procedure up by name; -1 if none. */
 int chunk_find_proto(const Program *prog, const char *name);
 

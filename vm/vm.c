@@ -205,15 +205,7 @@ static int table_find(const TableDim *d, Value key)
     int64_t k = key.tag == VAL_BOOL ? (int64_t)key.as.b : key.as.i;
     if (d->mode == KEYS_INDEX)
         return k >= 0 && k < d->nkeys ? d->index[k] : -1;
-    int lo = 0, hi = d->nkeys;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (d->hi[mid] < k)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < d->nkeys && d->lo[lo] <= k && k <= d->hi[lo] ? d->row[lo] : -1;
+    return chunk_dim_find(d, k);
 }
 
 static void key_text(char *buf, size_t len, Value key, const Program *prog)

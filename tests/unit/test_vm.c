@@ -1229,6 +1229,44 @@ static void test_pool_filters_match_brute_force(void)
     }
 }
 
+/* Int keys over a small span are looked up through a table of rows, which
+ * answers as the binary search does, open ends and gaps included. */
+static void test_direct_table_index(void)
+{
+    Rng rng;
+    rng_seed(&rng, 3);
+    for (int trial = 0; trial < 200; trial++) {
+        int n = (int)rng_below(&rng, 6) + 1;
+        int64_t at = (int64_t)rng_below(&rng, 40) - 20;
+        TableDim d = { .mode = KEYS_RANGES, .n = n, .nkeys = n };
+        d.lo = mem_alloc_atomic(sizeof(int64_t) * (size_t)n);
+        d.hi = mem_alloc_atomic(sizeof(int64_t) * (size_t)n);
+        d.row = mem_alloc_atomic(sizeof(int) * (size_t)n);
+        for (int i = 0; i < n; i++) {
+            at += (int64_t)rng_below(&rng, 3);            /* a gap of 0 to 2 keys */
+            d.lo[i] = at;
+            at += (int64_t)rng_below(&rng, 4);
+            d.hi[i] = at++;
+            d.row[i] = n - 1 - i;
+        }
+        if (rng_below(&rng, 2))
+            d.lo[0] = INT64_MIN;
+        if (rng_below(&rng, 2))
+            d.hi[n - 1] = INT64_MAX;
+        TableDim plain = d;
+        Table t = { .name = "t", .ndims = 1 };
+        t.dim[0] = d;
+        Program *prog = chunk_program_new();
+        chunk_add_table(prog, &t);
+        if (n > 1 || d.lo[0] != INT64_MIN || d.hi[0] != INT64_MAX)
+            CU_ASSERT_PTR_NOT_NULL(t.dim[0].direct);   /* (one band over every int has no bounds to index) */
+        for (int64_t k = -60; k <= 60; k++)
+            CU_ASSERT_EQUAL(chunk_dim_find(&t.dim[0], k), chunk_dim_find(&plain, k));
+        CU_ASSERT_EQUAL(chunk_dim_find(&t.dim[0], INT64_MIN), chunk_dim_find(&plain, INT64_MIN));
+        CU_ASSERT_EQUAL(chunk_dim_find(&t.dim[0], INT64_MAX), chunk_dim_find(&plain, INT64_MAX));
+    }
+}
+
 /* A fresh roll in a simulation is left unsorted: every operation on it
  * answers as on the same dice in order. */
 static void test_unsorted_pools_answer_alike(void)
@@ -1442,6 +1480,7 @@ void register_tests(void)
         { "remembered results match plain runs", test_memo_matches_plain_runs },
         { "pool filters match counting die by die", test_pool_filters_match_brute_force },
         { "unsorted pools answer as sorted ones", test_unsorted_pools_answer_alike },
+        { "small spans of int keys looked up directly", test_direct_table_index },
         { "reroll", test_reroll },
         { "reroll limit", test_reroll_limit },
         { NULL, NULL },
