@@ -92,17 +92,39 @@ typedef struct RecordDesc {
 
 struct Program;
 
-static inline Value val_int(int64_t i) { Value v = { .tag = VAL_INT }; v.as.i = i; return v; }
-static inline Value val_bool(bool b) { Value v = { .tag = VAL_BOOL }; v.as.b = b; return v; }
-static inline Value val_enum(int32_t id, int64_t index)
+/* A value from its tag, enum and 64-bit payload (the rest zero).  Written
+ * as one 16-byte piece and one 8-byte piece, the way values are copied: a
+ * value built in smaller overlapping pieces (zeroed, then a field set)
+ * cannot be forwarded from the store buffer to the copy that reads it
+ * next, which costs a stall of a dozen cycles in the interpreter loop. */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+typedef int64_t ValueFront __attribute__((vector_size(16)));
+static inline Value val_make(ValTag tag, int32_t enum_id, int64_t payload)
 {
-    Value v = { .tag = VAL_ENUM, .enum_id = id };
-    v.as.i = index;
+    Value v;
+    ValueFront front = { (int64_t)((uint64_t)(uint32_t)tag | ((uint64_t)(uint32_t)enum_id << 32)), payload };
+    __builtin_memcpy(&v, &front, sizeof front);
+    v.as.q.den = 0;
     return v;
 }
-static inline Value val_str(const MuStr *s) { Value v = { .tag = VAL_STR }; v.as.s = s; return v; }
-static inline Value val_pool(const Pool *p) { Value v = { .tag = VAL_POOL }; v.as.p = p; return v; }
-static inline Value val_record(const Record *r) { Value v = { .tag = VAL_RECORD }; v.as.r = r; return v; }
+#else
+static inline Value val_make(ValTag tag, int32_t enum_id, int64_t payload)
+{
+    Value v;
+    v.tag = tag;
+    v.enum_id = enum_id;
+    v.as.q.num = payload;
+    v.as.q.den = 0;
+    return v;
+}
+#endif
+
+static inline Value val_int(int64_t i) { return val_make(VAL_INT, 0, i); }
+static inline Value val_bool(bool b) { return val_make(VAL_BOOL, 0, b ? 1 : 0); }
+static inline Value val_enum(int32_t id, int64_t index) { return val_make(VAL_ENUM, id, index); }
+static inline Value val_str(const MuStr *s) { return val_make(VAL_STR, 0, (int64_t)(intptr_t)s); }
+static inline Value val_pool(const Pool *p) { return val_make(VAL_POOL, 0, (int64_t)(intptr_t)p); }
+static inline Value val_record(const Record *r) { return val_make(VAL_RECORD, 0, (int64_t)(intptr_t)r); }
 
 /* A rational from num/den, reduced; den must not be 0.  Returns false on
  * overflow of int64. */

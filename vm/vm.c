@@ -197,6 +197,11 @@ static int fail(Vm *vm, const Proto *p, const uint8_t *ip, const char *fmt, ...)
     return -1;
 }
 
+/* Writing a scalar in place (see val_make in value.h for why whole). */
+#define PUT_INT(d, i) (*(d) = val_int(i))
+#define PUT_BOOL(d, b) (*(d) = val_bool(b))
+#define PUT_ENUM(d, id, i) (*(d) = val_enum((id), (i)))
+
 static inline unsigned u16(const uint8_t *ip) { return (unsigned)ip[0] | ((unsigned)ip[1] << 8); }
 
 /* The row (or column) a key selects, or -1. */
@@ -327,8 +332,8 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             PUSH(p->consts[u16(ip)]);
             ip += 2;
             break;
-        case OP_TRUE: PUSH(val_bool(true)); break;
-        case OP_FALSE: PUSH(val_bool(false)); break;
+        case OP_TRUE: PUT_BOOL(sp, true); sp++; break;
+        case OP_FALSE: PUT_BOOL(sp, false); sp++; break;
         case OP_LOAD: PUSH(base[*ip++]); break;
         case OP_LOADN: {
             /* a plain loop: a few values, where an inlined memcpy is slow to start */
@@ -358,7 +363,7 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
                 if (__builtin_add_overflow(PEEK(1).as.i, PEEK(0).as.i, &r))
                     ERR("integer overflow");
                 sp--;
-                sp[-1].as.i = r;
+                PUT_INT(&sp[-1], r);
                 break;
             }
             ARITH(val_add);
@@ -374,14 +379,14 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
                 if (__builtin_sub_overflow(PEEK(1).as.i, PEEK(0).as.i, &r))
                     ERR("integer overflow");
                 sp--;
-                sp[-1].as.i = r;
+                PUT_INT(&sp[-1], r);
                 break;
             }
             ARITH(val_sub);
             break;
         case OP_CMPK: {
             CmpOp c = (CmpOp)ip[2];
-            sp[-1] = val_bool(compare(sp[-1], p->consts[u16(ip)], c));
+            PUT_BOOL(&sp[-1], compare(sp[-1], p->consts[u16(ip)], c));
             ip += 3;
             break;
         }
@@ -390,10 +395,11 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
         case OP_DIV: ARITH(val_div); break;
         case OP_MOD: ARITH(val_mod); break;
         case OP_NEG: UNARY(val_neg); break;
-        case OP_NOT: sp[-1].as.b = !sp[-1].as.b; break;
+        case OP_NOT: PUT_BOOL(&sp[-1], !sp[-1].as.b); break;
         case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: {
             Value b = POP(), a = POP();
-            PUSH(val_bool(compare(a, b, (CmpOp)(op - OP_EQ))));
+            PUT_BOOL(sp, compare(a, b, (CmpOp)(op - OP_EQ)));
+            sp++;
             break;
         }
         case OP_JUMP: ip += 2 + u16(ip); break;
@@ -512,7 +518,8 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
                 ERR("%s", dice_err);
             if (vm->trace && vm->trace->on_roll)
                 vm->trace->on_roll(vm->trace->ud, p, p->offsets[ip - 1 - p->code], (int32_t)sides, 1, NULL, face);
-            PUSH(val_int(face));
+            PUT_INT(sp, face);
+            sp++;
             break;
         }
         case OP_ROLL_POOL: {
@@ -569,19 +576,19 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             Value x = POP();
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_ANY, sp[-1].as.p, cmp, x);
-            sp[-1] = val_bool(pool_any(sp[-1].as.p, cmp, x));
+            PUT_BOOL(&sp[-1], pool_any(sp[-1].as.p, cmp, x));
             break;
         }
         case OP_ALL: {
             Value x = POP();
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_ALL, sp[-1].as.p, cmp, x);
-            sp[-1] = val_bool(pool_all(sp[-1].as.p, cmp, x));
+            PUT_BOOL(&sp[-1], pool_all(sp[-1].as.p, cmp, x));
             break;
         }
         case OP_COUNT:
             LAZY_POOL(OP_COUNT, sp[-1].as.p, CMP_EQ, val_int(0));
-            sp[-1] = val_int(sp[-1].as.p->n);
+            PUT_INT(&sp[-1], sp[-1].as.p->n);
             break;
         case OP_COUNT_IF: {
             Value x = POP();
@@ -593,12 +600,12 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
                     ERR("%s", dice_err);
                 break;
             }
-            sp[-1] = val_int(pool_count(sp[-1].as.p, cmp, x));
+            PUT_INT(&sp[-1], pool_count(sp[-1].as.p, cmp, x));
             break;
         }
         case OP_SUM:
             LAZY_POOL(OP_SUM, sp[-1].as.p, CMP_EQ, val_int(0));
-            sp[-1] = val_int(pool_sum(sp[-1].as.p));
+            PUT_INT(&sp[-1], pool_sum(sp[-1].as.p));
             break;
         case OP_HIGHEST: case OP_LOWEST: {
             const Pool *pool = sp[-1].as.p;
@@ -606,7 +613,7 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             pool = pool_order(pool);
             if (pool->n == 0)
                 ERR("%s() of an empty pool", op == OP_HIGHEST ? "highest" : "lowest");
-            sp[-1] = val_int(op == OP_HIGHEST ? pool->face[pool->n - 1] : pool->face[0]);
+            PUT_INT(&sp[-1], op == OP_HIGHEST ? pool->face[pool->n - 1] : pool->face[0]);
             break;
         }
         case OP_HIGHEST_N: case OP_LOWEST_N: {
@@ -622,7 +629,7 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
         }
         case OP_DOUBLES:
             LAZY_POOL(OP_DOUBLES, sp[-1].as.p, CMP_EQ, val_int(0));
-            sp[-1] = val_bool(pool_doubles(sp[-1].as.p));
+            PUT_BOOL(&sp[-1], pool_doubles(sp[-1].as.p));
             break;
 #undef LAZY_POOL
         case OP_FLOOR: UNARY(val_floor); break;
@@ -685,7 +692,7 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             Value *m = &sp[-1];
             int64_t last = prog->enums[m->enum_id].nmembers - 1;
             int64_t to = m->as.i + (n > last ? last + 1 : n < -last ? -last - 1 : n);
-            m->as.i = to < 0 ? 0 : to > last ? last : to;
+            PUT_ENUM(m, m->enum_id, to < 0 ? 0 : to > last ? last : to);
             break;
         }
         case OP_RECORD: {
@@ -715,7 +722,8 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             int id = (int)u16(ip);
             ip += 2;
             int pick = vm->choices ? vm->choices[id] : -1;
-            PUSH(val_enum(id, pick >= 0 ? pick : prog->enums[id].deflt));
+            PUT_ENUM(sp, id, pick >= 0 ? pick : prog->enums[id].deflt);
+            sp++;
             if (vm->trace && vm->trace->on_choose)
                 vm->trace->on_choose(vm->trace->ud, p, p->offsets[ip - 3 - p->code], id, (int)sp[-1].as.i, pick >= 0);
             break;
