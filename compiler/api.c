@@ -1400,6 +1400,7 @@ static void *simulate(void *arg)
     vm->limits = sim->ctx->limits;
     vm->choices = sim->choices;
     vm->memo = true;
+    vm->quiet_unknown = true;
     Value *argv = mem_alloc(sizeof(Value) * (size_t)(sig->nparams + 1));
     memcpy(argv, sim->argv, sizeof(Value) * (size_t)sig->nparams);
     Arena arena = { 0 };     /* the trial's pools: no allocation per trial once it has grown */
@@ -1421,14 +1422,26 @@ static void *simulate(void *arg)
             arena_reset(&arena);
             if (sim->spec >= 0) {
                 /* the specialized call (its result is already the field asked
-                 * for); on an error, the same trial again with the original,
-                 * which says where the error is */
-                Rng before = rng.rng;
+                 * for) */
                 if (vm_call(vm, sim->spec, NULL, 0, &r) == 0) {
                     tally(&w->t, &r);
                     continue;
                 }
-                rng.rng = before;
+                /* It rolled what the original rolls up to the error, so the
+                 * dice are in step; a '?' after the first is only counted. */
+                if (vm->error_unknown && w->unknown && i > w->unknown_first) {
+                    w->unknown++;
+                    continue;
+                }
+                /* Otherwise the same trial again with the original, which
+                 * says where the error is: back to the dice this trial
+                 * started with, by replaying the block up to it. */
+                rng_seed(&rng.rng, block_seed(sim->seed, b));
+                for (uint64_t k = from; k < i; k++) {
+                    Value ignored;
+                    arena_reset(&arena);
+                    (void)vm_call(vm, sim->spec, NULL, 0, &ignored);
+                }
                 arena_reset(&arena);
             }
             if ((defaults && fill_defaults(sig, sim->given, vm, argv)) || vm_call(vm, sig->proto, argv, sig->nparams, &r)) {
@@ -1502,6 +1515,7 @@ static int compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
     /* the same procedure, run many times: remember pure calls' results, and
      * work the fixed defaults out once */
     vm->memo = true;
+    vm->quiet_unknown = true;
     const bool *per_run = fix_pure_defaults(sig, given, vm, argv);
 
     /* --field: the odds of one field of a record result */

@@ -139,6 +139,15 @@ static void memo_store(MemoEntry *e, Value r)
     e->state = plain(r) ? MEMO_VALID : MEMO_EMPTY;
 }
 
+/* A call failed at frame depth `depth`: if remembered calls were under
+ * way, their entries are left busy, for memo_prepare to clear. */
+static void memo_abandon(Vm *vm, int depth)
+{
+    for (int f = 1; f <= depth; f++)
+        if (vm->frames[f].memo >= 0)
+            vm->memo_dirty = true;
+}
+
 static void memo_prepare(Vm *vm)
 {
     if (!vm->memo || vm->trace) {
@@ -193,7 +202,7 @@ static int fail(Vm *vm, const Proto *p, const uint8_t *ip, const char *fmt, ...)
     va_end(ap);
     vm->error_proto = p;
     vm->error_offset = p && ip ? p->offsets[ip - p->code] : (p ? p->decl_offset : 0);
-    vm->memo_dirty = true;
+    memo_abandon(vm, vm->error_depth);
     return -1;
 }
 
@@ -667,6 +676,18 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             int cell = t->col_rows ? at[0] : at[0] * (t->ndims == 2 ? t->dim[1].n : 1) + at[1];
             if (t->row_texts && t->row_texts[at[0]] && vm->trace && vm->trace->on_row)
                 vm->trace->on_row(vm->trace->ud, p, p->offsets[ip - 3 - p->code], (int)u16(ip - 2), at[0]);
+            if (t->kinds[cell] == CELL_UNKNOWN && vm->quiet_unknown) {
+                /* counted, not reported: where it is is all the owner needs */
+                vm->steps = steps;
+                vm->error_depth = depth;
+                vm->error_unknown = true;
+                static const char quiet[] = "a table gives no value here: the rules text does not say (marked '?')";
+                memcpy(vm->error, quiet, sizeof quiet);
+                vm->error_proto = p;
+                vm->error_offset = t->cell_offsets[cell];
+                memo_abandon(vm, depth);
+                return -1;
+            }
             if (t->kinds[cell] != CELL_VALUE) {
                 char k0[64], k1[64] = "";
                 key_text(k0, sizeof k0, keys[0], prog);

@@ -98,6 +98,8 @@ typedef struct Vm {
     uint32_t error_offset;
     int error_depth;         /* frames[0..error_depth) are the callers, each with its ip at the call */
     bool error_unknown;      /* the error is a table cell the rules text does not give ('?') */
+    bool quiet_unknown;      /* such a cell is only counted (simulation, exact engine): its error
+                              * names the place but not the keys, which are costly to print */
 } Vm;
 
 void vm_init(Vm *vm, const Program *prog, DiceSource *dice);
