@@ -214,11 +214,17 @@ static int fail(Vm *vm, const Proto *p, const uint8_t *ip, const char *fmt, ...)
 static inline unsigned u16(const uint8_t *ip) { return (unsigned)ip[0] | ((unsigned)ip[1] << 8); }
 
 /* The row (or column) a key selects, or -1. */
-static int table_find(const TableDim *d, Value key)
+static inline int table_find(const TableDim *d, Value key)
 {
     int64_t k = key.tag == VAL_BOOL ? (int64_t)key.as.b : key.as.i;
     if (d->mode == KEYS_INDEX)
         return k >= 0 && k < d->nkeys ? d->index[k] : -1;
+    if (d->direct) {
+        if (k < d->direct_lo)
+            return d->below;
+        uint64_t at = (uint64_t)(k - d->direct_lo);
+        return at < (uint64_t)d->direct_n ? d->direct[at] : d->above;
+    }
     return chunk_dim_find(d, k);
 }
 
@@ -650,8 +656,14 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
             ip += 2;
             Value keys[2];
             int at[2] = { 0, 0 };
-            for (int d = t->ndims - 1; d >= 0; d--)
-                keys[d] = POP();
+            /* (one or two keys; not a loop, which the compiler makes a memmove) */
+            if (t->ndims == 2) {
+                keys[1] = sp[-1];
+                keys[0] = sp[-2];
+                sp -= 2;
+            } else {
+                keys[0] = *--sp;
+            }
             for (int d = t->col_rows ? 1 : 0; d < t->ndims; d++) {
                 at[d] = table_find(&t->dim[d], keys[d]);
                 if (at[d] < 0) {
