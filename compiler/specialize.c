@@ -59,7 +59,7 @@ typedef struct Spec {
     int scratch;             /* a proto to hold one instruction to work out */
     Proto *out;
     int ntemps;
-    int depth_now, peak;     /* operand stack depth while emitting */
+    int depth_now, peak;     /* operand stack depth while emitting (max_stack_of has the last word) */
     Group *groups;
     int ngroups, gcap;
     int field;
@@ -806,7 +806,60 @@ static void tidy(Spec *S)
             && uses[p->code[pc + 1]] == 1)
             memset(keep + pc, 0, 4);
     compact(p, keep);
+    /* and two values each read once, by the instruction after the second:
+     * STORE t, (what computes u), STORE u, LOAD t, LOAD u leaves t on the
+     * stack under u.  What computes u only pushes and pops above t (it is
+     * one value's inputs and its operation, with no jump, store or end in
+     * it), so t is where LOAD t would have put it. */
+    keep = mem_alloc_atomic((size_t)p->len + 1);
+    memset(keep, 1, (size_t)p->len + 1);
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
+        if (p->code[pc] != OP_STORE || uses[p->code[pc + 1]] != 1 || !keep[pc])
+            continue;
+        int t = p->code[pc + 1], q = pc + 2;
+        while (q < p->len && p->code[q] != OP_STORE && p->code[q] != OP_JUMP_FALSE && p->code[q] != OP_TEE
+               && !ends_path(p->code[q]))
+            q += chunk_insn_len(p->code, q);
+        if (q == pc + 2 || q + 6 > p->len || p->code[q] != OP_STORE)
+            continue;
+        int u = p->code[q + 1];
+        if (uses[u] != 1 || p->code[q + 2] != OP_LOAD || p->code[q + 3] != t || p->code[q + 4] != OP_LOAD
+            || p->code[q + 5] != u)
+            continue;
+        keep[pc] = keep[pc + 1] = false;
+        memset(keep + q, 0, 6);
+    }
+    compact(p, keep);
     peephole_proto(p);
+}
+
+/* The deepest the operand stack gets in the residual code, worked out from
+ * the code itself: each instruction's effect, and at a jump's target the
+ * depth the jump left (the code is a tree, so nothing else reaches it). */
+static int max_stack_of(const Program *prog, const Proto *p)
+{
+    int *at = mem_alloc_atomic(sizeof(int) * ((size_t)p->len + 1));
+    for (int i = 0; i <= p->len; i++)
+        at[i] = -1;
+    int depth = 0, most = 0;
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
+        if (at[pc] >= 0)
+            depth = at[pc];
+        const uint8_t *ip = p->code + pc;
+        switch ((OpCode)ip[0]) {
+        case OP_LOADN: depth += ip[2]; break;
+        case OP_CALL: depth += 1 - ip[3]; break;
+        case OP_RECORD: depth += 1 - ip[3]; break;
+        case OP_TABLE: depth += 1 - prog->tables[u16_at(ip + 1)]->ndims; break;
+        case OP_JUMP_FALSE:
+            depth -= 1;
+            at[pc + 3 + (int)u16_at(ip + 1)] = depth;
+            break;
+        default: depth += op_info[ip[0]].stack_effect; break;
+        }
+        most = depth > most ? depth : most;
+    }
+    return most;
 }
 
 int specialize_call(Vm *vm, int index, const Value *args, int nargs, int field)
@@ -842,6 +895,6 @@ int specialize_call(Vm *vm, int index, const Value *args, int nargs, int field)
         return -1;
     tidy(S);
     S->out->nlocals = S->ntemps;
-    S->out->max_stack = S->peak + 2;
+    S->out->max_stack = max_stack_of(S->prog, S->out) + 1;
     return out_index;
 }
