@@ -47,6 +47,11 @@ typedef struct SState {
     int depth;               /* f[0..depth] */
 } SState;
 
+/* One column of a two-key table, made into a table of its own. */
+typedef struct Slice {
+    int table, col, index;
+} Slice;
+
 /* The instructions that compute one value into one temp. */
 typedef struct Group {
     int start, end, temp;
@@ -64,6 +69,8 @@ typedef struct Spec {
     int ngroups, gcap;
     int field;
     bool failed;
+    Slice *slices;           /* columns of two-key tables made so far */
+    int nslices, slices_cap;
 } Spec;
 
 static inline unsigned u16_at(const uint8_t *c) { return (unsigned)c[0] | ((unsigned)c[1] << 8); }
@@ -411,6 +418,50 @@ static bool gives_int(uint8_t op, const AVal *in)
 
 static void follow(Spec *S, SState *st);
 
+/* The table of one column of two-key table ti (the column `key` selects),
+ * as a table of one key: made once per column and added to the program.
+ * -1 if the key selects no column (the lookup then fails at run time, as
+ * written). */
+static int column_of(Spec *S, int ti, Value key)
+{
+    const Table *t = S->prog->tables[ti];
+    const TableDim *cols = &t->dim[1];
+    int64_t k = key.tag == VAL_BOOL ? (int64_t)key.as.b : key.as.i;
+    int col = cols->mode == KEYS_INDEX ? (k >= 0 && k < cols->nkeys ? cols->index[k] : -1) : chunk_dim_find(cols, k);
+    if (col < 0)
+        return -1;
+    for (int i = 0; i < S->nslices; i++)
+        if (S->slices[i].table == ti && S->slices[i].col == col)
+            return S->slices[i].index;
+    Table *c = mem_alloc(sizeof *c);
+    *c = *t;
+    c->ndims = 1;
+    c->col_rows = NULL;
+    memset(&c->dim[1], 0, sizeof c->dim[1]);
+    if (t->col_rows) {
+        /* each column has its own rows, into the one list of cells */
+        c->dim[0] = t->col_rows[col];
+    } else {
+        int rows = t->dim[0].n, ncols = t->dim[1].n;
+        c->cells = mem_alloc(sizeof(Value) * (size_t)(rows + 1));
+        c->kinds = mem_alloc_atomic(sizeof(CellKind) * (size_t)(rows + 1));
+        c->cell_offsets = mem_alloc_atomic(sizeof(uint32_t) * (size_t)(rows + 1));
+        for (int r = 0; r < rows; r++) {
+            c->cells[r] = t->cells[r * ncols + col];
+            c->kinds[r] = t->kinds[r * ncols + col];
+            c->cell_offsets[r] = t->cell_offsets[r * ncols + col];
+        }
+    }
+    if (S->nslices == S->slices_cap) {
+        int cap = S->slices_cap ? S->slices_cap * 2 : 8;
+        S->slices = mem_realloc(S->slices, sizeof(Slice) * (size_t)S->slices_cap, sizeof(Slice) * (size_t)cap, 1);
+        S->slices_cap = cap;
+    }
+    int index = chunk_add_table(S->prog, c);
+    S->slices[S->nslices++] = (Slice){ ti, col, index };
+    return index;
+}
+
 #define PUSHA(fr, a) ((fr)->stack[(fr)->sp++] = (a))
 #define POPA(fr) ((fr)->stack[--(fr)->sp])
 
@@ -624,6 +675,18 @@ static void follow(Spec *S, SState *st)
                 if (eval_insn(S, ip, len, vals, n, &r)) {
                     PUSHA(fr, known(r));
                     break;
+                }
+            }
+            /* a two-key table looked up with its column known: one column of it */
+            uint8_t sliced[3];
+            if (op == OP_TABLE && n == 2 && in[1].kind == AV_KNOWN) {
+                int col_table = column_of(S, (int)u16_at(ip + 1), in[1].v);
+                if (col_table >= 0) {
+                    sliced[0] = OP_TABLE;
+                    sliced[1] = (uint8_t)(col_table & 0xff);
+                    sliced[2] = (uint8_t)(col_table >> 8);
+                    ip = sliced;
+                    n = 1;
                 }
             }
             /* x + 0, x - 0, x * 1 on a whole number are x (the same value and type) */

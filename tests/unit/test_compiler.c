@@ -1460,6 +1460,8 @@ static const char spec_src[] =
     "}\n"
     "proc whole(n: int) -> R { let x = roll n d4  return R(a: count(x == 4), b: sum(x), c: doubles(x)) }\n"
     "proc asks() -> rat { return prob(roll d6 >= 5) }\n"
+    "table grid(r: int, s: Side) -> int {\n  columns left right\n  1: 10 20\n  2: 30 ?\n  3: 50 60\n}\n"
+    "proc grid_roll(s: Side) -> int { return grid(roll d3, s) + grid(roll d3, left) }\n"
     "proc eff(k: int) -> int {\n"
     "  let t = roll d10 + k\n"
     "  let extra = 0\n"
@@ -1486,6 +1488,7 @@ static void test_specialized_calls_match(void)
         { "whole", { val_int(4) }, 1, 0 },
         { "whole", { val_int(6) }, 1, 2 },
         { "eff", { val_int(-4) }, 1, -1 },
+        { "grid_roll", { val_enum(0, 1) }, 1, -1 },
     };
     int enum_side = -1;
     for (int e = 0; e < c->prog->nenums; e++)
@@ -1518,8 +1521,8 @@ static void test_specialized_calls_match(void)
             unknowns += rc1 != 0 && plain.vm.error_unknown;
         }
         CU_ASSERT_EQUAL(mismatches, 0);
-        if (!strcmp(cases[k].proc, "main"))
-            CU_ASSERT(unknowns > 0);      /* the '?' band was reached, and alike */
+        if (!strcmp(cases[k].proc, "main") || !strcmp(cases[k].proc, "grid_roll"))
+            CU_ASSERT(unknowns > 0);      /* the '?' cell was reached, and alike */
         /* the same dice were used: the streams are still in step */
         CU_ASSERT_EQUAL(rng_next(&plain.rng.rng), rng_next(&spec.rng.rng));
     }
@@ -1562,6 +1565,22 @@ static void test_specialized_code(void)
     CU_ASSERT(tables);
     CU_ASSERT(!branches);
     CU_ASSERT(!subtracts);
+    /* a two-key table with its column known is looked up by one key */
+    int side_enum = -1;
+    for (int e = 0; e < c->prog->nenums; e++)
+        if (!strcmp(c->prog->enums[e].name, "Side"))
+            side_enum = e;
+    Value right[1] = { val_enum(side_enum, 1) };
+    sp = specialize_call(&r.vm, chunk_find_proto(c->prog, "grid_roll"), right, 1, -1);
+    CU_ASSERT_FATAL(sp >= 0);
+    p = c->prog->protos[sp];
+    int lookups = 0;
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc))
+        if (p->code[pc] == OP_TABLE) {
+            lookups++;
+            CU_ASSERT_EQUAL(c->prog->tables[p->code[pc + 1] | (p->code[pc + 2] << 8)]->ndims, 1);
+        }
+    CU_ASSERT_EQUAL(lookups, 2);
     /* odds inside cannot be followed: the caller runs the original */
     CU_ASSERT_EQUAL(specialize_call(&r.vm, chunk_find_proto(c->prog, "asks"), NULL, 0, -1), -1);
 }
