@@ -302,8 +302,12 @@ static int claim_odds(Vm *vm, int proto, Value *out, char *why, size_t whylen)
     return status;
 }
 
-int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
+/* The interpreter: protos[index](args), `repeat` times over (see
+ * vm_call_many), each result to the next of results[]. */
+static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, uint64_t repeat)
 {
+    uint64_t finished = 0;
+    vm->runs_done = 0;
     ensure_stacks(vm);
     memo_prepare(vm);
     MemoSet *const memo = vm->memo && !vm->trace ? vm->memo_tab : NULL;
@@ -489,7 +493,18 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
         case OP_RETURN: {
             Value r = POP();
             if (depth == 0) {
-                *result = r;
+                results[finished++] = r;
+                vm->runs_done = finished;
+                if (finished < repeat && r.tag != VAL_POOL && r.tag != VAL_RECORD) {
+                    /* the next run: from the top, its pools and records in a fresh arena */
+                    if (vm->scratch)
+                        arena_reset(vm->scratch);
+                    steps = 0;
+                    rerolls = 0;
+                    ip = p->code;
+                    sp = base + p->nlocals;
+                    break;
+                }
                 vm->steps = steps;
                 return 0;
             }
@@ -804,5 +819,17 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
 #undef ERR
 #undef ARITH
 #undef UNARY
+}
+
+int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
+{
+    return run(vm, index, args, nargs, result, 1);
+}
+
+int vm_call_many(Vm *vm, int index, uint64_t n, Value *results, uint64_t *done)
+{
+    int rc = n ? run(vm, index, NULL, 0, results, n) : 0;
+    *done = vm->runs_done;
+    return rc;
 }
 

@@ -92,6 +92,7 @@ typedef struct Vm {
     Frame *frames;
     int frames_cap;
     uint64_t steps;          /* instructions executed by the last call */
+    uint64_t runs_done;      /* vm_call_many: runs finished so far */
     /* the error of the last failed call */
     char error[320];
     const Proto *error_proto;
@@ -109,5 +110,12 @@ Value vm_keep(Value v);
 /* Call protos[index] with nargs arguments; 0 on success with *result set,
  * -1 on a runtime error (see vm->error, error_proto, error_offset). */
 int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result);
+/* Call protos[index], a procedure of no parameters, up to n times, its
+ * results to results[0..): one entry into the interpreter for a block of
+ * simulated trials.  The scratch arena (if any) is reset between runs, so
+ * it stops early after a result that is a pool or a record (which lives
+ * there).  Returns 0 with *done runs finished, or -1 on a runtime error in
+ * run *done + 1 (the Vm's error fields describe it). */
+int vm_call_many(Vm *vm, int index, uint64_t n, Value *results, uint64_t *done);
 
 #endif

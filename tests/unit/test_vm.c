@@ -1229,6 +1229,59 @@ static void test_pool_filters_match_brute_force(void)
     }
 }
 
+/* vm_call_many runs a procedure of no parameters over and over with one
+ * entry into the interpreter: the same results as one call at a time, a
+ * stop after a pool, and the number of runs done when one fails. */
+static void test_call_many(void)
+{
+    Compiled *c = compile_text("proc two() -> int {\n"
+                               "  let a = roll d6\n"
+                               "  if a == 6 { reroll }\n"
+                               "  return a + roll d6\n"
+                               "}\n"
+                               "proc dice() -> pool { return roll 3d6 }\n"
+                               "table gap(n: int) -> int {\n  1: 1\n  2: ?\n  3: 3\n}\n"
+                               "proc gappy() -> int { return gap(roll d3) }\n", NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    Run one, many;
+    run_seeded(&one, c, 21);
+    run_seeded(&many, c, 21);
+    Arena a1 = { 0 }, a2 = { 0 };
+    one.vm.scratch = &a1;
+    many.vm.scratch = &a2;
+    int two = chunk_find_proto(c->prog, "two");
+    Value results[500];
+    uint64_t done = 0;
+    CU_ASSERT_EQUAL(vm_call_many(&many.vm, two, 500, results, &done), 0);
+    CU_ASSERT_EQUAL(done, 500);
+    for (int i = 0; i < 500; i++) {
+        Value r;
+        arena_reset(&a1);
+        CU_ASSERT_EQUAL_FATAL(vm_call(&one.vm, two, NULL, 0, &r), 0);
+        CU_ASSERT_EQUAL(r.as.i, results[i].as.i);
+    }
+    /* a pool lives in the arena the next run resets: one at a time */
+    CU_ASSERT_EQUAL(vm_call_many(&many.vm, chunk_find_proto(c->prog, "dice"), 10, results, &done), 0);
+    CU_ASSERT_EQUAL(done, 1);
+    CU_ASSERT_EQUAL(results[0].tag, VAL_POOL);
+    /* a failing run: the ones before it are done */
+    int gappy = chunk_find_proto(c->prog, "gappy");
+    int fails = 0;
+    for (int round = 0; round < 50; round++) {
+        int rc = vm_call_many(&many.vm, gappy, 100, results, &done);
+        if (rc) {
+            fails++;
+            CU_ASSERT(done < 100);
+            CU_ASSERT(many.vm.error_unknown);
+            for (uint64_t k = 0; k < done; k++)
+                CU_ASSERT(results[k].as.i == 1 || results[k].as.i == 3);
+        } else {
+            CU_ASSERT_EQUAL(done, 100);
+        }
+    }
+    CU_ASSERT(fails > 0);
+}
+
 /* Int keys over a small span are looked up through a table of rows, which
  * answers as the binary search does, open ends and gaps included. */
 static void test_direct_table_index(void)
@@ -1481,6 +1534,7 @@ void register_tests(void)
         { "pool filters match counting die by die", test_pool_filters_match_brute_force },
         { "unsorted pools answer as sorted ones", test_unsorted_pools_answer_alike },
         { "small spans of int keys looked up directly", test_direct_table_index },
+        { "many calls in one entry", test_call_many },
         { "reroll", test_reroll },
         { "reroll limit", test_reroll_limit },
         { NULL, NULL },
