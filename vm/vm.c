@@ -669,6 +669,14 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         case OP_TABLE: {
             const Table *t = prog->tables[u16(ip)];
             ip += 2;
+            if (t->ndims == 1 && !(t->row_texts && vm->trace)) {
+                /* the usual case first: one key, a value in the cell */
+                int row = table_find(&t->dim[0], sp[-1]);
+                if (row >= 0 && t->kinds[row] == CELL_VALUE) {
+                    sp[-1] = t->cells[row];
+                    break;
+                }
+            }
             Value keys[2];
             int at[2] = { 0, 0 };
             /* (one or two keys; not a loop, which the compiler makes a memmove) */
