@@ -239,15 +239,21 @@ static void key_text(char *buf, size_t len, Value key, const Program *prog)
     fclose(f);
 }
 
-static inline bool compare(Value a, Value b, CmpOp op)
+static bool compare_other(const Value *a, const Value *b, CmpOp op)
 {
-    /* the common cases: two ints, two members of one enum, two bools */
-    if (a.tag == b.tag && (a.tag == VAL_INT || a.tag == VAL_ENUM) && a.enum_id == b.enum_id)
-        return cmp_holds((a.as.i > b.as.i) - (a.as.i < b.as.i), op);
-    if (a.tag == VAL_BOOL && b.tag == VAL_BOOL)
-        return cmp_holds((int)a.as.b - (int)b.as.b, op);
-    bool numeric = (a.tag == VAL_INT || a.tag == VAL_RAT) && (b.tag == VAL_INT || b.tag == VAL_RAT);
-    return cmp_holds(numeric ? val_num_cmp(a, b) : val_order(a, b), op);
+    bool numeric = (a->tag == VAL_INT || a->tag == VAL_RAT) && (b->tag == VAL_INT || b->tag == VAL_RAT);
+    return cmp_holds(numeric ? val_num_cmp(*a, *b) : val_order(*a, *b), op);
+}
+
+/* Inline for the common cases: two ints, two members of one enum, two
+ * bools; anything else out of line. */
+static inline __attribute__((always_inline)) bool compare(const Value *a, const Value *b, CmpOp op)
+{
+    if (a->tag == b->tag && (a->tag == VAL_INT || a->tag == VAL_ENUM) && a->enum_id == b->enum_id)
+        return cmp_holds((a->as.i > b->as.i) - (a->as.i < b->as.i), op);
+    if (a->tag == VAL_BOOL && b->tag == VAL_BOOL)
+        return cmp_holds((int)a->as.b - (int)b->as.b, op);
+    return compare_other(a, b, op);
 }
 
 /* prob(claim): exact where the dice allow, else 200000 runs on a fixed seed */
@@ -405,7 +411,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         case OP_CMPK: {
             CmpOp c = (CmpOp)ip[2];
-            PUT_BOOL(&sp[-1], compare(sp[-1], p->consts[u16(ip)], c));
+            PUT_BOOL(&sp[-1], compare(&sp[-1], &p->consts[u16(ip)], c));
             ip += 3;
             break;
         }
@@ -417,7 +423,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         case OP_NOT: PUT_BOOL(&sp[-1], !sp[-1].as.b); break;
         case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: {
             Value b = POP(), a = POP();
-            PUT_BOOL(sp, compare(a, b, (CmpOp)(op - OP_EQ)));
+            PUT_BOOL(sp, compare(&a, &b, (CmpOp)(op - OP_EQ)));
             sp++;
             break;
         }
