@@ -23,9 +23,17 @@ void peephole_proto(Proto *p)
     /* where jumps land: no fused sequence may swallow one */
     bool *target = mem_alloc_atomic((size_t)len + 1);
     memset(target, 0, (size_t)len + 1);
-    for (int pc = 0; pc < len; pc += chunk_insn_len(old, pc))
+    for (int pc = 0; pc < len; pc += chunk_insn_len(old, pc)) {
         if (is_jump(old[pc]))
             target[pc + 3 + (int)u16_at(old + pc + 1)] = true;
+        else if (old[pc] == OP_JUMP_UNLESS)
+            target[pc + 6 + (int)u16_at(old + pc + 4)] = true;
+    }
+    /* the jumps of the new code: where each one's offset goes, where it
+     * ends, and the old target, moved when all is placed */
+    typedef struct { int field, end, to; } Fix;
+    Fix *fix = mem_alloc_atomic(sizeof(Fix) * ((size_t)len + 1));
+    int nfix = 0;
 
     uint8_t *code = mem_alloc_atomic((size_t)len);
     uint32_t *offsets = mem_alloc_atomic(sizeof(uint32_t) * (size_t)len);
@@ -66,6 +74,20 @@ void peephole_proto(Proto *p)
             uint8_t next = old[pc + 3];
             int fused = next == OP_ROLL ? OP_ROLLK : next == OP_ADD ? OP_ADDK : next == OP_SUB ? OP_SUBK
                       : next >= OP_EQ && next <= OP_GE ? OP_CMPK : -1;
+            if (fused == OP_CMPK && pc + 6 < len && old[pc + 4] == OP_JUMP_FALSE && !target[pc + 4]) {
+                /* ... and a jump on what it says */
+                moved[pc + 3] = moved[pc + 4] = n;
+                code[n] = OP_JUMP_UNLESS;
+                code[n + 1] = old[pc + 1];
+                code[n + 2] = old[pc + 2];
+                code[n + 3] = (uint8_t)(next - OP_EQ);
+                for (int k = 0; k < 6; k++)
+                    offsets[n + k] = p->offsets[pc + 3];
+                fix[nfix++] = (Fix){ n + 4, n + 6, pc + 7 + (int)u16_at(old + pc + 5) };
+                n += 6;
+                pc += 7;
+                continue;
+            }
             if (fused >= 0) {
                 moved[pc + 3] = n;
                 int il = fused == OP_CMPK ? 4 : 3;
@@ -94,19 +116,19 @@ void peephole_proto(Proto *p)
         int il = chunk_insn_len(old, pc);
         memcpy(code + n, old + pc, (size_t)il);
         memcpy(offsets + n, p->offsets + pc, sizeof(uint32_t) * (size_t)il);
+        if (is_jump(op))
+            fix[nfix++] = (Fix){ n + 1, n + 3, pc + 3 + (int)u16_at(old + pc + 1) };
+        else if (op == OP_JUMP_UNLESS)
+            fix[nfix++] = (Fix){ n + 4, n + 6, pc + 6 + (int)u16_at(old + pc + 4) };
         n += il;
         pc += il;
     }
     moved[len] = n;
     /* jumps: the same targets, at their new places */
-    for (int pc = 0, npc = 0; pc < len; pc += chunk_insn_len(old, pc)) {
-        npc = moved[pc];
-        if (is_jump(old[pc])) {
-            int to = moved[pc + 3 + (int)u16_at(old + pc + 1)];
-            unsigned off = (unsigned)(to - (npc + 3));
-            code[npc + 1] = (uint8_t)(off & 0xff);
-            code[npc + 2] = (uint8_t)(off >> 8);
-        }
+    for (int i = 0; i < nfix; i++) {
+        unsigned off = (unsigned)(moved[fix[i].to] - fix[i].end);
+        code[fix[i].field] = (uint8_t)(off & 0xff);
+        code[fix[i].field + 1] = (uint8_t)(off >> 8);
     }
     p->code = code;
     p->offsets = offsets;

@@ -519,9 +519,19 @@ static void follow(Spec *S, SState *st)
             break;
         }
         case OP_JUMP: fr->pc += (int)u16_at(ip + 1); break;
-        case OP_JUMP_FALSE: {
+        case OP_JUMP_FALSE: case OP_JUMP_UNLESS: {
             AVal c = POPA(fr);
-            int target = fr->pc + (int)u16_at(ip + 1);
+            int target = fr->pc + (int)u16_at(ip + (op == OP_JUMP_UNLESS ? 4 : 1));
+            if (op == OP_JUMP_UNLESS) {
+                /* the peephole pass's test and branch, taken apart: the test first */
+                uint8_t test[1] = { (uint8_t)(OP_EQ + ip[3]) };
+                AVal in[2] = { c, known(p->consts[u16_at(ip + 1)]) };
+                Value vals[2] = { c.v, in[1].v }, r;
+                if (c.kind == AV_KNOWN && eval_insn(S, test, 1, vals, 2, &r))
+                    c = known(r);
+                else
+                    c = emit_op(S, test, 1, in, 2, off, true);
+            }
             if (c.kind == AV_KNOWN) {
                 if (!c.v.as.b)
                     fr->pc = target;
@@ -917,6 +927,10 @@ static int max_stack_of(const Program *prog, const Proto *p)
         case OP_JUMP_FALSE:
             depth -= 1;
             at[pc + 3 + (int)u16_at(ip + 1)] = depth;
+            break;
+        case OP_JUMP_UNLESS:
+            depth -= 1;
+            at[pc + 6 + (int)u16_at(ip + 4)] = depth;
             break;
         default: depth += op_info[ip[0]].stack_effect; break;
         }

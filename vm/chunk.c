@@ -215,6 +215,11 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             fprintf(out, " %-5u ; ", u16_at(ip + 1));
             val_print(out, p->consts[u16_at(ip + 1)], prog);
             break;
+        case OP_JUMP_UNLESS:
+            fprintf(out, " %-5u ; unless %s ", u16_at(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
+            val_print(out, p->consts[u16_at(ip + 1)], prog);
+            fprintf(out, " -> %04u", pc + 6 + u16_at(ip + 4));
+            break;
         case OP_CMPK:
             fprintf(out, " %-5u ; %s ", u16_at(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
             val_print(out, p->consts[u16_at(ip + 1)], prog);

@@ -428,6 +428,12 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_JUMP: ip += 2 + u16(ip); break;
+        case OP_JUMP_UNLESS: {
+            bool holds = compare(&sp[-1], &p->consts[u16(ip)], (CmpOp)ip[2]);
+            sp--;
+            ip += holds ? 5 : 5 + u16(ip + 3);
+            break;
+        }
         case OP_JUMP_FALSE: {
             Value c = POP();
             ip += c.as.b ? 2 : 2 + u16(ip);
