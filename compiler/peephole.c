@@ -69,6 +69,21 @@ void peephole_proto(Proto *p)
             pc += 3;
             continue;
         }
+        if (op == OP_CONST && pc + 6 < len && old[pc + 3] == OP_CONST && old[pc + 6] == OP_ROLL_POOL
+            && !target[pc + 3] && !target[pc + 6]) {
+            /* a pool of a fixed number of dice of fixed sides */
+            moved[pc + 3] = moved[pc + 6] = n;
+            code[n] = OP_ROLL_POOLK;
+            code[n + 1] = old[pc + 1];
+            code[n + 2] = old[pc + 2];
+            code[n + 3] = old[pc + 4];
+            code[n + 4] = old[pc + 5];
+            for (int k = 0; k < 5; k++)
+                offsets[n + k] = p->offsets[pc + 6];
+            n += 5;
+            pc += 7;
+            continue;
+        }
         if (op == OP_CONST && pc + 3 < len && !target[pc + 3]) {
             /* a constant and the instruction that takes it */
             uint8_t next = old[pc + 3];

@@ -490,6 +490,14 @@ static void follow(Spec *S, SState *st)
         uint32_t off = p->offsets[fr->pc];
         fr->pc += len;
         uint8_t plain_op[1];
+        if (op == OP_ROLL_POOLK) {
+            PUSHA(fr, known(p->consts[u16_at(ip + 1)]));
+            PUSHA(fr, known(p->consts[u16_at(ip + 3)]));
+            plain_op[0] = OP_ROLL_POOL;
+            op = plain_op[0];
+            ip = plain_op;
+            len = 1;
+        }
         if (op == OP_ROLLK || op == OP_ADDK || op == OP_SUBK || op == OP_CMPK) {
             /* the peephole pass's pairs, taken apart: the constant, then the operation */
             PUSHA(fr, known(p->consts[u16_at(ip + 1)]));

@@ -150,7 +150,7 @@ void chunk_mark_pure(Program *prog)
         int work = 0;         /* instructions that compute something */
         for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc))
             switch ((OpCode)p->code[pc]) {
-            case OP_ROLL: case OP_ROLLK: case OP_ROLL_POOL: case OP_PROB: case OP_PICK:
+            case OP_ROLL: case OP_ROLLK: case OP_ROLL_POOL: case OP_ROLL_POOLK: case OP_PROB: case OP_PICK:
             case OP_EXPECT: case OP_REROLL:
                 p->pure = false;
                 break;
@@ -214,6 +214,12 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
         case OP_ROLLK: case OP_ADDK: case OP_SUBK:
             fprintf(out, " %-5u ; ", u16_at(ip + 1));
             val_print(out, p->consts[u16_at(ip + 1)], prog);
+            break;
+        case OP_ROLL_POOLK:
+            fprintf(out, " %u %u ; ", u16_at(ip + 1), u16_at(ip + 3));
+            val_print(out, p->consts[u16_at(ip + 1)], prog);
+            fputs("d", out);
+            val_print(out, p->consts[u16_at(ip + 3)], prog);
             break;
         case OP_JUMP_UNLESS:
             fprintf(out, " %-5u ; unless %s ", u16_at(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");

@@ -134,25 +134,6 @@ static bool int_run(const Pool *p, CmpOp op, Value x, int64_t *from, int64_t *to
     return true;
 }
 
-/* Dice of an unsorted pool that compare to a whole number: one pass with
- * no branches (a face is at most 2^20, so k is clamped without changing
- * any comparison). */
-static int64_t count_scan(const Pool *p, CmpOp op, int64_t k)
-{
-    int32_t kk = k > (1 << 21) ? (1 << 21) : k < -(1 << 21) ? -(1 << 21) : (int32_t)k;
-    int64_t c = 0;
-    const int32_t *f = p->face;
-    switch (op) {
-    case CMP_EQ: for (int64_t i = 0; i < p->n; i++) c += f[i] == kk; break;
-    case CMP_NE: for (int64_t i = 0; i < p->n; i++) c += f[i] != kk; break;
-    case CMP_LT: for (int64_t i = 0; i < p->n; i++) c += f[i] < kk; break;
-    case CMP_LE: for (int64_t i = 0; i < p->n; i++) c += f[i] <= kk; break;
-    case CMP_GT: for (int64_t i = 0; i < p->n; i++) c += f[i] > kk; break;
-    case CMP_GE: for (int64_t i = 0; i < p->n; i++) c += f[i] >= kk; break;
-    }
-    return c;
-}
-
 int64_t pool_count(const Pool *p, CmpOp op, Value x)
 {
     int64_t from, to;
@@ -160,7 +141,7 @@ int64_t pool_count(const Pool *p, CmpOp op, Value x)
     if (int_run(p, op, x, &from, &to, &inverted))
         return inverted ? p->n - (to - from) : to - from;
     if (x.tag == VAL_INT)
-        return count_scan(p, op, x.as.i);
+        return pool_count_scan(p, op, x.as.i);
     int64_t n = 0;
     for (int64_t i = 0; i < p->n; i++)
         n += pool_face_cmp(p->face[i], op, x);
@@ -196,7 +177,7 @@ bool pool_any(const Pool *p, CmpOp op, Value x)
     if (int_run(p, op, x, &from, &to, &inverted))
         return inverted ? p->n - (to - from) > 0 : to > from;
     if (x.tag == VAL_INT)
-        return count_scan(p, op, x.as.i) > 0;
+        return pool_count_scan(p, op, x.as.i) > 0;
     for (int64_t i = 0; i < p->n; i++)
         if (pool_face_cmp(p->face[i], op, x))
             return true;
@@ -210,7 +191,7 @@ bool pool_all(const Pool *p, CmpOp op, Value x)
     if (int_run(p, op, x, &from, &to, &inverted))
         return inverted ? to == from : to - from == p->n;
     if (x.tag == VAL_INT)
-        return count_scan(p, op, x.as.i) == p->n;
+        return pool_count_scan(p, op, x.as.i) == p->n;
     for (int64_t i = 0; i < p->n; i++)
         if (!pool_face_cmp(p->face[i], op, x))
             return false;

@@ -32,6 +32,26 @@ void pool_sort(Pool *p);
 const Pool *pool_order(const Pool *p);
 /* The dice of p whose face compares to x (x an int or rational). */
 Pool *pool_filter(Arena *arena, const Pool *p, CmpOp op, Value x);
+/* How many dice of p compare to the whole number k: one pass over the
+ * faces in any order, with no branches (a face is at most 2^20, so k is
+ * clamped without changing any comparison).  Inline: the simulation's
+ * count of hits. */
+static inline int64_t pool_count_scan(const Pool *p, CmpOp op, int64_t k)
+{
+    int32_t kk = k > (1 << 21) ? (1 << 21) : k < -(1 << 21) ? -(1 << 21) : (int32_t)k;
+    int64_t c = 0;
+    const int32_t *f = p->face;
+    switch (op) {
+    case CMP_EQ: for (int64_t i = 0; i < p->n; i++) c += f[i] == kk; break;
+    case CMP_NE: for (int64_t i = 0; i < p->n; i++) c += f[i] != kk; break;
+    case CMP_LT: for (int64_t i = 0; i < p->n; i++) c += f[i] < kk; break;
+    case CMP_LE: for (int64_t i = 0; i < p->n; i++) c += f[i] <= kk; break;
+    case CMP_GT: for (int64_t i = 0; i < p->n; i++) c += f[i] > kk; break;
+    case CMP_GE: for (int64_t i = 0; i < p->n; i++) c += f[i] >= kk; break;
+    }
+    return c;
+}
+
 /* How many dice of p compare to x (the size of pool_filter's pool). */
 int64_t pool_count(const Pool *p, CmpOp op, Value x);
 bool pool_any(const Pool *p, CmpOp op, Value x);

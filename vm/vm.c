@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define MAX_SIDES (1 << 20)
+#define SCAN_DICE 64             /* a pool this small is counted in one pass, inline */
 
 const VmLimits vm_default_limits = {
     .max_steps = 100000000ULL,
@@ -564,6 +565,11 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             sp++;
             break;
         }
+        case OP_ROLL_POOLK:
+            PUSH(p->consts[u16(ip)]);
+            PUSH(p->consts[u16(ip + 2)]);
+            ip += 4;
+            /* fall through */
         case OP_ROLL_POOL: {
             int64_t sides = POP().as.i;
             int64_t n = POP().as.i;
@@ -618,14 +624,20 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             Value x = POP();
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_ANY, sp[-1].as.p, cmp, x);
-            PUT_BOOL(&sp[-1], pool_any(sp[-1].as.p, cmp, x));
+            if (x.tag == VAL_INT && sp[-1].as.p->n <= SCAN_DICE)
+                PUT_BOOL(&sp[-1], pool_count_scan(sp[-1].as.p, cmp, x.as.i) > 0);
+            else
+                PUT_BOOL(&sp[-1], pool_any(sp[-1].as.p, cmp, x));
             break;
         }
         case OP_ALL: {
             Value x = POP();
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_ALL, sp[-1].as.p, cmp, x);
-            PUT_BOOL(&sp[-1], pool_all(sp[-1].as.p, cmp, x));
+            if (x.tag == VAL_INT && sp[-1].as.p->n <= SCAN_DICE)
+                PUT_BOOL(&sp[-1], pool_count_scan(sp[-1].as.p, cmp, x.as.i) == sp[-1].as.p->n);
+            else
+                PUT_BOOL(&sp[-1], pool_all(sp[-1].as.p, cmp, x));
             break;
         }
         case OP_COUNT:
@@ -642,7 +654,10 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                     ERR("%s", dice_err);
                 break;
             }
-            PUT_INT(&sp[-1], pool_count(sp[-1].as.p, cmp, x));
+            if (x.tag == VAL_INT && sp[-1].as.p->n <= SCAN_DICE)
+                PUT_INT(&sp[-1], pool_count_scan(sp[-1].as.p, cmp, x.as.i));
+            else
+                PUT_INT(&sp[-1], pool_count(sp[-1].as.p, cmp, x));
             break;
         }
         case OP_SUM:
