@@ -89,6 +89,20 @@ void peephole_proto(Proto *p)
             uint8_t next = old[pc + 3];
             int fused = next == OP_ROLL ? OP_ROLLK : next == OP_ADD ? OP_ADDK : next == OP_SUB ? OP_SUBK
                       : next >= OP_EQ && next <= OP_GE ? OP_CMPK : -1;
+            int pooled = next == OP_COUNT_IF ? OP_COUNT_IFK : next == OP_ANY ? OP_ANYK : next == OP_ALL ? OP_ALLK : -1;
+            if (pooled >= 0) {
+                /* a test of a pool's dice against a constant */
+                moved[pc + 3] = n;
+                code[n] = (uint8_t)pooled;
+                code[n + 1] = old[pc + 1];
+                code[n + 2] = old[pc + 2];
+                code[n + 3] = old[pc + 4];
+                for (int k = 0; k < 4; k++)
+                    offsets[n + k] = p->offsets[pc + 3];
+                n += 4;
+                pc += 5;
+                continue;
+            }
             if (fused == OP_CMPK && pc + 6 < len && old[pc + 4] == OP_JUMP_FALSE && !target[pc + 4]) {
                 /* ... and a jump on what it says */
                 moved[pc + 3] = moved[pc + 4] = n;
@@ -152,6 +166,10 @@ void peephole_proto(Proto *p)
 
 void peephole_program(Program *prog)
 {
-    for (int i = 0; i < prog->nprotos; i++)
+    /* twice: a pair made by the first pass may pair again
+     * (CONST k, FILTER, COUNT -> CONST k, COUNT_IF -> COUNT_IFK) */
+    for (int i = 0; i < prog->nprotos; i++) {
         peephole_proto(prog->protos[i]);
+        peephole_proto(prog->protos[i]);
+    }
 }

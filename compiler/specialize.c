@@ -489,7 +489,15 @@ static void follow(Spec *S, SState *st)
         int len = chunk_insn_len(p->code, fr->pc);
         uint32_t off = p->offsets[fr->pc];
         fr->pc += len;
-        uint8_t plain_op[1];
+        uint8_t plain_op[2];
+        if (op == OP_COUNT_IFK || op == OP_ANYK || op == OP_ALLK) {
+            PUSHA(fr, known(p->consts[u16_at(ip + 1)]));
+            plain_op[0] = op == OP_COUNT_IFK ? OP_COUNT_IF : op == OP_ANYK ? OP_ANY : OP_ALL;
+            plain_op[1] = ip[3];
+            op = plain_op[0];
+            ip = plain_op;
+            len = 2;
+        }
         if (op == OP_ROLL_POOLK) {
             PUSHA(fr, known(p->consts[u16_at(ip + 1)]));
             PUSHA(fr, known(p->consts[u16_at(ip + 3)]));

@@ -221,6 +221,10 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             fputs("d", out);
             val_print(out, p->consts[u16_at(ip + 3)], prog);
             break;
+        case OP_COUNT_IFK: case OP_ANYK: case OP_ALLK:
+            fprintf(out, " %-5u ; %s ", u16_at(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
+            val_print(out, p->consts[u16_at(ip + 1)], prog);
+            break;
         case OP_JUMP_UNLESS:
             fprintf(out, " %-5u ; unless %s ", u16_at(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
             val_print(out, p->consts[u16_at(ip + 1)], prog);

@@ -620,7 +620,11 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             sp[-1] = val_pool(pool_filter(vm->scratch, sp[-1].as.p, cmp, x));
             break;
         }
-        case OP_ANY: {
+        case OP_ANYK:
+            PUSH(p->consts[u16(ip)]);
+            ip += 2;
+            goto any;
+        case OP_ANY: any: {
             Value x = POP();
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_ANY, sp[-1].as.p, cmp, x);
@@ -630,7 +634,11 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 PUT_BOOL(&sp[-1], pool_any(sp[-1].as.p, cmp, x));
             break;
         }
-        case OP_ALL: {
+        case OP_ALLK:
+            PUSH(p->consts[u16(ip)]);
+            ip += 2;
+            goto all;
+        case OP_ALL: all: {
             Value x = POP();
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_ALL, sp[-1].as.p, cmp, x);
@@ -644,7 +652,11 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             LAZY_POOL(OP_COUNT, sp[-1].as.p, CMP_EQ, val_int(0));
             PUT_INT(&sp[-1], sp[-1].as.p->n);
             break;
-        case OP_COUNT_IF: {
+        case OP_COUNT_IFK:
+            PUSH(p->consts[u16(ip)]);
+            ip += 2;
+            goto count_if;
+        case OP_COUNT_IF: count_if: {
             Value x = POP();
             CmpOp cmp = (CmpOp)*ip++;
             if (__builtin_expect(sp[-1].as.p->lazy != NULL, 0)) {
