@@ -1002,7 +1002,7 @@ static inline void tally(Tallies *t, const Value *vp)
     ValTag tag = vp->tag;
     if ((tag == VAL_INT || tag == VAL_ENUM) && t->direct && tag == t->direct_tag && vp->enum_id == t->direct_enum) {
         /* the usual case, first and short */
-        uint64_t k = (uint64_t)(vp->as.i - TALLY_DIRECT_LO);
+        uint64_t k = (uint64_t)vp->as.i - (uint64_t)TALLY_DIRECT_LO;   /* (unsigned: no overflow) */
         if (k < TALLY_DIRECT_N) {
             t->direct[k]++;
             return;
@@ -1010,14 +1010,14 @@ static inline void tally(Tallies *t, const Value *vp)
     }
     Value v = *vp;
     if (v.tag == VAL_INT || v.tag == VAL_ENUM || v.tag == VAL_BOOL) {
-        int64_t k = (v.tag == VAL_BOOL ? (int64_t)v.as.b : v.as.i) - TALLY_DIRECT_LO;
+        uint64_t k = (uint64_t)(v.tag == VAL_BOOL ? (int64_t)v.as.b : v.as.i) - (uint64_t)TALLY_DIRECT_LO;
         if (!t->direct) {
             t->direct = mem_alloc_atomic(sizeof(uint64_t) * TALLY_DIRECT_N);
             memset(t->direct, 0, sizeof(uint64_t) * TALLY_DIRECT_N);
             t->direct_tag = v.tag;
             t->direct_enum = v.enum_id;
         }
-        if (k >= 0 && k < TALLY_DIRECT_N && v.tag == t->direct_tag && v.enum_id == t->direct_enum) {
+        if (k < TALLY_DIRECT_N && v.tag == t->direct_tag && v.enum_id == t->direct_enum) {
             t->direct[k]++;
             return;
         }

@@ -223,7 +223,7 @@ static inline int table_find(const TableDim *d, Value key)
     if (d->direct) {
         if (k < d->direct_lo)
             return d->below;
-        uint64_t at = (uint64_t)(k - d->direct_lo);
+        uint64_t at = (uint64_t)k - (uint64_t)d->direct_lo;   /* k >= direct_lo: no overflow this way */
         return at < (uint64_t)d->direct_n ? d->direct[at] : d->above;
     }
     return chunk_dim_find(d, k);

@@ -1,0 +1,1 @@
+dis odds.muster nope n=1

@@ -1,0 +1,1 @@
+prob odds.muster bonus_roll --trials 3000 --seed 4 --threads 1
