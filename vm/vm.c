@@ -320,6 +320,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
     MemoSet *const memo = vm->memo && !vm->trace ? vm->memo_tab : NULL;
     const Program *prog = vm->prog;
     const VmLimits *lim = &vm->limits;
+    Rng *const rng = vm->dice ? vm->dice->rng : NULL;   /* seeded dice, drawn from directly */
     uint64_t steps = 0;
     int64_t rerolls = 0;
     char dice_err[256];
@@ -555,8 +556,8 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             if (sides < 1 || sides > MAX_SIDES)
                 ERR("a die must have 1 to %d sides, not %lld", MAX_SIDES, (long long)sides);
             int32_t face;
-            if (vm->dice->rng)
-                face = (int32_t)rng_below(vm->dice->rng, (uint64_t)sides) + 1;
+            if (rng)
+                face = (int32_t)rng_below(rng, (uint64_t)sides) + 1;
             else if (vm->dice->roll(vm->dice, 1, (int32_t)sides, &face, dice_err, sizeof dice_err))
                 ERR("%s", dice_err);
             if (vm->trace && vm->trace->on_roll)
@@ -586,9 +587,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                     ERR("%s", dice_err);
             } else {
                 Pool *fresh = pool_alloc(vm->scratch, (int32_t)sides, n);
-                if (vm->dice->rng) {
+                if (rng) {
                     for (int64_t i = 0; i < n; i++)
-                        fresh->face[i] = (int32_t)rng_below(vm->dice->rng, (uint64_t)sides) + 1;
+                        fresh->face[i] = (int32_t)rng_below(rng, (uint64_t)sides) + 1;
                 } else if (n && vm->dice->roll(vm->dice, n, (int32_t)sides, fresh->face, dice_err, sizeof dice_err)) {
                     ERR("%s", dice_err);
                 }
