@@ -109,6 +109,34 @@ static void index_dim(TableDim *d)
     d->direct = direct;
 }
 
+/* A one-key table's cells by key, for the VM's first look. */
+static void index_cells(Table *t)
+{
+    t->fast = NULL;
+    if (t->ndims != 1 || t->col_rows)
+        return;
+    const TableDim *d = &t->dim[0];
+    int64_t lo;
+    int n;
+    if (d->mode == KEYS_INDEX) {
+        lo = 0;
+        n = d->nkeys;
+    } else if (d->direct) {
+        lo = d->direct_lo;
+        n = d->direct_n;
+    } else {
+        return;
+    }
+    const Value **fast = mem_alloc(sizeof(Value *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        int row = d->mode == KEYS_INDEX ? d->index[i] : d->direct[i];
+        fast[i] = row >= 0 && t->kinds[row] == CELL_VALUE ? &t->cells[row] : NULL;
+    }
+    t->fast_lo = lo;
+    t->fast_n = n;
+    t->fast = fast;
+}
+
 int chunk_add_table(Program *prog, Table *t)
 {
     for (int i = 0; i < t->ndims; i++)
@@ -116,6 +144,7 @@ int chunk_add_table(Program *prog, Table *t)
     if (t->col_rows && t->ndims == 2)
         for (int b = 0; b < t->dim[1].n; b++)
             index_dim(&t->col_rows[b]);
+    index_cells(t);
     if (prog->ntables == prog->tables_cap) {
         int cap = prog->tables_cap ? prog->tables_cap * 2 : 8;
         prog->tables = mem_realloc(prog->tables, sizeof(Table *) * (size_t)prog->tables_cap,

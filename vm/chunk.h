@@ -72,6 +72,12 @@ typedef struct Table {
     uint32_t *cell_offsets;  /* where each cell is written */
     const char **row_texts;  /* bands: the sheet's words for each row, or NULL */
     TableDim *col_rows;      /* `column` blocks: each column's own rows (into the one list of rows), or NULL */
+    /* One key over a small span (chunk_add_table): the cell each key in
+     * [fast_lo, fast_lo + fast_n) selects, NULL where it has no value (a
+     * '?', a '-', no row); NULL if the table has none of this. */
+    const Value **fast;
+    int64_t fast_lo;
+    int fast_n;
 } Table;
 
 typedef struct Program {

@@ -709,11 +709,12 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         case OP_TABLE: {
             const Table *t = prog->tables[u16(ip)];
             ip += 2;
-            if (t->ndims == 1 && !(t->row_texts && vm->trace)) {
-                /* the usual case first: one key, a value in the cell */
-                int row = table_find(&t->dim[0], sp[-1]);
-                if (row >= 0 && t->kinds[row] == CELL_VALUE) {
-                    sp[-1] = t->cells[row];
+            if (t->fast && !(t->row_texts && vm->trace)) {
+                /* the usual case first: one key, a value in its cell */
+                int64_t k = sp[-1].tag == VAL_BOOL ? (int64_t)sp[-1].as.b : sp[-1].as.i;
+                uint64_t at = (uint64_t)k - (uint64_t)t->fast_lo;
+                if (at < (uint64_t)t->fast_n && t->fast[at]) {
+                    sp[-1] = *t->fast[at];
                     break;
                 }
             }

@@ -1309,6 +1309,12 @@ static void test_direct_table_index(void)
         TableDim plain = d;
         Table t = { .name = "t", .ndims = 1 };
         t.dim[0] = d;
+        t.cells = mem_alloc(sizeof(Value) * (size_t)n);
+        t.kinds = mem_alloc_atomic(sizeof(CellKind) * (size_t)n);
+        for (int i = 0; i < n; i++) {
+            t.cells[i] = val_int(100 + i);
+            t.kinds[i] = i == 1 ? CELL_UNKNOWN : CELL_VALUE;
+        }
         Program *prog = chunk_program_new();
         chunk_add_table(prog, &t);
         if (n > 1 || d.lo[0] != INT64_MIN || d.hi[0] != INT64_MAX)
@@ -1317,6 +1323,13 @@ static void test_direct_table_index(void)
             CU_ASSERT_EQUAL(chunk_dim_find(&t.dim[0], k), chunk_dim_find(&plain, k));
         CU_ASSERT_EQUAL(chunk_dim_find(&t.dim[0], INT64_MIN), chunk_dim_find(&plain, INT64_MIN));
         CU_ASSERT_EQUAL(chunk_dim_find(&t.dim[0], INT64_MAX), chunk_dim_find(&plain, INT64_MAX));
+        /* and the cells by key: the row's cell where it has a value, else none */
+        if (t.fast)
+            for (int64_t k = t.fast_lo; k < t.fast_lo + t.fast_n; k++) {
+                int row = chunk_dim_find(&plain, k);
+                const Value *want = row >= 0 && t.kinds[row] == CELL_VALUE ? &t.cells[row] : NULL;
+                CU_ASSERT_PTR_EQUAL(t.fast[k - t.fast_lo], want);
+            }
     }
 }
 
