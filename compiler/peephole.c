@@ -132,6 +132,15 @@ void peephole_proto(Proto *p)
                 continue;
             }
         }
+        if (op == OP_LOAD && pc + 2 < len && old[pc + 2] == OP_RETURN && !target[pc + 2]) {
+            moved[pc + 2] = n;
+            code[n] = OP_RETURNL;
+            code[n + 1] = old[pc + 1];
+            offsets[n] = offsets[n + 1] = p->offsets[pc + 2];
+            n += 2;
+            pc += 3;
+            continue;
+        }
         if (op == OP_STORE && pc + 3 < len && old[pc + 2] == OP_LOAD && old[pc + 3] == old[pc + 1]
             && !target[pc + 2]) {
             moved[pc + 2] = n;

@@ -615,6 +615,9 @@ static void follow(Spec *S, SState *st)
             PUSHA(fr, emit_op(S, ip, len, args, argc, off, false));
             break;
         }
+        case OP_RETURNL:
+            PUSHA(fr, fr->locals[ip[1]]);
+            /* fall through */
         case OP_RETURN: {
             AVal r = POPA(fr);
             if (st->depth > 0) {

@@ -187,7 +187,7 @@ void chunk_mark_pure(Program *prog)
                 p->memo = true;
                 break;
             case OP_CONST: case OP_TRUE: case OP_FALSE: case OP_LOAD: case OP_LOADN: case OP_STORE: case OP_TEE: case OP_POP:
-            case OP_RETURN: case OP_RECORD: case OP_NOTE:
+            case OP_RETURN: case OP_RETURNL: case OP_RECORD: case OP_NOTE:
                 break;
             default:
                 work++;
@@ -263,7 +263,7 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             fprintf(out, " %-5u ; %s ", u16_at(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
             val_print(out, p->consts[u16_at(ip + 1)], prog);
             break;
-        case OP_LOAD: case OP_STORE: case OP_TEE:
+        case OP_LOAD: case OP_STORE: case OP_TEE: case OP_RETURNL:
             if (ip[1] < p->nparams)
                 fprintf(out, " %-5u ; %s", ip[1], p->param_names[ip[1]]);
             else

@@ -504,6 +504,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 vm->trace->on_call(vm->trace->ud, p, base, depth);
             break;
         }
+        case OP_RETURNL:
+            PUSH(base[*ip++]);
+            /* fall through */
         case OP_RETURN: {
             Value r = POP();
             if (depth == 0) {

@@ -1607,7 +1607,7 @@ static void test_bytecode_of_rules_constructs(void)
     CU_ASSERT_EQUAL_FATAL(p->len, (int)sizeof table);
     CU_ASSERT_EQUAL(memcmp(p->code, table, sizeof table), 0);
     CU_ASSERT(contains(disassembly(c, "t"), "  0003  TABLE       0     ; t\n"));
-    CU_ASSERT_STRING_EQUAL(disassembly(c, "m"), "proc m (params 1, locals 2, stack 3, 25 bytes)\n"
+    CU_ASSERT_STRING_EQUAL(disassembly(c, "m"), "proc m (params 1, locals 2, stack 3, 24 bytes)\n"
                                                "  0000  CONST       0     ; 0\n"
                                                "  0003  STORE       1\n"
                                                "  0005  LOAD        0     ; x\n"
@@ -1617,8 +1617,7 @@ static void test_bytecode_of_rules_constructs(void)
                                                "  0017  LOAD        1\n"
                                                "  0019  ADD\n"
                                                "  0020  STORE       1\n"
-                                               "  0022  LOAD        1\n"
-                                               "  0024  RETURN\n");
+                                               "  0022  RETURNL     1\n");
     CU_ASSERT(contains(disassembly(c, "worse"), "  0005  SHIFT\n"));
     CU_ASSERT(contains(disassembly(c, "pick"), "  0000  CHOOSE      2     ; Crit\n"));
     CU_ASSERT(contains(disassembly(c, "melee"), "  0002  FIELD       0\n"));
