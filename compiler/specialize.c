@@ -243,9 +243,9 @@ static int inputs_of(const Program *prog, const uint8_t *ip)
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_MOD:
     case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
     case OP_MIN: case OP_MAX: case OP_SHIFT: case OP_FILTER: case OP_ANY: case OP_ALL:
-    case OP_COUNT_IF: case OP_HIGHEST_N: case OP_LOWEST_N: case OP_ROLL_POOL:
+    case OP_COUNT_IF: case OP_HIGHEST_N: case OP_LOWEST_N: case OP_ROLL_POOL: case OP_ADD_IF:
         return 2;
-    case OP_NEG: case OP_NOT: case OP_ROLL: case OP_COUNT: case OP_SUM: case OP_HIGHEST:
+    case OP_NEG: case OP_NOT: case OP_BOOL_INT: case OP_ROLL: case OP_COUNT: case OP_SUM: case OP_HIGHEST:
     case OP_LOWEST: case OP_DOUBLES: case OP_FLOOR: case OP_CEIL: case OP_ROUND: case OP_ABS:
     case OP_FIELD:
         return 1;
@@ -387,7 +387,7 @@ static void result_bounds(uint8_t op, const AVal *in, int n, AVal *r)
 static bool removable(uint8_t op, const AVal *in)
 {
     switch ((OpCode)op) {
-    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_NOT:
+    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_NOT: case OP_BOOL_INT:
     case OP_FIELD: case OP_COUNT: case OP_COUNT_IF: case OP_ANY: case OP_ALL: case OP_SUM:
     case OP_FILTER: case OP_DOUBLES: case OP_FLOOR: case OP_MIN: case OP_MAX: case OP_SHIFT:
         return true;
@@ -807,6 +807,70 @@ static int side(const Proto *p, const int *starts, int ninsn, const bool *keep, 
     return n;
 }
 
+/* A branch that adds k or nothing: "LOAD c, JUMP_FALSE, (LOAD x, CONST k,
+ * ADD, STORE y, LOAD y, RETURN), (LOAD x, RETURN)" with k a whole number
+ * and y read only there, becomes "LOAD x, LOAD c, ADD_IF, RETURN" for k = 1,
+ * else "LOAD x, LOAD c, BOOL_INT, CONST k, MUL, ADD, RETURN":
+ * x + (c ? k : 0), the same value (x + 0 is x) and no branch
+ * for the processor to guess (a REBS volley's extra hit on any 6).  The new
+ * instructions are written over the first side's bytes, the rest of which
+ * become one-byte instructions that are dropped, so the code can still be
+ * walked instruction by instruction. */
+static bool add_if(Spec *S, Proto *p, const int *starts, int ninsn, bool *keep, bool *dead, int *uses,
+                   int prev, int i, int target, const int *fa, int nf, const int *ja, int nj)
+{
+    (void)starts;
+    (void)ninsn;
+    const uint8_t *c = p->code;
+    if (nf != 6 || nj != 2 || c[fa[0]] != OP_LOAD || c[fa[1]] != OP_CONST || c[fa[2]] != OP_ADD
+        || c[fa[3]] != OP_STORE || c[fa[4]] != OP_LOAD || c[fa[4] + 1] != c[fa[3] + 1] || c[fa[5]] != OP_RETURN
+        || c[ja[0]] != OP_LOAD || c[ja[0] + 1] != c[fa[0] + 1] || c[ja[1]] != OP_RETURN
+        || uses[c[fa[3] + 1]] != 1)
+        return false;
+    int cond_at = starts[prev], jump_at = starts[i];
+    Value k = p->consts[u16_at(c + fa[1] + 1)];
+    if (k.tag != VAL_INT)
+        return false;
+    int x = c[fa[0] + 1], y = c[fa[3] + 1], cond = c[cond_at + 1];
+    int from = jump_at + 3;
+    uint8_t tail[16];
+    int n = 0;
+    tail[n++] = OP_LOAD;
+    tail[n++] = (uint8_t)x;
+    tail[n++] = OP_LOAD;
+    tail[n++] = (uint8_t)cond;
+    if (k.as.i == 1) {
+        tail[n++] = OP_ADD_IF;
+    } else {
+        tail[n++] = OP_BOOL_INT;
+        tail[n++] = OP_CONST;
+        tail[n++] = c[fa[1] + 1];
+        tail[n++] = c[fa[1] + 2];
+        tail[n++] = OP_MUL;
+        tail[n++] = OP_ADD;
+    }
+    tail[n++] = OP_RETURN;
+    if (from + n > target)
+        return false;
+    uint32_t off = p->offsets[jump_at];
+    /* the groups on this side are gone with it */
+    for (int g = 0; g < S->ngroups; g++)
+        if (S->groups[g].start >= from && S->groups[g].end <= target)
+            dead[g] = true;
+    keep[cond_at] = keep[cond_at + 1] = false;
+    memset(keep + jump_at, 0, 3);
+    for (int b = from; b < target; b++) {
+        p->code[b] = b - from < n ? tail[b - from] : OP_RETURN;
+        p->offsets[b] = off;
+        keep[b] = b - from < n;
+    }
+    memset(keep + ja[0], 0, 2);
+    keep[ja[1]] = false;
+    uses[x]--;               /* two loads of x (one each side) became one */
+    uses[y]--;
+    return true;
+}
+
 static void tidy(Spec *S)
 {
     Proto *p = S->out;
@@ -857,11 +921,11 @@ static void tidy(Spec *S)
             while (j < ninsn && starts[j] < target)
                 j++;
             int nj = side(p, starts, ninsn, keep, j, -1, ja);
-            if (nf <= 0 || nf != nj || !ends_path(p->code[fa[nf - 1]]) || !ends_path(p->code[ja[nj - 1]]))
+            if (nf <= 0 || nj <= 0 || !ends_path(p->code[fa[nf - 1]]) || !ends_path(p->code[ja[nj - 1]]))
                 continue;
             /* the same instructions, up to the names of the temps each side
              * makes for itself (every temp is stored once) */
-            bool same = true;
+            bool same = nf == nj;
             int rename[SPEC_MAX_TEMPS + 1];
             for (int t = 0; t <= SPEC_MAX_TEMPS; t++)
                 rename[t] = -1;
@@ -877,8 +941,10 @@ static void tidy(Spec *S)
                 else
                     same = memcmp(a, b, (size_t)l) == 0;
             }
-            if (!same)
+            if (!same) {
+                changed |= add_if(S, p, starts, ninsn, keep, dead, uses, prev, i, target, fa, nf, ja, nj);
                 continue;
+            }
             DROP(starts[prev]);
             DROP(pc);
             for (int k = 0; k < nj; k++)

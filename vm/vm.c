@@ -423,6 +423,20 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         case OP_MOD: ARITH(val_mod); break;
         case OP_NEG: UNARY(val_neg); break;
         case OP_NOT: PUT_BOOL(&sp[-1], !sp[-1].as.b); break;
+        case OP_BOOL_INT: PUT_INT(&sp[-1], sp[-1].as.b ? 1 : 0); break;
+        case OP_ADD_IF: {
+            /* no branch on the test: the processor could not guess it */
+            int64_t inc = (--sp)->as.b ? 1 : 0;
+            if (sp[-1].tag == VAL_INT) {
+                int64_t r;
+                if (__builtin_add_overflow(sp[-1].as.i, inc, &r))
+                    ERR("integer overflow");
+                PUT_INT(&sp[-1], r);
+                break;
+            }
+            PUSH(val_int(inc));
+            goto add;
+        }
         case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: {
             Value b = POP(), a = POP();
             PUT_BOOL(sp, compare(&a, &b, (CmpOp)(op - OP_EQ)));

@@ -1462,6 +1462,7 @@ static const char spec_src[] =
     "proc asks() -> rat { return prob(roll d6 >= 5) }\n"
     "table grid(r: int, s: Side) -> int {\n  columns left right\n  1: 10 20\n  2: 30 ?\n  3: 50 60\n}\n"
     "proc grid_roll(s: Side) -> int { return grid(roll d3, s) + grid(roll d3, left) }\n"
+    "proc critical(n: int, k: int) -> int { let d = roll n d6  let h = count(d >= 4)  if any(d == 6) { h = h + k }  return h }\n"
     "proc eff(k: int) -> int {\n"
     "  let t = roll d10 + k\n"
     "  let extra = 0\n"
@@ -1489,6 +1490,8 @@ static void test_specialized_calls_match(void)
         { "whole", { val_int(6) }, 1, 2 },
         { "eff", { val_int(-4) }, 1, -1 },
         { "grid_roll", { val_enum(0, 1) }, 1, -1 },
+        { "critical", { val_int(8), val_int(1) }, 2, -1 },
+        { "critical", { val_int(5), val_int(3) }, 2, -1 },
     };
     int enum_side = -1;
     for (int e = 0; e < c->prog->nenums; e++)
@@ -1581,6 +1584,18 @@ static void test_specialized_code(void)
             CU_ASSERT_EQUAL(c->prog->tables[p->code[pc + 1] | (p->code[pc + 2] << 8)]->ndims, 1);
         }
     CU_ASSERT_EQUAL(lookups, 2);
+    /* a branch that adds k or nothing is an add of k times the test */
+    Value crit_args[2] = { val_int(8), val_int(2) };
+    sp = specialize_call(&r.vm, chunk_find_proto(c->prog, "critical"), crit_args, 2, -1);
+    CU_ASSERT_FATAL(sp >= 0);
+    p = c->prog->protos[sp];
+    bool jumps = false, converts = false;
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
+        jumps |= p->code[pc] == OP_JUMP_FALSE || p->code[pc] == OP_JUMP_UNLESS;
+        converts |= p->code[pc] == OP_BOOL_INT || p->code[pc] == OP_ADD_IF;
+    }
+    CU_ASSERT(!jumps);
+    CU_ASSERT(converts);
     /* odds inside cannot be followed: the caller runs the original */
     CU_ASSERT_EQUAL(specialize_call(&r.vm, chunk_find_proto(c->prog, "asks"), NULL, 0, -1), -1);
 }
