@@ -128,22 +128,17 @@ char *mem_strndup(const char *s, size_t n)
 
 char *mem_strdup(const char *s) { return mem_strndup(s, strlen(s)); }
 
-void *arena_alloc(Arena *a, size_t size)
+void *arena_grow(Arena *a, size_t size)
 {
-    size = (size + 15) & ~(size_t)15;
-    if (a->used + size > a->size) {
-        /* a bigger block; what was handed out from the old one stays valid
-         * (the collector keeps it while anything points into it) */
-        size_t n = a->size ? a->size * 2 : 1 << 16;
-        while (n < size)
-            n *= 2;
-        a->block = mem_alloc(n);   /* scanned: records in it point at strings */
-        a->size = n;
-        a->used = 0;
-    }
-    void *p = a->block + a->used;
-    a->used += size;
-    return p;
+    /* a bigger block; what was handed out from the old one stays valid (the
+     * collector keeps it while anything points into it) */
+    size_t n = a->size ? a->size * 2 : 1 << 16;
+    while (n < size)
+        n *= 2;
+    a->block = mem_alloc(n);   /* scanned: records in it point at strings */
+    a->size = n;
+    a->used = size;
+    return a->block;
 }
 
 char *mem_printed(void (*print)(FILE *out, const void *what), const void *what)

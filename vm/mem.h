@@ -40,7 +40,18 @@ typedef struct Arena {
     size_t used, size;
 } Arena;
 
-void *arena_alloc(Arena *a, size_t size);
+/* A new block for an arena that is full (see arena_alloc). */
+void *arena_grow(Arena *a, size_t size);
+/* Inline: a simulated trial's pools and records come from here. */
+static inline void *arena_alloc(Arena *a, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    if (a->used + size > a->size)
+        return arena_grow(a, size);
+    void *p = a->block + a->used;
+    a->used += size;
+    return p;
+}
 static inline void arena_reset(Arena *a) { a->used = 0; }
 
 /* Threads that allocate: created through the collector so it knows them. */

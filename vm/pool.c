@@ -7,17 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-Pool *pool_alloc(Arena *arena, int32_t sides, int64_t n)
-{
-    size_t size = sizeof(Pool) + sizeof(int32_t) * (size_t)n;
-    Pool *p = arena ? arena_alloc(arena, size) : mem_alloc_atomic(size);
-    p->sides = sides;
-    p->unsorted = false;
-    p->n = n;
-    p->lazy = NULL;
-    return p;
-}
-
 const Pool *pool_plain(const Pool *p)
 {
     if (!p->lazy)

@@ -15,7 +15,16 @@
 
 /* A plain pool of n dice: from the arena when one is given (it lives until the
  * arena is reset), else from the collector. */
-Pool *pool_alloc(Arena *arena, int32_t sides, int64_t n);
+static inline Pool *pool_alloc(Arena *arena, int32_t sides, int64_t n)
+{
+    size_t size = sizeof(Pool) + sizeof(int32_t) * (size_t)n;
+    Pool *p = arena ? arena_alloc(arena, size) : mem_alloc_atomic(size);
+    p->sides = sides;
+    p->unsorted = false;
+    p->n = n;
+    p->lazy = NULL;
+    return p;
+}
 /* A pool's faces: p itself, or for a lazy pool (dice.h) the faces its
  * source works out.  The functions below take plain pools only, except
  * pool_keep, which goes through this. */
