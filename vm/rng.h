@@ -48,6 +48,35 @@ static inline uint64_t rng_below(Rng *r, uint64_t n)
     return (uint64_t)(m >> 64);
 }
 
+/* n dice of `sides` faces into out: the same draws as n calls of
+ * rng_below(r, sides) + 1, with the generator's state kept in registers
+ * for the whole pool. */
+static inline void rng_dice(Rng *r, int32_t *out, int64_t n, uint64_t sides)
+{
+    uint64_t s0 = r->s[0], s1 = r->s[1], s2 = r->s[2], s3 = r->s[3];
+    for (int64_t i = 0; i < n; i++) {
+        unsigned __int128 m;
+        uint64_t low;
+        do {
+            uint64_t x = rng_rotl(s1 * 5, 7) * 9;
+            uint64_t t = s1 << 17;
+            s2 ^= s0;
+            s3 ^= s1;
+            s1 ^= s2;
+            s0 ^= s3;
+            s2 ^= t;
+            s3 = rng_rotl(s3, 45);
+            m = (unsigned __int128)x * sides;
+            low = (uint64_t)m;
+        } while (low < sides && low < (0 - sides) % sides);
+        out[i] = (int32_t)(m >> 64) + 1;
+    }
+    r->s[0] = s0;
+    r->s[1] = s1;
+    r->s[2] = s2;
+    r->s[3] = s3;
+}
+
 /* A seed from the operating system, for runs without --seed. */
 uint64_t rng_fresh_seed(void);
 

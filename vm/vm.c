@@ -605,8 +605,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             } else {
                 Pool *fresh = pool_alloc(vm->scratch, (int32_t)sides, n);
                 if (rng) {
-                    for (int64_t i = 0; i < n; i++)
-                        fresh->face[i] = (int32_t)rng_below(rng, (uint64_t)sides) + 1;
+                    rng_dice(rng, fresh->face, n, (uint64_t)sides);
                 } else if (n && vm->dice->roll(vm->dice, n, (int32_t)sides, fresh->face, dice_err, sizeof dice_err)) {
                     ERR("%s", dice_err);
                 }
