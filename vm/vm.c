@@ -343,7 +343,8 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
 #define PUSH(v) (*sp++ = (v))
 #define POP() (*--sp)
 #define PEEK(k) (sp[-1 - (k)])
-#define ERR(...) do { vm->steps = steps; vm->error_depth = depth; return fail(vm, p, ip - 1, __VA_ARGS__); } while (0)
+#define ERR(...) do { vm->steps = steps; vm->error_depth = depth; vm->runs_done = finished; \
+        return fail(vm, p, ip - 1, __VA_ARGS__); } while (0)
 #define ARITH(fn) do { Value b_ = POP(); Value a_ = POP(); Value r_; \
         const char *e_ = fn(a_, b_, &r_); if (e_) ERR("%s", e_); PUSH(r_); } while (0)
 #define UNARY(fn) do { Value a_ = POP(); Value r_; \
@@ -525,7 +526,6 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             Value r = POP();
             if (depth == 0) {
                 results[finished++] = r;
-                vm->runs_done = finished;
                 if (finished < repeat && r.tag != VAL_POOL && r.tag != VAL_RECORD) {
                     /* the next run: from the top, its pools and records in a fresh arena */
                     if (vm->scratch)
@@ -537,6 +537,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                     break;
                 }
                 vm->steps = steps;
+                vm->runs_done = finished;   /* (stored only here and on errors: the Vm is not written per run) */
                 return 0;
             }
             if (vm->trace && vm->trace->on_return && !p->hidden)
@@ -777,6 +778,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 memcpy(vm->error, quiet, sizeof quiet);
                 vm->error_proto = p;
                 vm->error_offset = t->cell_offsets[cell];
+                vm->runs_done = finished;
                 memo_abandon(vm, depth);
                 return -1;
             }
@@ -795,6 +797,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                      : "table '%s' has no value for %s%s%s: it does not apply (marked '-')",
                      t->name, k0, t->ndims == 2 ? ", " : "", k1);
                 vm->error_offset = t->cell_offsets[cell];
+                vm->runs_done = finished;
                 return -1;
             }
             PUSH(t->cells[cell]);
