@@ -56,7 +56,7 @@ def muster_exact(muster, file, proc, args):
     return {key(o["value"]): o["p"] for o in json.loads(r.stdout)["outcomes"]}, dt, False
 
 
-REPEAT = 3   # each timing: the best of this many runs (the machine may be shared)
+REPEAT = 5   # each timing: the best of this many runs (the machine may be shared)
 
 
 def best_of(cmd):

@@ -350,6 +350,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
 #define UNARY(fn) do { Value a_ = POP(); Value r_; \
         const char *e_ = fn(a_, &r_); if (e_) ERR("%s", e_); PUSH(r_); } while (0)
 
+    Value operand;           /* the compared value of ANY, ALL, COUNT_IF: popped, or a K form's constant */
     for (;;) {
         uint8_t op = *ip++;
         if (++steps > lim->max_steps)
@@ -373,10 +374,19 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         }
         case OP_STORE: base[*ip++] = POP(); break;
         case OP_POP: sp--; break;
-        case OP_ADDK:
-            PUSH(p->consts[u16(ip)]);
+        case OP_ADDK: {
+            const Value *k = &p->consts[u16(ip)];
             ip += 2;
+            if (sp[-1].tag == VAL_INT && k->tag == VAL_INT) {
+                int64_t r;
+                if (__builtin_add_overflow(sp[-1].as.i, k->as.i, &r))
+                    ERR("integer overflow");
+                PUT_INT(&sp[-1], r);
+                break;
+            }
+            PUSH(*k);
             goto add;
+        }
         case OP_ADD: add: {
             if (PEEK(0).tag == VAL_STR) {
                 Value b = POP(), a = POP();
@@ -566,11 +576,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             sp = base + p->nlocals;
             break;
         case OP_ROLLK:
-            PUSH(p->consts[u16(ip)]);
+            operand = p->consts[u16(ip)];
             ip += 2;
-            /* fall through */
-        case OP_ROLL: {
-            int64_t sides = POP().as.i;
+            goto roll;
+        case OP_ROLL:
+            operand = POP();
+        roll: {
+            int64_t sides = operand.as.i;
             if (sides < 1 || sides > MAX_SIDES)
                 ERR("a die must have 1 to %d sides, not %lld", MAX_SIDES, (long long)sides);
             int32_t face;
@@ -639,11 +651,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_ANYK:
-            PUSH(p->consts[u16(ip)]);
+            operand = p->consts[u16(ip)];
             ip += 2;
             goto any;
-        case OP_ANY: any: {
-            Value x = POP();
+        case OP_ANY:
+            operand = POP();
+        any: {
+            const Value x = operand;
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_ANY, sp[-1].as.p, cmp, x);
             if (x.tag == VAL_INT && sp[-1].as.p->n <= SCAN_DICE)
@@ -653,11 +667,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_ALLK:
-            PUSH(p->consts[u16(ip)]);
+            operand = p->consts[u16(ip)];
             ip += 2;
             goto all;
-        case OP_ALL: all: {
-            Value x = POP();
+        case OP_ALL:
+            operand = POP();
+        all: {
+            const Value x = operand;
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_ALL, sp[-1].as.p, cmp, x);
             if (x.tag == VAL_INT && sp[-1].as.p->n <= SCAN_DICE)
@@ -671,11 +687,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             PUT_INT(&sp[-1], sp[-1].as.p->n);
             break;
         case OP_COUNT_IFK:
-            PUSH(p->consts[u16(ip)]);
+            operand = p->consts[u16(ip)];
             ip += 2;
             goto count_if;
-        case OP_COUNT_IF: count_if: {
-            Value x = POP();
+        case OP_COUNT_IF:
+            operand = POP();
+        count_if: {
+            const Value x = operand;
             CmpOp cmp = (CmpOp)*ip++;
             if (__builtin_expect(sp[-1].as.p->lazy != NULL, 0)) {
                 /* FILTER then COUNT, as the peephole pass found them */
