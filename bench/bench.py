@@ -14,7 +14,8 @@ from fractions import Fraction
 HERE = os.path.dirname(os.path.abspath(__file__))
 PEERS = os.path.join(HERE, "peers")
 N_FAST = int(os.environ.get("BENCH_N", "1000000"))   # C
-N_MUSTER = 10 * N_FAST    # muster: long enough that a run on two threads is not mostly start-up
+N_MUSTER = 30 * N_FAST    # muster: long enough that a run on two threads is not mostly start-up or noise
+N_UNSPEC = 3 * N_FAST     # muster --no-specialize (ten times slower)
 N_LUA = N_FAST * 3 // 10
 N_PY = N_FAST // 10
 N_DICELAB = N_FAST
@@ -131,7 +132,8 @@ def check(counts, ref):
 def main():
     muster, cbin = sys.argv[1], sys.argv[2]
     failures = []
-    print(f"trials: muster {N_MUSTER}, C {N_FAST}, Lua {N_LUA}, Python {N_PY}, dicelab -e {N_DICELAB}; "
+    print(f"trials: muster {N_MUSTER} ({N_UNSPEC} unspecialized), C {N_FAST}, Lua {N_LUA}, Python {N_PY}, "
+          f"dicelab -e {N_DICELAB}; "
           f"agreement: every outcome within {ZMAX} standard errors of muster's exact odds\n")
     hdr = f"{'case':18} {'implementation':16} {'trials':>8} {'ns/trial':>9} {'x C':>7} {'max |z|':>8}  ok"
     print(hdr)
@@ -145,7 +147,7 @@ def main():
             ("C -O2", *peer_sim([os.path.join(cbin, name)], N_FAST), N_FAST),
             ("muster 1 thread", *muster_sim(muster, file, proc, args, N_MUSTER, 1), N_MUSTER),
             ("muster 2 threads", *muster_sim(muster, file, proc, args, N_MUSTER, 2), N_MUSTER),
-            ("muster unspec.", *muster_sim(muster, file, proc, args, N_MUSTER, 1, ["--no-specialize"]), N_MUSTER),
+            ("muster unspec.", *muster_sim(muster, file, proc, args, N_UNSPEC, 1, ["--no-specialize"]), N_UNSPEC),
             ("Lua 5.4", *peer_sim(["lua5.4", os.path.join(PEERS, "lua", name + ".lua")], N_LUA), N_LUA),
             ("Python 3", *peer_sim(["python3", os.path.join(PEERS, "python", name + ".py")], N_PY), N_PY),
         ]
