@@ -87,28 +87,32 @@ def muster_sim(muster, file, proc, args, n, threads, extra=()):
 
 
 STARTUP = {}
+SCALING = {}   # (file, proc) -> the median over rounds of 1-thread ns / 2-thread ns
 
 
 def muster_threads(muster, file, proc, args, n):
-    """muster_sim on 1 and on 2 threads, their runs interleaved, so that a
-    slow spell of the (shared) machine falls on both alike."""
+    """muster_sim on 1 and on 2 threads, their runs interleaved round by
+    round: ns/trial is the best round of each, and the scaling is the median
+    over rounds of the two in one round, so that a slow spell of the
+    (shared) machine falls on both sides of a ratio alike."""
     cmds = {t: [muster, "prob", file, proc, *args, "--json", "--seed", str(SEED), "--threads", str(t)] for t in (1, 2)}
-    best = {}
+    rounds = []
     last = {}
     for _ in range(REPEAT):
+        ns = {}
         for t in (1, 2):
-            for trials in (SIM_BLOCK * t, n):
-                r, dt = timed(cmds[t] + ["--trials", str(trials)])
-                key_ = (t, trials)
-                if dt < best.get(key_, math.inf):
-                    best[key_] = dt
-                last[key_] = r
+            _, start = timed(cmds[t] + ["--trials", str(SIM_BLOCK * t)])
+            r, dt = timed(cmds[t] + ["--trials", str(n)])
+            ns[t] = (dt - start) * 1e9 / (n - SIM_BLOCK * t)
+            last[t] = r
+        rounds.append(ns)
     _, STARTUP[(file, proc)] = best_of(cmds[1] + ["--trials", "1"])
+    SCALING[(file, proc)] = sorted(r[1] / r[2] for r in rounds)[len(rounds) // 2]
     out = []
     for t in (1, 2):
-        j = json.loads(last[(t, n)].stdout)
+        j = json.loads(last[t].stdout)
         counts = {key(o["value"]): round(o["p"] * n) for o in j["outcomes"]}
-        out.append((counts, (best[(t, n)] - best[(t, SIM_BLOCK * t)]) * 1e9 / (n - SIM_BLOCK * t)))
+        out.append((counts, min(r[t] for r in rounds)))
     return out
 
 
@@ -206,12 +210,12 @@ def main():
         print(f"  {name:18} {STARTUP[(file, proc)] * 1e3:8.1f} ms")
     print()
 
-    print("targets (simulation, ns/trial of the loop)")
-    for name in results:
+    print("targets (simulation, ns/trial of the loop; 2 threads: the median of the rounds' ratios)")
+    for name, file, proc, args, desc in cases():
         r = results[name]
-        m1, m2, lua, c = r["muster 1 thread"], r["muster 2 threads"], r["Lua 5.4"], r["C -O2"]
+        m1, lua, c = r["muster 1 thread"], r["Lua 5.4"], r["C -O2"]
         vs_lua = lua / m1
-        scale = m1 / m2
+        scale = SCALING[(file, proc)]
         line = (f"  {name:18} Lua/muster {vs_lua:5.2f} ({'met' if vs_lua >= 3 else 'missed'})"
                 f"   muster/C {m1 / c:6.2f}   2 threads {scale:4.2f}x ({'met' if scale >= 1.8 else 'missed'})")
         if name == "rebs_volley":
