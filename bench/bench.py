@@ -192,17 +192,6 @@ def main():
             print(f"{name:18} {impl:16} {n:>8} {ns:>9.1f} {ns / c_ns:>7.2f} {z:>8.2f}  {'ok' if ok else 'FAIL'}")
         print()
 
-    # Republic's assault has no peers: nearly every roll reaches a '?' cell of
-    # the seed's assault tables, so there is no distribution to agree on.
-    assault = ("rules/republic.muster", "assault_round",
-               ["table=pitched_battle", "attacker_grade=veteran", "defender_grade=average"])
-    _, ns = muster_sim(muster, *assault, N_MUSTER, 1)
-    r, _ = timed([muster, "prob", *assault[0:2], *assault[2], "--json", "--trials", str(N_FAST), "--seed", str(SEED),
-                  "--threads", "1"])
-    unknown = sum(o["p"] for o in json.loads(r.stdout)["outcomes"] if o["value"] is None)
-    print(f"Republic assault_round {' '.join(assault[2])} (muster only): {ns:.1f} ns/trial, "
-          f"{unknown:.1%} of trials reach a value the rules text does not give\n")
-
     print("muster start-up (the same command with --trials 1: process start, compiling, specializing)")
     print(f"(ns/trial above is the marginal cost of a trial: the time of {N_MUSTER} trials less that of one")
     print(f" block of {SIM_BLOCK} per thread, over the difference, so start-up and starting threads are left out)")

@@ -26,7 +26,7 @@ static const char usage_text[] =
     "  turn FILE                 print the turn sequence as a checklist\n"
     "  sheet FILE [--md|--html]  render the script as a quick reference sheet (Markdown by default)\n"
     "  dis FILE                  print the compiled bytecode\n"
-    "  dis FILE PROC [ARG=VALUE...]  the bytecode 'prob' simulates for these arguments\n"
+    "  dis FILE PROC [ARG=VALUE...]  the bytecode 'prob' simulates for these arguments (--choose, --field)\n"
     "\n"
     "Options for run:\n"
     "      --seed=N              seed the dice (the same seed gives the same rolls)\n"
@@ -298,9 +298,10 @@ int main(int argc, char **argv)
     if (mode == PROB && json && prob.csv)
         return usage_error("%schoose one of --json and --csv", "");
     if ((mode == CHECK || mode == DIS || mode == TEST || mode == TURN || mode == SHEET)
-        && (run.dice || run.explain || json || prob.csv || prob.trials || have_seed || (nchoices && mode != DIS) || prob.field
+        && (run.dice || run.explain || json || prob.csv || prob.trials || have_seed || (nchoices && mode != DIS) || (prob.field && mode != DIS)
             || prob.exact || prob.budget || prob.vs || prob.threads || prob.no_specialize || expression))
-        return usage_error(mode == DIS ? "'%s' takes no run or prob options but --choose" : "'%s' takes no run or prob options", cmd);
+        return usage_error(mode == DIS ? "'%s' takes no run or prob options but --choose and --field"
+                                       : "'%s' takes no run or prob options", cmd);
     if ((md || html) && mode != SHEET)
         return usage_error("%s--md and --html go with 'sheet'", "");
     if (md && html)
@@ -370,7 +371,7 @@ int main(int argc, char **argv)
     if (!prog)
         return MUSTER_ERROR;
     if (mode == DIS && npos > 1)
-        return muster_disassemble_call(ctx, prog, pos[1], npos - 2, pos + 2, choices, nchoices);
+        return muster_disassemble_call(ctx, prog, pos[1], npos - 2, pos + 2, choices, nchoices, prob.field);
     if (mode == DIS || mode == TURN || mode == SHEET) {
         if (npos > 1)
             return usage_error(mode == TURN ? "turn takes one FILE, not '%s' after it" : "sheet takes one FILE, not '%s' after it",

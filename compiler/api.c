@@ -1427,11 +1427,15 @@ static void *simulate(void *arg)
             if (sim->spec >= 0) {
                 /* the specialized call (its result is already the field asked
                  * for), the rest of the block in one go */
-                uint64_t done;
-                int rc = vm_call_many(vm, sim->spec, to - i, results, &done);
+                uint64_t done, unknown;
+                /* once this worker knows where its first '?' is, the later
+                 * ones are only counted, without leaving the interpreter */
+                vm->skip_unknown = w->unknown > 0;
+                int rc = vm_call_many(vm, sim->spec, to - i, results, &done, &unknown);
                 for (uint64_t k = 0; k < done; k++)
                     tally(&w->t, &results[k]);
-                i += done;
+                w->unknown += unknown;
+                i += done + unknown;
                 if (rc == 0) {
                     i--;            /* (the loop's i++ moves past the last) */
                     continue;
@@ -1488,6 +1492,26 @@ static void *simulate(void *arg)
     return NULL;
 }
 
+/* --field NAME of a procedure's record result: its index in *field. */
+static int find_field(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, const char *name, int *field)
+{
+    if (sig->ret.kind != TY_RECORD)
+        return usage_error(ctx, "--field %s: '%s' returns %s, not a record", name, sig->name,
+                           compiler_type_name(c, sig->ret));
+    const RecordDesc *r = &c->prog->records[sig->ret.enum_id];
+    for (int i = 0; i < r->nfields; i++)
+        if (!strcmp(r->fields[i], name))
+            *field = i;
+    if (*field < 0) {
+        fprintf(ctx->err, "muster: error: --field %s: %s has no such field (it has:", name, r->name);
+        for (int i = 0; i < r->nfields; i++)
+            fprintf(ctx->err, " %s", r->fields[i]);
+        fputs(")\n", ctx->err);
+        return MUSTER_USAGE;
+    }
+    return MUSTER_OK;
+}
+
 /* The odds of a procedure's results: exact, or simulated. */
 typedef struct Odds {
     const ProcSig *sig;
@@ -1529,22 +1553,8 @@ static int compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
 
     /* --field: the odds of one field of a record result */
     int field = -1;
-    if (opts->field) {
-        if (sig->ret.kind != TY_RECORD)
-            return usage_error(ctx, "--field %s: '%s' returns %s, not a record", opts->field, sig->name,
-                               compiler_type_name(c, sig->ret));
-        const RecordDesc *r = &c->prog->records[sig->ret.enum_id];
-        for (int i = 0; i < r->nfields; i++)
-            if (!strcmp(r->fields[i], opts->field))
-                field = i;
-        if (field < 0) {
-            fprintf(ctx->err, "muster: error: --field %s: %s has no such field (it has:", opts->field, r->name);
-            for (int i = 0; i < r->nfields; i++)
-                fprintf(ctx->err, " %s", r->fields[i]);
-            fputs(")\n", ctx->err);
-            return MUSTER_USAGE;
-        }
-    }
+    if (opts->field && (st = find_field(ctx, c, sig, opts->field, &field)) != MUSTER_OK)
+        return st;
     if (!opts->trials) {
         /* exact where the dice allow it */
         ExactCall x = { sig, per_run, argv, field };
@@ -2113,7 +2123,7 @@ int muster_disassemble(muster_ctx *ctx, const muster_program *prog)
 }
 
 int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs,
-                            char *const *args, char *const *choices, int nchoices)
+                            char *const *args, char *const *choices, int nchoices, const char *field_name)
 {
     const Compiled *c = prog->compiled;
     Call *call = mem_alloc(sizeof *call);
@@ -2121,11 +2131,14 @@ int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const c
     if (st != MUSTER_OK)
         return st;
     const ProcSig *sig = call->sig;
+    int field = -1;
+    if (field_name && (st = find_field(ctx, c, sig, field_name, &field)) != MUSTER_OK)
+        return st;
     const bool *fixed = fix_pure_defaults(sig, call->given, &call->vm, call->argv);
     bool all_fixed = true;
     for (int p = 0; p < sig->nparams; p++)
         all_fixed &= fixed[p];
-    int spec = all_fixed ? specialize_call(&call->vm, sig->proto, call->argv, sig->nparams, -1) : -1;
+    int spec = all_fixed ? specialize_call(&call->vm, sig->proto, call->argv, sig->nparams, field) : -1;
     if (spec < 0) {
         fprintf(ctx->err, "muster: note: %s; 'muster prob' runs '%s' as written:\n",
                 all_fixed ? "this call cannot be specialized (it asks for odds or grows too big)"
@@ -2135,6 +2148,8 @@ int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const c
     }
     fputs("; ", ctx->out);
     print_call(ctx->out, c, sig, call->argv);
+    if (field >= 0)
+        fprintf(ctx->out, ".%s", field_name);
     fputs(", as 'muster prob' simulates it\n", ctx->out);
     chunk_disassemble(ctx->out, c->prog, c->prog->protos[spec]);
     return MUSTER_OK;

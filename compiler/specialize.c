@@ -23,6 +23,7 @@ typedef struct AVal {
     AvKind kind;
     bool is_int;             /* AV_TEMP: certainly an int (for what may be removed) */
     bool ranged;             /* AV_TEMP: an int certainly in [lo, hi] */
+    bool bounded;            /* AV_TEMP: a rational certainly in [lo, hi] (not ranged: maybe not whole) */
     int64_t lo, hi;
     bool pooled;             /* AV_TEMP: a pool of at most pn dice of ps sides */
     int64_t pn, ps;
@@ -373,9 +374,24 @@ static void result_bounds(uint8_t op, const AVal *in, int n, AVal *r)
         if (rb && b0 == b1 && b0 > 0)
             set_bounds(r, 0, b0 - 1);
         break;
+    case OP_DIV:
+        /* a bounded int by a known int other than 0: a rational between the
+         * quotients of the bounds (rounded outwards) */
+        if (ra && rb && b0 == b1 && b0 != 0) {
+            __int128 q0 = (__int128)a0 / b0, q1 = (__int128)a1 / b0;
+            __int128 lo = min128(q0, q1) - 1, hi = max128(q0, q1) + 1;
+            if (lo >= -RANGE_LIMIT && hi <= RANGE_LIMIT) {
+                r->bounded = true;
+                r->lo = (int64_t)lo;
+                r->hi = (int64_t)hi;
+            }
+        }
+        break;
     case OP_FLOOR: case OP_CEIL: case OP_ROUND:
         if (ra)
             set_bounds(r, a0, a1);
+        else if (in[0].kind == AV_TEMP && in[0].bounded)
+            set_bounds(r, in[0].lo, in[0].hi);
         break;
     default:
         break;
@@ -391,6 +407,9 @@ static bool removable(uint8_t op, const AVal *in)
     case OP_FIELD: case OP_COUNT: case OP_COUNT_IF: case OP_ANY: case OP_ALL: case OP_SUM:
     case OP_FILTER: case OP_DOUBLES: case OP_FLOOR: case OP_MIN: case OP_MAX: case OP_SHIFT:
         return true;
+    case OP_CEIL: case OP_ROUND:
+        /* of a whole number or a rational within bounds: no overflow */
+        return is_int(&in[0]) || (in[0].kind == AV_TEMP && in[0].bounded);
     case OP_DIV: case OP_MOD:
         /* an int by a known int other than 0 and -1 cannot fail */
         return is_int(&in[0]) && in[1].kind == AV_KNOWN && in[1].v.tag == VAL_INT
@@ -738,6 +757,7 @@ static void follow(Spec *S, SState *st)
             AVal r = emit_op(S, ip, len, in, n, off, removable(op, in) || (arith && b.ranged));
             r.is_int = gives_int(op, in) || b.ranged;
             r.ranged = b.ranged;
+            r.bounded = b.bounded;
             r.lo = b.lo;
             r.hi = b.hi;
             r.pooled = b.pooled;

@@ -89,9 +89,10 @@ int muster_list(muster_ctx *ctx, const muster_program *prog);
 /* The bytecode listing. */
 int muster_disassemble(muster_ctx *ctx, const muster_program *prog);
 /* The bytecode of one call as `muster prob` simulates it: the procedure
- * compiled once more for these arguments (and choices). */
+ * compiled once more for these arguments (and choices), and for one field
+ * of its record result when `field` is not NULL. */
 int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs,
-                            char *const *args, char *const *choices, int nchoices);
+                            char *const *args, char *const *choices, int nchoices, const char *field);
 
 const char *muster_version(void);
 

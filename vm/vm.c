@@ -313,8 +313,9 @@ static int claim_odds(Vm *vm, int proto, Value *out, char *why, size_t whylen)
  * vm_call_many), each result to the next of results[]. */
 static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, uint64_t repeat)
 {
-    uint64_t finished = 0;
+    uint64_t finished = 0, skipped = 0;
     vm->runs_done = 0;
+    vm->runs_unknown = 0;
     ensure_stacks(vm);
     memo_prepare(vm);
     MemoSet *const memo = vm->memo && !vm->trace ? vm->memo_tab : NULL;
@@ -343,7 +344,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
 #define PUSH(v) (*sp++ = (v))
 #define POP() (*--sp)
 #define PEEK(k) (sp[-1 - (k)])
-#define ERR(...) do { vm->steps = steps; vm->error_depth = depth; vm->runs_done = finished; \
+#define ERR(...) do { vm->steps = steps; vm->error_depth = depth; vm->runs_done = finished; vm->runs_unknown = skipped; \
         return fail(vm, p, ip - 1, __VA_ARGS__); } while (0)
 #define ARITH(fn) do { Value b_ = POP(); Value a_ = POP(); Value r_; \
         const char *e_ = fn(a_, b_, &r_); if (e_) ERR("%s", e_); PUSH(r_); } while (0)
@@ -536,7 +537,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             Value r = POP();
             if (depth == 0) {
                 results[finished++] = r;
-                if (finished < repeat && r.tag != VAL_POOL && r.tag != VAL_RECORD) {
+                if (finished + skipped < repeat && r.tag != VAL_POOL && r.tag != VAL_RECORD) {
                     /* the next run: from the top, its pools and records in a fresh arena */
                     if (vm->scratch)
                         arena_reset(vm->scratch);
@@ -548,6 +549,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 }
                 vm->steps = steps;
                 vm->runs_done = finished;   /* (stored only here and on errors: the Vm is not written per run) */
+                vm->runs_unknown = skipped;
                 return 0;
             }
             if (vm->trace && vm->trace->on_return && !p->hidden)
@@ -787,6 +789,27 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             int cell = t->col_rows ? at[0] : at[0] * (t->ndims == 2 ? t->dim[1].n : 1) + at[1];
             if (t->row_texts && t->row_texts[at[0]] && vm->trace && vm->trace->on_row)
                 vm->trace->on_row(vm->trace->ud, p, p->offsets[ip - 3 - p->code], (int)u16(ip - 2), at[0]);
+            if (t->kinds[cell] == CELL_UNKNOWN && vm->skip_unknown && repeat > 1) {
+                /* one of many runs reached a '?': counted, and on to the next run */
+                skipped++;
+                memo_abandon(vm, depth);
+                if (finished + skipped == repeat) {
+                    vm->steps = steps;
+                    vm->runs_done = finished;
+                    vm->runs_unknown = skipped;
+                    return 0;
+                }
+                depth = 0;
+                p = vm->frames[0].proto;
+                base = vm->frames[0].base;
+                ip = p->code;
+                sp = base + p->nlocals;
+                if (vm->scratch)
+                    arena_reset(vm->scratch);
+                steps = 0;
+                rerolls = 0;
+                break;
+            }
             if (t->kinds[cell] == CELL_UNKNOWN && vm->quiet_unknown) {
                 /* counted, not reported: where it is is all the owner needs */
                 vm->steps = steps;
@@ -797,6 +820,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 vm->error_proto = p;
                 vm->error_offset = t->cell_offsets[cell];
                 vm->runs_done = finished;
+                vm->runs_unknown = skipped;
                 memo_abandon(vm, depth);
                 return -1;
             }
@@ -816,6 +840,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                      t->name, k0, t->ndims == 2 ? ", " : "", k1);
                 vm->error_offset = t->cell_offsets[cell];
                 vm->runs_done = finished;
+                vm->runs_unknown = skipped;
                 return -1;
             }
             PUSH(t->cells[cell]);
@@ -912,10 +937,11 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
     return run(vm, index, args, nargs, result, 1);
 }
 
-int vm_call_many(Vm *vm, int index, uint64_t n, Value *results, uint64_t *done)
+int vm_call_many(Vm *vm, int index, uint64_t n, Value *results, uint64_t *done, uint64_t *unknown)
 {
     int rc = n ? run(vm, index, NULL, 0, results, n) : 0;
     *done = vm->runs_done;
+    *unknown = vm->runs_unknown;
     return rc;
 }
 

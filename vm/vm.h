@@ -92,13 +92,15 @@ typedef struct Vm {
     Frame *frames;
     int frames_cap;
     uint64_t steps;          /* instructions executed by the last call */
-    uint64_t runs_done;      /* vm_call_many: runs finished so far */
+    uint64_t runs_done;      /* vm_call_many: results so far */
+    uint64_t runs_unknown;   /* vm_call_many: runs that reached a '?' (with skip_unknown) */
     /* the error of the last failed call */
     char error[320];
     const Proto *error_proto;
     uint32_t error_offset;
     int error_depth;         /* frames[0..error_depth) are the callers, each with its ip at the call */
     bool error_unknown;      /* the error is a table cell the rules text does not give ('?') */
+    bool skip_unknown;       /* vm_call_many: a run that reaches such a cell is counted and the next begun */
     bool quiet_unknown;      /* such a cell is only counted (simulation, exact engine): its error
                               * names the place but not the keys, which are costly to print */
 } Vm;
@@ -114,8 +116,10 @@ int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result);
  * results to results[0..): one entry into the interpreter for a block of
  * simulated trials.  The scratch arena (if any) is reset between runs, so
  * it stops early after a result that is a pool or a record (which lives
- * there).  Returns 0 with *done runs finished, or -1 on a runtime error in
- * run *done + 1 (the Vm's error fields describe it). */
-int vm_call_many(Vm *vm, int index, uint64_t n, Value *results, uint64_t *done);
+ * there).  With skip_unknown set, a run that reaches a '?' is counted in
+ * *unknown and the next one started; otherwise it is an error.  Returns 0
+ * with *done results and *unknown such runs, or -1 on a runtime error in the
+ * run after those (the Vm's error fields describe it). */
+int vm_call_many(Vm *vm, int index, uint64_t n, Value *results, uint64_t *done, uint64_t *unknown);
 
 #endif

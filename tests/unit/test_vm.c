@@ -1251,8 +1251,8 @@ static void test_call_many(void)
     many.vm.scratch = &a2;
     int two = chunk_find_proto(c->prog, "two");
     Value results[500];
-    uint64_t done = 0;
-    CU_ASSERT_EQUAL(vm_call_many(&many.vm, two, 500, results, &done), 0);
+    uint64_t done = 0, unknown = 0;
+    CU_ASSERT_EQUAL(vm_call_many(&many.vm, two, 500, results, &done, &unknown), 0);
     CU_ASSERT_EQUAL(done, 500);
     for (int i = 0; i < 500; i++) {
         Value r;
@@ -1261,14 +1261,14 @@ static void test_call_many(void)
         CU_ASSERT_EQUAL(r.as.i, results[i].as.i);
     }
     /* a pool lives in the arena the next run resets: one at a time */
-    CU_ASSERT_EQUAL(vm_call_many(&many.vm, chunk_find_proto(c->prog, "dice"), 10, results, &done), 0);
+    CU_ASSERT_EQUAL(vm_call_many(&many.vm, chunk_find_proto(c->prog, "dice"), 10, results, &done, &unknown), 0);
     CU_ASSERT_EQUAL(done, 1);
     CU_ASSERT_EQUAL(results[0].tag, VAL_POOL);
     /* a failing run: the ones before it are done */
     int gappy = chunk_find_proto(c->prog, "gappy");
     int fails = 0;
     for (int round = 0; round < 50; round++) {
-        int rc = vm_call_many(&many.vm, gappy, 100, results, &done);
+        int rc = vm_call_many(&many.vm, gappy, 100, results, &done, &unknown);
         if (rc) {
             fails++;
             CU_ASSERT(done < 100);
@@ -1280,6 +1280,14 @@ static void test_call_many(void)
         }
     }
     CU_ASSERT(fails > 0);
+    /* with skip_unknown, a run reaching the '?' is counted and the rest go on */
+    many.vm.skip_unknown = true;
+    many.vm.quiet_unknown = true;
+    CU_ASSERT_EQUAL(vm_call_many(&many.vm, gappy, 300, results, &done, &unknown), 0);
+    CU_ASSERT_EQUAL(done + unknown, 300);
+    CU_ASSERT(unknown > 50 && unknown < 150);   /* one in three */
+    for (uint64_t k = 0; k < done; k++)
+        CU_ASSERT(results[k].as.i == 1 || results[k].as.i == 3);
 }
 
 /* Int keys over a small span are looked up through a table of rows, which

@@ -1,0 +1,1 @@
+dis odds.muster throw --field total
