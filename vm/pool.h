@@ -21,9 +21,59 @@ static inline Pool *pool_alloc(Arena *arena, int32_t sides, int64_t n)
     Pool *p = arena ? arena_alloc(arena, size) : mem_alloc_atomic(size);
     p->sides = sides;
     p->unsorted = false;
+    p->lane_bits = 0;
     p->n = n;
     p->lazy = NULL;
     return p;
+}
+
+/* A fresh roll of few dice of few faces: count each face into a lane of
+ * one word (8-bit lanes for up to 8 faces and 255 dice, 4-bit lanes for up
+ * to 16 faces and 15 dice), so that counting and testing its dice against
+ * a whole number is a few operations on that word (pool_count_lanes). */
+static inline void pool_note_lanes(Pool *p)
+{
+    unsigned w = p->sides <= 8 && p->n <= 255 ? 8 : p->sides <= 16 && p->n <= 15 ? 4 : 0;
+    if (!w)
+        return;
+    uint64_t lanes = 0;
+    for (int64_t i = 0; i < p->n; i++)
+        lanes += (uint64_t)1 << (w * (unsigned)(p->face[i] - 1));
+    p->lanes = lanes;
+    p->lane_bits = (uint8_t)w;
+}
+
+/* Dice of a pool with lanes showing k or more: the lanes from face k up,
+ * added by one multiplication (no lane's running total can carry, since it
+ * is at most the number of dice, which fits a lane). */
+static inline int64_t pool_lanes_ge(const Pool *p, int64_t k)
+{
+    if (k <= 1)
+        return p->n;
+    if (k > p->sides)
+        return 0;
+    uint64_t v = p->lanes >> (p->lane_bits * (unsigned)(k - 1));
+    return p->lane_bits == 8 ? (int64_t)((v * 0x0101010101010101ULL) >> 56)
+                             : (int64_t)((v * 0x1111111111111111ULL) >> 60);
+}
+
+/* How many dice of a pool with lanes compare to the whole number k. */
+static inline int64_t pool_count_lanes(const Pool *p, CmpOp op, int64_t k)
+{
+    int64_t eq = 0;
+    if (op == CMP_EQ || op == CMP_NE) {
+        if (k >= 1 && k <= p->sides)
+            eq = (int64_t)((p->lanes >> (p->lane_bits * (unsigned)(k - 1))) & ((1u << p->lane_bits) - 1));
+        return op == CMP_EQ ? eq : p->n - eq;
+    }
+    /* k + 1 only where k < sides, so it cannot overflow */
+    switch (op) {
+    case CMP_GE: return pool_lanes_ge(p, k);
+    case CMP_GT: return k >= p->sides ? 0 : pool_lanes_ge(p, k + 1);
+    case CMP_LT: return p->n - pool_lanes_ge(p, k);
+    case CMP_LE: return k >= p->sides ? p->n : p->n - pool_lanes_ge(p, k + 1);
+    default: return 0;
+    }
 }
 /* A pool's faces: p itself, or for a lazy pool (dice.h) the faces its
  * source works out.  The functions below take plain pools only, except

@@ -40,7 +40,9 @@ typedef struct LazyPool LazyPool;
 typedef struct Pool {
     int32_t sides;          /* every die of a pool has the same number of sides */
     bool unsorted;          /* the faces are not in order yet (see pool_order) */
+    uint8_t lane_bits;      /* 0, or 8 or 4: `lanes` holds how many dice show each face */
     int64_t n;              /* number of dice */
+    uint64_t lanes;         /* face f's count in bits [w(f-1), wf) for w = lane_bits (see pool_note_lanes) */
     /* NULL for an ordinary pool.  Otherwise the pool is held lazily by a
      * dice source (the exact engine keeps a pool as counts per class of
      * faces, see dice.h): n is -1, face[] is empty, and only the source can

@@ -628,6 +628,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                     pool_sort(fresh);       /* an explanation shows it */
                 else
                     fresh->unsorted = n > 1;
+                pool_note_lanes(fresh);
                 pool = fresh;
             }
             if (vm->trace && vm->trace->on_roll)
@@ -662,7 +663,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             const Value x = operand;
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_ANY, sp[-1].as.p, cmp, x);
-            if (x.tag == VAL_INT && sp[-1].as.p->n <= SCAN_DICE)
+            if (x.tag == VAL_INT && sp[-1].as.p->lane_bits)
+                PUT_BOOL(&sp[-1], pool_count_lanes(sp[-1].as.p, cmp, x.as.i) > 0);
+            else if (x.tag == VAL_INT && sp[-1].as.p->n <= SCAN_DICE)
                 PUT_BOOL(&sp[-1], pool_count_scan(sp[-1].as.p, cmp, x.as.i) > 0);
             else
                 PUT_BOOL(&sp[-1], pool_any(sp[-1].as.p, cmp, x));
@@ -678,7 +681,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             const Value x = operand;
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_ALL, sp[-1].as.p, cmp, x);
-            if (x.tag == VAL_INT && sp[-1].as.p->n <= SCAN_DICE)
+            if (x.tag == VAL_INT && sp[-1].as.p->lane_bits)
+                PUT_BOOL(&sp[-1], pool_count_lanes(sp[-1].as.p, cmp, x.as.i) == sp[-1].as.p->n);
+            else if (x.tag == VAL_INT && sp[-1].as.p->n <= SCAN_DICE)
                 PUT_BOOL(&sp[-1], pool_count_scan(sp[-1].as.p, cmp, x.as.i) == sp[-1].as.p->n);
             else
                 PUT_BOOL(&sp[-1], pool_all(sp[-1].as.p, cmp, x));
@@ -704,7 +709,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                     ERR("%s", dice_err);
                 break;
             }
-            if (x.tag == VAL_INT && sp[-1].as.p->n <= SCAN_DICE)
+            if (x.tag == VAL_INT && sp[-1].as.p->lane_bits)
+                PUT_INT(&sp[-1], pool_count_lanes(sp[-1].as.p, cmp, x.as.i));
+            else if (x.tag == VAL_INT && sp[-1].as.p->n <= SCAN_DICE)
                 PUT_INT(&sp[-1], pool_count_scan(sp[-1].as.p, cmp, x.as.i));
             else
                 PUT_INT(&sp[-1], pool_count(sp[-1].as.p, cmp, x));

@@ -1290,6 +1290,34 @@ static void test_call_many(void)
         CU_ASSERT(results[k].as.i == 1 || results[k].as.i == 3);
 }
 
+/* A fresh roll of few dice of few faces keeps its counts per face in the
+ * lanes of one word: counting against a whole number from them agrees with
+ * looking at every die. */
+static void test_pool_lanes(void)
+{
+    Rng rng;
+    rng_seed(&rng, 17);
+    int64_t ks[] = { INT64_MIN, -3, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 16, 17, 18, INT64_MAX };
+    int with_lanes = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        int32_t sides = (int32_t)rng_below(&rng, 20) + 1;
+        int64_t n = (int64_t)rng_below(&rng, trial % 2 ? 16 : 300);
+        Pool *p = pool_alloc(NULL, sides, n);
+        for (int64_t i = 0; i < n; i++)
+            p->face[i] = (int32_t)rng_below(&rng, (uint64_t)sides) + 1;
+        pool_note_lanes(p);
+        if (!p->lane_bits) {
+            CU_ASSERT(sides > 16 || (sides > 8 && n > 15) || n > 255);
+            continue;
+        }
+        with_lanes++;
+        for (int op = CMP_EQ; op <= CMP_GE; op++)
+            for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++)
+                CU_ASSERT_EQUAL(pool_count_lanes(p, (CmpOp)op, ks[j]), pool_count_scan(p, (CmpOp)op, ks[j]));
+    }
+    CU_ASSERT(with_lanes > 150);
+}
+
 /* Int keys over a small span are looked up through a table of rows, which
  * answers as the binary search does, open ends and gaps included. */
 static void test_direct_table_index(void)
@@ -1556,6 +1584,7 @@ void register_tests(void)
         { "unsorted pools answer as sorted ones", test_unsorted_pools_answer_alike },
         { "small spans of int keys looked up directly", test_direct_table_index },
         { "many calls in one entry", test_call_many },
+        { "counts per face in the lanes of a word", test_pool_lanes },
         { "reroll", test_reroll },
         { "reroll limit", test_reroll_limit },
         { NULL, NULL },
