@@ -724,6 +724,12 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         case OP_HIGHEST: case OP_LOWEST: {
             const Pool *pool = sp[-1].as.p;
             LAZY_POOL(op == OP_HIGHEST ? OP_HIGHEST : OP_LOWEST, pool, CMP_EQ, val_int(0));
+            if (pool->lane_bits && pool->n > 0) {
+                /* the highest or lowest lane that holds a die, without sorting */
+                int bit = op == OP_HIGHEST ? 63 - __builtin_clzll(pool->lanes) : __builtin_ctzll(pool->lanes);
+                PUT_INT(&sp[-1], bit / pool->lane_bits + 1);
+                break;
+            }
             pool = pool_order(pool);
             if (pool->n == 0)
                 ERR("%s() of an empty pool", op == OP_HIGHEST ? "highest" : "lowest");
@@ -743,7 +749,11 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         }
         case OP_DOUBLES:
             LAZY_POOL(OP_DOUBLES, sp[-1].as.p, CMP_EQ, val_int(0));
-            PUT_BOOL(&sp[-1], pool_doubles(sp[-1].as.p));
+            if (sp[-1].as.p->lane_bits)     /* some lane of 2 or more */
+                PUT_BOOL(&sp[-1], (sp[-1].as.p->lanes & (sp[-1].as.p->lane_bits == 8 ? 0xFEFEFEFEFEFEFEFEULL
+                                                                                       : 0xEEEEEEEEEEEEEEEEULL)) != 0);
+            else
+                PUT_BOOL(&sp[-1], pool_doubles(sp[-1].as.p));
             break;
 #undef LAZY_POOL
         case OP_FLOOR: UNARY(val_floor); break;

@@ -1311,6 +1311,16 @@ static void test_pool_lanes(void)
             continue;
         }
         with_lanes++;
+        /* and the highest, lowest and doubles the VM reads off them */
+        if (n > 0) {
+            Pool *q = pool_alloc(NULL, sides, n);
+            memcpy(q->face, p->face, sizeof(int32_t) * (size_t)n);
+            pool_sort(q);
+            CU_ASSERT_EQUAL((63 - __builtin_clzll(p->lanes)) / p->lane_bits + 1, q->face[n - 1]);
+            CU_ASSERT_EQUAL(__builtin_ctzll(p->lanes) / p->lane_bits + 1, q->face[0]);
+            bool dbl = (p->lanes & (p->lane_bits == 8 ? 0xFEFEFEFEFEFEFEFEULL : 0xEEEEEEEEEEEEEEEEULL)) != 0;
+            CU_ASSERT_EQUAL(dbl, pool_doubles(q));
+        }
         for (int op = CMP_EQ; op <= CMP_GE; op++)
             for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++)
                 CU_ASSERT_EQUAL(pool_count_lanes(p, (CmpOp)op, ks[j]), pool_count_scan(p, (CmpOp)op, ks[j]));
