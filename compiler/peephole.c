@@ -14,6 +14,17 @@ static bool is_jump(uint8_t op)
 
 static unsigned u16_at(const uint8_t *c) { return (unsigned)c[0] | ((unsigned)c[1] << 8); }
 
+/* Write one fused instruction at code[*n]: its bytes, each with the source
+ * offset `off` (that of the part that can fail, for its errors). */
+static void put(uint8_t *code, uint32_t *offsets, int *n, const uint8_t *bytes, int len, uint32_t off)
+{
+    for (int k = 0; k < len; k++) {
+        code[*n + k] = bytes[k];
+        offsets[*n + k] = off;
+    }
+    *n += len;
+}
+
 void peephole_proto(Proto *p)
 {
     if (p->len == 0)
@@ -51,21 +62,13 @@ void peephole_proto(Proto *p)
                 count++;
                 at += 2;
             }
-            code[n] = OP_LOADN;
-            code[n + 1] = old[pc + 1];
-            code[n + 2] = (uint8_t)count;
-            for (int k = 0; k < 3; k++)
-                offsets[n + k] = p->offsets[pc];
-            n += 3;
+            put(code, offsets, &n, (const uint8_t[]){ OP_LOADN, old[pc + 1], (uint8_t)count }, 3, p->offsets[pc]);
             pc = at;
             continue;
         }
         if (op == OP_FILTER && pc + 2 < len && old[pc + 2] == OP_COUNT && !target[pc + 2]) {
             moved[pc + 2] = n;
-            code[n] = OP_COUNT_IF;
-            code[n + 1] = old[pc + 1];
-            offsets[n] = offsets[n + 1] = p->offsets[pc];
-            n += 2;
+            put(code, offsets, &n, (const uint8_t[]){ OP_COUNT_IF, old[pc + 1] }, 2, p->offsets[pc]);
             pc += 3;
             continue;
         }
@@ -73,14 +76,8 @@ void peephole_proto(Proto *p)
             && !target[pc + 3] && !target[pc + 6]) {
             /* a pool of a fixed number of dice of fixed sides */
             moved[pc + 3] = moved[pc + 6] = n;
-            code[n] = OP_ROLL_POOLK;
-            code[n + 1] = old[pc + 1];
-            code[n + 2] = old[pc + 2];
-            code[n + 3] = old[pc + 4];
-            code[n + 4] = old[pc + 5];
-            for (int k = 0; k < 5; k++)
-                offsets[n + k] = p->offsets[pc + 6];
-            n += 5;
+            put(code, offsets, &n, (const uint8_t[]){ OP_ROLL_POOLK, old[pc + 1], old[pc + 2], old[pc + 4], old[pc + 5] },
+                5, p->offsets[pc + 6]);
             pc += 7;
             continue;
         }
@@ -93,61 +90,39 @@ void peephole_proto(Proto *p)
             if (pooled >= 0) {
                 /* a test of a pool's dice against a constant */
                 moved[pc + 3] = n;
-                code[n] = (uint8_t)pooled;
-                code[n + 1] = old[pc + 1];
-                code[n + 2] = old[pc + 2];
-                code[n + 3] = old[pc + 4];
-                for (int k = 0; k < 4; k++)
-                    offsets[n + k] = p->offsets[pc + 3];
-                n += 4;
+                put(code, offsets, &n, (const uint8_t[]){ (uint8_t)pooled, old[pc + 1], old[pc + 2], old[pc + 4] },
+                    4, p->offsets[pc + 3]);
                 pc += 5;
                 continue;
             }
             if (fused == OP_CMPK && pc + 6 < len && old[pc + 4] == OP_JUMP_FALSE && !target[pc + 4]) {
                 /* ... and a jump on what it says */
                 moved[pc + 3] = moved[pc + 4] = n;
-                code[n] = OP_JUMP_UNLESS;
-                code[n + 1] = old[pc + 1];
-                code[n + 2] = old[pc + 2];
-                code[n + 3] = (uint8_t)(next - OP_EQ);
-                for (int k = 0; k < 6; k++)
-                    offsets[n + k] = p->offsets[pc + 3];
                 fix[nfix++] = (Fix){ n + 4, n + 6, pc + 7 + (int)u16_at(old + pc + 5) };
-                n += 6;
+                put(code, offsets, &n,
+                    (const uint8_t[]){ OP_JUMP_UNLESS, old[pc + 1], old[pc + 2], (uint8_t)(next - OP_EQ), 0, 0 },
+                    6, p->offsets[pc + 3]);
                 pc += 7;
                 continue;
             }
             if (fused >= 0) {
                 moved[pc + 3] = n;
-                int il = fused == OP_CMPK ? 4 : 3;
-                code[n] = (uint8_t)fused;
-                code[n + 1] = old[pc + 1];
-                code[n + 2] = old[pc + 2];
-                if (fused == OP_CMPK)
-                    code[n + 3] = (uint8_t)(next - OP_EQ);
-                for (int k = 0; k < il; k++)
-                    offsets[n + k] = p->offsets[pc + 3];   /* where the operation is, for its errors */
-                n += il;
+                put(code, offsets, &n, (const uint8_t[]){ (uint8_t)fused, old[pc + 1], old[pc + 2], (uint8_t)(next - OP_EQ) },
+                    fused == OP_CMPK ? 4 : 3, p->offsets[pc + 3]);
                 pc += 4;
                 continue;
             }
         }
         if (op == OP_LOAD && pc + 2 < len && old[pc + 2] == OP_RETURN && !target[pc + 2]) {
             moved[pc + 2] = n;
-            code[n] = OP_RETURNL;
-            code[n + 1] = old[pc + 1];
-            offsets[n] = offsets[n + 1] = p->offsets[pc + 2];
-            n += 2;
+            put(code, offsets, &n, (const uint8_t[]){ OP_RETURNL, old[pc + 1] }, 2, p->offsets[pc + 2]);
             pc += 3;
             continue;
         }
         if (op == OP_STORE && pc + 3 < len && old[pc + 2] == OP_LOAD && old[pc + 3] == old[pc + 1]
             && !target[pc + 2]) {
             moved[pc + 2] = n;
-            code[n] = OP_TEE;
-            code[n + 1] = old[pc + 1];
-            offsets[n] = offsets[n + 1] = p->offsets[pc];
-            n += 2;
+            put(code, offsets, &n, (const uint8_t[]){ OP_TEE, old[pc + 1] }, 2, p->offsets[pc]);
             pc += 4;
             continue;
         }

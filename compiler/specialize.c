@@ -445,8 +445,7 @@ static int column_of(Spec *S, int ti, Value key)
 {
     const Table *t = S->prog->tables[ti];
     const TableDim *cols = &t->dim[1];
-    int64_t k = key.tag == VAL_BOOL ? (int64_t)key.as.b : key.as.i;
-    int col = cols->mode == KEYS_INDEX ? (k >= 0 && k < cols->nkeys ? cols->index[k] : -1) : chunk_dim_find(cols, k);
+    int col = chunk_key_find(cols, key);
     if (col < 0)
         return -1;
     for (int i = 0; i < S->nslices; i++)
@@ -486,12 +485,11 @@ static int column_of(Spec *S, int ti, Value key)
 
 /* A branch on a value the dice decide: the fall-through side is followed
  * first (to its end), then the jumped-to side continues in st. */
-static void split(Spec *S, SState *st, const AVal *cond, uint32_t off, SState *through)
+static void split(Spec *S, const AVal *cond, uint32_t off, SState *through)
 {
     int j = emit_jump_false(S, cond, off);
     follow(S, through);
     patch(S, j);
-    (void)st;
 }
 
 static void follow(Spec *S, SState *st)
@@ -572,7 +570,7 @@ static void follow(Spec *S, SState *st)
                     fr->pc = target;
                 break;
             }
-            split(S, st, &c, off, clone_state(st));
+            split(S, &c, off, clone_state(st));
             st->f[st->depth].pc = target;
             break;
         }
@@ -596,7 +594,7 @@ static void follow(Spec *S, SState *st)
             } else {
                 tf->sp--;
             }
-            split(S, st, &c, off, t);
+            split(S, &c, off, t);
             fr = &st->f[st->depth];                /* the side where c is false */
             if (jump_on) {
                 fr->sp--;
@@ -836,11 +834,9 @@ static int side(const Proto *p, const int *starts, int ninsn, const bool *keep, 
  * instructions are written over the first side's bytes, the rest of which
  * become one-byte instructions that are dropped, so the code can still be
  * walked instruction by instruction. */
-static bool add_if(Spec *S, Proto *p, const int *starts, int ninsn, bool *keep, bool *dead, int *uses,
+static bool add_if(Spec *S, Proto *p, const int *starts, bool *keep, bool *dead, int *uses,
                    int prev, int i, int target, const int *fa, int nf, const int *ja, int nj)
 {
-    (void)starts;
-    (void)ninsn;
     const uint8_t *c = p->code;
     if (nf != 6 || nj != 2 || c[fa[0]] != OP_LOAD || c[fa[1]] != OP_CONST || c[fa[2]] != OP_ADD
         || c[fa[3]] != OP_STORE || c[fa[4]] != OP_LOAD || c[fa[4] + 1] != c[fa[3] + 1] || c[fa[5]] != OP_RETURN
@@ -962,7 +958,7 @@ static void tidy(Spec *S)
                     same = memcmp(a, b, (size_t)l) == 0;
             }
             if (!same) {
-                changed |= add_if(S, p, starts, ninsn, keep, dead, uses, prev, i, target, fa, nf, ja, nj);
+                changed |= add_if(S, p, starts, keep, dead, uses, prev, i, target, fa, nf, ja, nj);
                 continue;
             }
             DROP(starts[prev]);

@@ -57,14 +57,8 @@ int chunk_const(Proto *p, Value v)
     return p->nconsts++;
 }
 
-int chunk_dim_find(const TableDim *d, int64_t k)
+int chunk_dim_search(const TableDim *d, int64_t k)
 {
-    if (d->direct) {
-        if (k < d->direct_lo)
-            return d->below;
-        uint64_t at = (uint64_t)k - (uint64_t)d->direct_lo;   /* k >= direct_lo: no overflow this way */
-        return at < (uint64_t)d->direct_n ? d->direct[at] : d->above;
-    }
     int lo = 0, hi = d->nkeys;
     while (lo < hi) {
         int mid = (lo + hi) / 2;

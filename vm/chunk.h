@@ -101,8 +101,28 @@ int chunk_const(Proto *p, Value v);
  * their span is small. */
 int chunk_add_table(Program *prog, Table *t);
 /* The row (or column) an int key selects in a KEYS_INTS or KEYS_RANGES
- * dimension, or -1. */
-int chunk_dim_find(const TableDim *d, int64_t k);
+ * dimension, or -1: by binary search (chunk_dim_search), or, inline, from
+ * the direct index where the dimension has one. */
+int chunk_dim_search(const TableDim *d, int64_t k);
+static inline int chunk_dim_find(const TableDim *d, int64_t k)
+{
+    if (d->direct) {
+        if (k < d->direct_lo)
+            return d->below;
+        uint64_t at = (uint64_t)k - (uint64_t)d->direct_lo;   /* k >= direct_lo: no overflow this way */
+        return at < (uint64_t)d->direct_n ? d->direct[at] : d->above;
+    }
+    return chunk_dim_search(d, k);
+}
+
+/* The row (or column) a key (an int, member or bool) selects, or -1. */
+static inline int chunk_key_find(const TableDim *d, Value key)
+{
+    int64_t k = key.tag == VAL_BOOL ? (int64_t)key.as.b : key.as.i;
+    if (d->mode == KEYS_INDEX)
+        return k >= 0 && k < d->nkeys ? d->index[k] : -1;
+    return chunk_dim_find(d, k);
+}
 /* Look a procedure up by name; -1 if none. */
 int chunk_find_proto(const Program *prog, const char *name);
 

@@ -213,22 +213,6 @@ static int fail(Vm *vm, const Proto *p, const uint8_t *ip, const char *fmt, ...)
 #define PUT_ENUM(d, id, i) (*(d) = val_enum((id), (i)))
 
 static inline unsigned u16(const uint8_t *ip) { return (unsigned)ip[0] | ((unsigned)ip[1] << 8); }
-
-/* The row (or column) a key selects, or -1. */
-static inline int table_find(const TableDim *d, Value key)
-{
-    int64_t k = key.tag == VAL_BOOL ? (int64_t)key.as.b : key.as.i;
-    if (d->mode == KEYS_INDEX)
-        return k >= 0 && k < d->nkeys ? d->index[k] : -1;
-    if (d->direct) {
-        if (k < d->direct_lo)
-            return d->below;
-        uint64_t at = (uint64_t)k - (uint64_t)d->direct_lo;   /* k >= direct_lo: no overflow this way */
-        return at < (uint64_t)d->direct_n ? d->direct[at] : d->above;
-    }
-    return chunk_dim_find(d, k);
-}
-
 static void key_text(char *buf, size_t len, Value key, const Program *prog)
 {
     FILE *f = fmemopen(buf, len, "w");
@@ -783,7 +767,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 keys[0] = *--sp;
             }
             for (int d = t->col_rows ? 1 : 0; d < t->ndims; d++) {
-                at[d] = table_find(&t->dim[d], keys[d]);
+                at[d] = chunk_key_find(&t->dim[d], keys[d]);
                 if (at[d] < 0) {
                     char k[64];
                     key_text(k, sizeof k, keys[d], prog);
@@ -794,7 +778,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             }
             if (t->col_rows) {
                 /* each column has its own rows: find the column, then the row in it */
-                at[0] = table_find(&t->col_rows[at[1]], keys[0]);
+                at[0] = chunk_key_find(&t->col_rows[at[1]], keys[0]);
                 if (at[0] < 0) {
                     char k[64], col[64];
                     key_text(k, sizeof k, keys[0], prog);
