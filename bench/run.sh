@@ -2,10 +2,23 @@
 # Benchmark suite: `make bench`, or bench/run.sh [MUSTER] from anywhere.
 # BENCH_N sets the trials of muster and C (Lua gets 3/10, Python 1/10);
 # BENCH_DICELAB_TIMEOUT the seconds allowed to each `dicelab -c` (default 60).
+# The peers need a C compiler, python3, lua5.4 and dicelab: missing ones are
+# installed from Debian's packages (as root or through sudo), or named.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 muster=${1:-$top/muster}
 case $muster in /*) ;; *) muster=$(pwd)/$muster ;; esac
+missing=
+for tool in python3 lua5.4 dicelab ${CC:-cc}; do
+  command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
+done
+if [ -n "$missing" ]; then
+  echo "bench: needs$missing"
+  bash "$top/scripts/need.sh" gcc python3 lua5.4 dicelab || {
+    echo "bench: cannot run without$missing (Debian packages: gcc python3 lua5.4 dicelab)" >&2
+    exit 1
+  }
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for src in "$top"/bench/peers/c/*.c; do

@@ -56,7 +56,18 @@ static const char usage_text[] =
     "  -V, --version             show the version and exit\n"
     "\n"
     "Exit status: 0 success, 1 an error in the rules (compile or run), 2 a usage error.\n"
-    "Diagnostics are coloured on a terminal unless NO_COLOR is set.\n";
+    "Diagnostics are coloured on a terminal unless NO_COLOR is set.\n"
+    "Report bugs at " PACKAGE_BUGREPORT "\n";
+
+static int print_version(void)
+{
+    printf("muster %s\n"
+           "Copyright (c) 2026 The muster authors.\n"
+           "License MIT: the terms are in the LICENSE file of the source.\n"
+           "This is free software: you are free to change and redistribute it.\n"
+           "There is NO WARRANTY, to the extent permitted by law.\n", muster_version());
+    return 0;
+}
 
 enum { OPT_SEED = 256, OPT_DICE, OPT_EXPLAIN, OPT_JSON, OPT_CSV, OPT_TRIALS, OPT_MAX_STEPS, OPT_MAX_DEPTH, OPT_CHOOSE,
        OPT_MD, OPT_HTML, OPT_FIELD, OPT_EXACT, OPT_BUDGET, OPT_VS, OPT_THREADS, OPT_NO_SPECIALIZE };
@@ -198,10 +209,8 @@ int main(int argc, char **argv)
         fputs(usage_text, stdout);
         return 0;
     }
-    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-        printf("muster %s\n", muster_version());
-        return 0;
-    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V"))
+        return print_version();
     enum Mode { CHECK, RUN, PROB, DIS, TEST, TURN, SHEET } mode;
     static const struct { const char *name; enum Mode mode; } commands[] = {
         { "check", CHECK }, { "test", TEST }, { "turn", TURN }, { "sheet", SHEET },
@@ -230,7 +239,7 @@ int main(int argc, char **argv)
     while ((opt = getopt_long(sub_argc, sub_argv, ":hVe:", long_options, NULL)) != -1) {
         switch (opt) {
         case 'h': fputs(usage_text, stdout); return 0;
-        case 'V': printf("muster %s\n", muster_version()); return 0;
+        case 'V': return print_version();
         case 'e': expression = optarg; break;
         case OPT_SEED:
             if (!parse_u64(optarg, &seed))

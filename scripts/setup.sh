@@ -11,25 +11,7 @@ if [ "${1:-}" = "--sheets" ]; then
     packages+=(chromium)
 fi
 
-missing=()
-for p in "${packages[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-        missing+=("$p")
-    fi
-done
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "setup: installing ${missing[*]}"
-    if [ "$(id -u)" -eq 0 ]; then
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-    elif command -v sudo >/dev/null 2>&1; then
-        sudo apt-get update -qq
-        sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-    else
-        echo "setup: please install these packages as root: ${missing[*]}" >&2
-        exit 1
-    fi
-fi
+bash scripts/need.sh "${packages[@]}"
 
 if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt configure ]; then
     echo "setup: autoreconf"
@@ -41,4 +23,4 @@ if [ ! -f Makefile ] || [ configure -nt config.status ]; then
 fi
 echo "setup: make"
 make -s -j"$(nproc)" >/dev/null
-echo "setup: built ./muster ($(./muster --version))"
+echo "setup: built ./muster ($(./muster --version | head -1))"
