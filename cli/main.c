@@ -202,6 +202,11 @@ static int run_tests(muster_ctx *ctx, char **pos, int npos)
 
 int main(int argc, char **argv)
 {
+    /* Results go to stdout, diagnostics and warnings to stderr: with stdout
+     * line-buffered, a warning printed between two lines of a result stays
+     * between them when both streams go to one file or pipe (2>&1), as on a
+     * terminal. */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2)
         return usage_error("%smissing command", "");
     const char *cmd = argv[1];
@@ -355,6 +360,8 @@ int main(int argc, char **argv)
             return usage_error("%s--vs compares two scripts; it does not go with -e", "");
         if (npos)
             return usage_error("with -e, '%s' is not wanted (the expression is all there is)", pos[0]);
+        if (strspn(expression, " \t\r\n") == strlen(expression))
+            return usage_error("%s-e needs an expression, as in -e 'sum(roll 2d6)'", "");
         muster_program *prog = muster_load_expression(ctx, expression);
         if (!prog)
             return MUSTER_ERROR;

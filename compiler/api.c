@@ -213,20 +213,31 @@ muster_program *muster_load(muster_ctx *ctx, const char *path)
 
 muster_program *muster_load_expression(muster_ctx *ctx, const char *expression)
 {
-    /* the expression alone on line 2, so its columns are the user's */
+    /* The source is the expression alone, so a diagnostic shows just what
+     * the user wrote, at their columns on line 1; it is parsed as one
+     * expression and made the body of a procedure of no arguments, whose
+     * result type is whatever the expression's is (a type name no script
+     * can write). */
     size_t n = strlen(expression);
-    char *text = mem_alloc_atomic(n + 128);
-    /* the closing brace on the same line, so an expression that stops short
-     * is shown with the caret just past its end */
-    snprintf(text, n + 128, "proc %s() -> int { return\n%s }\n", COMPILER_EXPRESSION_PROC, expression);
-    /* the result type is whatever the expression's is: a type name no script
-     * can write, put in after parsing */
-    Source *src = source_new("-e", text, strlen(text));
-    int before = ctx->diag.errors;
-    Module *m = parse_module(src, &ctx->diag);
-    if (ctx->diag.errors > before || m->n != 1)
+    if (strspn(expression, " \t\r\n") == n) {
+        diag_report(&ctx->diag, DIAG_ERROR, NULL, (Span){ 0, 0 }, "-e needs an expression, such as 'sum(roll 2d6)'");
         return NULL;
-    m->decls[0]->ret.name = COMPILER_INFERRED_TYPE;
+    }
+    Source *src = source_new("-e", mem_strndup(expression, n), n);
+    Expr *e = parse_expression(src, &ctx->diag);
+    if (!e)
+        return NULL;
+    Span all = { 0, (uint32_t)n };
+    Module *m = mem_alloc(sizeof *m);
+    m->src = src;
+    Decl *d = ast_decl(DECL_PROC, COMPILER_EXPRESSION_PROC, all, all);
+    d->src = src;
+    d->ret.name = COMPILER_INFERRED_TYPE;
+    Stmt *ret = ast_stmt(ST_RETURN, all);
+    ret->as.ret = e;
+    ast_stmt_push(&d->as.proc.body, ret);
+    d->as.proc.body_end = (Span){ (uint32_t)n, (uint32_t)n };
+    ast_module_push(m, d);
     Compiled *c = compiler_compile(m, &ctx->diag);
     if (!c)
         return NULL;
@@ -262,7 +273,7 @@ static void print_signature(FILE *out, const Compiled *c, const ProcSig *sig)
     for (int i = 0; i < sig->nparams; i++) {
         fprintf(out, "%s%s: %s", i ? ", " : "", sig->pnames[i], compiler_type_name(c, sig->ptypes[i]));
         if (sig->pdefault[i] >= 0)
-            fputs(" = ...", out);
+            fprintf(out, " = %s", sig->pdeftext[i] ? sig->pdeftext[i] : "...");
     }
     fprintf(out, ") -> %s", compiler_type_name(c, sig->ret));
 }
@@ -855,8 +866,9 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
     fputc(']', out);
 }
 
-/* The call being explained or counted; with `given`, parameters left to
- * their defaults read "default" (a default is worked out afresh each run). */
+/* The call being explained or counted; with `given`, a parameter left to
+ * its default shows the default as written (`cover: none`, `b: roll d6`):
+ * a default is worked out afresh each run. */
 static void print_call_given(FILE *out, const Compiled *c, const ProcSig *sig, const Value *args, const bool *given)
 {
     if (c->expression) {
@@ -867,7 +879,7 @@ static void print_call_given(FILE *out, const Compiled *c, const ProcSig *sig, c
     for (int i = 0; i < sig->nparams; i++) {
         fprintf(out, "%s%s: ", i ? ", " : "", sig->pnames[i]);
         if (given && !given[i])
-            fputs("default", out);
+            fputs(sig->pdeftext[i] ? sig->pdeftext[i] : "default", out);
         else
             val_print(out, args[i], c->prog);
     }
@@ -1873,11 +1885,15 @@ static int compare_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
     print_choosing(out, opts);
     if (exact)
         fprintf(out, ": %s against %s, exact\n", c->src->path, opts->vs);
+    else if (!base->exact && !other.exact)
+        fprintf(out, ": %s against %s, simulated on the same dice, seed %llu\n", c->src->path, opts->vs,
+                (unsigned long long)seed);
+    else if (base->exact)
+        fprintf(out, ": %s (exact) against %s (simulated, seed %llu)\n", c->src->path, opts->vs,
+                (unsigned long long)seed);
     else
-        fprintf(out, ": %s (%s) against %s (%s)%s\n", c->src->path, base->exact ? "exact" : "simulated", opts->vs,
-                other.exact ? "exact" : "simulated", base->exact || other.exact ? "" : ", on the same dice");
-    if (!exact)
-        fprintf(out, "seed %llu\n", (unsigned long long)seed);
+        fprintf(out, ": %s (simulated, seed %llu) against %s (exact)\n", c->src->path, (unsigned long long)seed,
+                opts->vs);
     int width = not_given_share(base) > 0 || not_given_share(&other) > 0 ? 19 : 5;
     char **texts = mem_alloc(sizeof(char *) * (size_t)(n + 1));
     for (int i = 0; i < n; i++) {

@@ -1268,6 +1268,7 @@ ProcSig *comp_declare_callable(Compiler *c, const Decl *d, SigKind kind, const P
     sig->pnames = mem_alloc(sizeof(char *) * (size_t)(np + 1));
     sig->ptypes = mem_alloc(sizeof(Type) * (size_t)(np + 1));
     sig->pdefault = mem_alloc_atomic(sizeof(int) * (size_t)(np + 1));
+    sig->pdeftext = mem_alloc(sizeof(char *) * (size_t)(np + 1));
     if (np > 64 && kind != SIG_RECORD)
         comp_error(c, d->name_span, "'%s' has %d parameters; the limit is 64", d->name, np);
     for (int i = 0; i < np; i++) {
@@ -1323,6 +1324,27 @@ FnState *comp_begin_params(Compiler *c, ProcSig *sig, const ParamList *params)
     return fn;
 }
 
+/* The text of a span with each run of blanks and line breaks folded to
+ * one space, for showing a default the way it was written. */
+static const char *folded_text(const Source *src, Span span)
+{
+    char *out = mem_alloc_atomic(span.end - span.begin + 1);
+    size_t n = 0;
+    for (uint32_t i = span.begin; i < span.end && i < src->len; i++) {
+        char ch = src->text[i];
+        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+            if (n > 0 && out[n - 1] != ' ')
+                out[n++] = ' ';
+        } else {
+            out[n++] = ch;
+        }
+    }
+    while (n > 0 && out[n - 1] == ' ')
+        n--;
+    out[n] = 0;
+    return out;
+}
+
 /* Each default value becomes a tiny procedure of no arguments, so a call
  * site and the command line get it the same way. */
 static void compile_defaults(Compiler *c, ProcSig *sig, const ParamList *params)
@@ -1336,6 +1358,7 @@ static void compile_defaults(Compiler *c, ProcSig *sig, const ParamList *params)
         snprintf(name, len, "%s(%s: default)", sig->name, p->name);
         chunk_proto_new(c->prog, name, c->source_id, p->deflt->span.begin)->hidden = true;
         sig->pdefault[i] = c->prog->nprotos - 1;
+        sig->pdeftext[i] = folded_text(c->src, p->deflt->span);
         ProcSig tmp = { .name = name, .proto = sig->pdefault[i], .ret = sig->ptypes[i], .span = p->span };
         FnState fn;
         comp_begin_fn(c, &fn, &tmp, name, p->span);

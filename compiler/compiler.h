@@ -37,6 +37,7 @@ typedef struct ProcSig {
     const char **pnames;
     Type *ptypes;
     int *pdefault;           /* proto computing the default, or -1 */
+    const char **pdeftext;   /* the default as written (spaces folded), or NULL */
     Type ret;
     Span span;
     const Decl *decl;

@@ -611,7 +611,29 @@ static const char css[] =
     "ul.examples { font-size: 9.5pt; }\n"
     "@media print { body { max-width: none; } }\n";
 
+static void render(FILE *out, const Compiled *c, bool html);
+
+/* The sheet is written whole to memory first, so that it ends with one line
+ * break and no blank line after the last section. */
 int sheet_render(FILE *out, const Compiled *c, bool html)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        render(out, c, html);
+        return 0;
+    }
+    render(mem, c, html);
+    fclose(mem);
+    while (len > 1 && text[len - 1] == '\n' && text[len - 2] == '\n')
+        len--;
+    fwrite(text, 1, len, out);
+    free(text);
+    return 0;
+}
+
+static void render(FILE *out, const Compiled *c, bool html)
 {
     Sheet s = { out, html, c };
     const Module *m = c->module;
@@ -667,5 +689,4 @@ int sheet_render(FILE *out, const Compiled *c, bool html)
     render_examples(&s, m, src);
     if (html)
         fputs("</body>\n</html>\n", out);
-    return 0;
 }

@@ -150,6 +150,11 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc);
 
 int lang_lex(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
 {
+    if (ps->start_expr == 1) {
+        ps->start_expr = 2;   /* handed over; the parse is of an expression */
+        *loc = (Span){ 0, 0 };
+        return START_EXPR;
+    }
     int tok = lex_token(ps, lval, loc);
     ps->last_token = tok;
     return tok;

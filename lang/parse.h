@@ -34,11 +34,19 @@ typedef struct Parser {
     /* `##` documentation comments, in order */
     struct DocLine { uint32_t begin, end; const char *text; } *docs;
     int ndocs, docs_cap;
+    /* parse_expression: the lexer first hands the parser START_EXPR, and the
+     * parser leaves the expression here */
+    int start_expr;
+    Expr *expr;
 } Parser;
 
 /* Parse a whole source.  Always returns a module (possibly partial);
  * check diag->errors to know whether it is complete. */
 Module *parse_module(const Source *src, Diag *diag);
+
+/* Parse a source that must be exactly one expression (`muster -e`).
+ * NULL, with the errors reported, when it is not. */
+Expr *parse_expression(const Source *src, Diag *diag);
 
 /* The lexer, for the parser and for tests: the next token's kind, with its
  * value in *lval and its span in *loc.  0 at the end of input. */

@@ -130,6 +130,7 @@ static Key int_key(int64_t v, Span at)
 %token ONEOF "'one of'" STARTAT "'start at'"
 %token ARROW "'->'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" DOTDOT "'..'" FATARROW "'=>'"
 %token DPAREN "'d('" ROWEND "end of row"
+%token START_EXPR "start of an expression"   /* never in a script: see parse_expression */
 
 %left OR
 %left AND
@@ -164,7 +165,16 @@ static Key int_key(int64_t v, Span at)
 %type <i> signed_int
 %type <s> text_opt
 
+%start start
+
 %%
+
+/* A script is a module; `muster -e` parses a lone expression (the lexer
+ * hands over START_EXPR first, which no script can contain). */
+start
+    : module
+    | START_EXPR expr    { ps->expr = $2; }
+    ;
 
 module
     : %empty
@@ -763,6 +773,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
                                 ps->src->text + loc->begin);
     else
         len += (size_t)snprintf(msg + len, sizeof msg - len, "unexpected %s", describe(found));
+    size_t head = len;   /* "unexpected X" */
     if (expects(expected, n, YYSYMBOL_PROC) && len < sizeof msg) {
         len += (size_t)snprintf(msg + len, sizeof msg - len,
                                 "; expected a declaration (proc, enum, table, bands, modifiers, example, ...)");
@@ -805,13 +816,16 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
         snprintf(msg + len, sizeof msg - len, " (a '%c' before it is still open)", ps->open_ch[ps->nopen - 1]);
     else if (found == YYSYMBOL_YYEOF && ps->nopen > 0 && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (a '%c' is still open)", ps->open_ch[ps->nopen - 1]);
-    if (!strcmp(ps->src->path, "-e") && first == '}' && loc->begin + 2 >= ps->src->len) {
-        /* a one-off expression (muster -e) that stops short: the brace is ours, not the user's */
+    if (ps->start_expr && found == YYSYMBOL_YYEOF) {
+        /* a one-off expression (muster -e) that stops short */
         int open = 0;
         for (int i = 0; i < ps->nopen; i++)
             open += ps->open_ch[i] == '(';
         snprintf(msg, sizeof msg, "the expression stops before it is finished%s",
                  open ? " (a '(' is still open)" : "");
+    } else if (ps->start_expr && expects(expected, n, YYSYMBOL_YYEOF)) {
+        /* a whole expression, and then more */
+        snprintf(msg + head, sizeof msg - head, " after the end of the expression (-e takes one expression)");
     }
     diag_report(ps->diag, DIAG_ERROR, ps->src, *loc, "%s", msg);
     /* Recover at the end of the innermost block around the error: the
@@ -877,6 +891,24 @@ static void attach_docs(Parser *ps, Module *m)
         }
         d->doc = doc;
     }
+}
+
+Expr *parse_expression(const Source *src, Diag *diag)
+{
+    Parser ps;
+    lang_lex_init(&ps, src, diag);
+    ps.start_expr = 1;
+    ps.module = mem_alloc(sizeof *ps.module);
+    ps.module->src = src;
+    const char *nul = memchr(src->text, '\0', src->len);
+    if (nul) {
+        Span at = { (uint32_t)(nul - src->text), (uint32_t)(nul - src->text) + 1 };
+        diag_report(diag, DIAG_ERROR, src, at, "the expression contains a NUL byte");
+        return NULL;
+    }
+    int before = diag->errors;
+    lang_yyparse(&ps);
+    return diag->errors > before ? NULL : ps.expr;
 }
 
 Module *parse_module(const Source *src, Diag *diag)

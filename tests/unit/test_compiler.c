@@ -903,7 +903,7 @@ static void test_api_errors(void)
 
     CU_ASSERT_EQUAL(api_run(&a, "f", 0, NULL, NULL, 0), MUSTER_USAGE);
     CU_ASSERT(contains(api_err(&a), "muster: error: missing argument n=int (a whole number)\n"
-                                    "usage: f(n: int, q: rat = ..., c: Cover = ...) -> rat\n"));
+                                    "usage: f(n: int, q: rat = 1/2, c: Cover = none) -> rat\n"));
     char *bad_int[] = { "n=x" };
     CU_ASSERT_EQUAL(api_run(&a, "f", 1, bad_int, NULL, 0), MUSTER_USAGE);
     CU_ASSERT(contains(api_err(&a), "'x' is not a valid int for parameter 'n' (a whole number)"));

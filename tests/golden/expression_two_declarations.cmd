@@ -1,0 +1,1 @@
+run -e '1 } proc y() -> int { return 2'
