@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh — set muster up and run the whole test suite:
-#   1. the unit, golden and bad-input tests (make check) on the normal build;
+#   1. the unit, golden and bad-input tests and the docs' transcripts
+#      (make check) on the normal build, with warnings as errors;
 #   2. the same suite in an AddressSanitizer + UndefinedBehaviorSanitizer
 #      build with the garbage collector, and again with plain allocation
 #      (--enable-plain-alloc) so ASan can see the language's own objects;
@@ -32,8 +33,13 @@ summary() {
 
 logs=()
 status=0
+# CI builds with warnings as errors, and shows what the compiler says
+if ! grep -q -- '--enable-werror' config.status 2>/dev/null; then
+    echo "== configure --enable-werror"
+    ./configure -q --enable-werror
+fi
 echo "== make check"
-if ! make -s -j"$(nproc)" check >/dev/null 2>&1; then
+if ! make -s -j"$(nproc)" check >/dev/null; then
     status=1
     cat test-suite.log >&2 || true
 fi
@@ -55,9 +61,9 @@ if [ "${1:-}" != "--quick" ] && [ $status -eq 0 ]; then
         tar -xzf "$tarball" -C "$dir" --strip-components=1
         extra=()
         [ $variant = plain ] && extra=(--enable-plain-alloc)
-        (cd "$dir" && ./configure -q "${extra[@]}" CFLAGS="$san" >/dev/null \
-            && make -s -j"$(nproc)" >/dev/null 2>&1 \
-            && make -s -j"$(nproc)" check >/dev/null 2>&1) || { status=1; cat "$dir/test-suite.log" >&2 || true; }
+        (cd "$dir" && ./configure -q --enable-werror "${extra[@]}" CFLAGS="$san" >/dev/null \
+            && make -s -j"$(nproc)" >/dev/null \
+            && make -s -j"$(nproc)" check >/dev/null) || { status=1; cat "$dir/test-suite.log" >&2 || true; }
         logs+=("$dir")
         grep -E '^# (TOTAL|PASS|FAIL|ERROR)' "$dir/test-suite.log" || true
     done

@@ -13,12 +13,11 @@
 # stderr.
 #
 #   bash tests/bad.sh              run everything
-#   UPDATE=1 bash tests/bad.sh     rewrite the .err files of part 1
+#   MUSTER_TEST_UPDATE=1 bash tests/bad.sh     rewrite the .err files of part 1
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 
 BAD=$top_srcdir/tests/bad
-UPDATE=${UPDATE:-}
 ERROR_LINE='^[^:]+:[0-9]+:[0-9]+: error: '
 MAX_STDERR=65536         # bytes; diagnostics stop after 20 errors
 
@@ -43,15 +42,11 @@ for script in *.muster; do
         fail "$name" "${problems[@]}" "--- stderr:" "$(show_file "$RUN_ERR")"
         continue
     fi
-    if [ -n "$UPDATE" ]; then
-        if [ -f "$expected" ] && cmp -s "$expected" "$RUN_ERR"; then
-            pass "$name"
-        else
-            cp "$RUN_ERR" "$expected"
-            pass "$name (expected output rewritten)"
-        fi
+    if [ -n "$UPDATE_MODE" ] && ! { [ -f "$expected" ] && cmp -s "$expected" "$RUN_ERR"; }; then
+        cp "$RUN_ERR" "$expected"
+        rewritten "$name"
     elif [ ! -f "$expected" ]; then
-        fail "$name" "no file $expected (UPDATE=1 bash tests/bad.sh writes it)" "$(cat "$RUN_ERR")"
+        fail "$name" "no file $expected (MUSTER_TEST_UPDATE=1 bash tests/bad.sh writes it)" "$(cat "$RUN_ERR")"
     elif cmp -s "$expected" "$RUN_ERR"; then
         pass "$name"
     else

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # examples.sh — every example written in the rulesets, the standard library
-# and the bundled examples must pass (`muster test`), and each script must
-# pass `muster check` (which also lists the cells the rules text leaves out).
+# and the bundled examples must pass (`muster test`), each script must have
+# at least one, and each must pass `muster check` (which also lists the cells
+# the rules text leaves out).
 # The Markdown sheet of each ruleset kept in docs/sheets/ must be what
 # `muster sheet rules/NAME.muster` prints now.
 source "$(dirname "$0")/lib.sh"
@@ -21,8 +22,10 @@ for dir in stdlib rules examples docs; do
         run_muster test "$f"
         why=$(crash_reason)
         summary=$(tail -n 1 "$RUN_OUT")
-        if [ "$RUN_STATUS" -eq 0 ] && [ -z "$why" ] && [[ $summary =~ ^[0-9]+\ passed,\ 0\ failed$ ]]; then
+        if [ "$RUN_STATUS" -eq 0 ] && [ -z "$why" ] && [[ $summary =~ ^[1-9][0-9]*\ passed,\ 0\ failed$ ]]; then
             pass "test $f: $summary"
+        elif [ "$RUN_STATUS" -eq 0 ] && [ -z "$why" ] && [ "$summary" = "0 passed, 0 failed" ]; then
+            fail "test $f" "it has no examples: every script here carries the worked examples that pin it"
         else
             fail "test $f" "exit $RUN_STATUS $why" "$(show_file "$RUN_OUT")" "$(show_file "$RUN_ERR")"
         fi

@@ -20,13 +20,16 @@
 # check (when no case is named) runs without NO_COLOR: with stderr not a
 # terminal the diagnostics must still carry no escape sequences.
 #
-#   bash tests/golden.sh [NAME...]            compare (all cases, or the named)
-#   UPDATE=1 bash tests/golden.sh [NAME...]   rewrite the .expected files
+# A `prob` case with --seed is also run on three threads and with
+# --no-specialize: the counts must not depend on either, so all three runs
+# must print the same.
+#
+#   bash tests/golden.sh [NAME...]                         compare (all cases, or the named)
+#   MUSTER_TEST_UPDATE=1 bash tests/golden.sh [NAME...]    rewrite the .expected files
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 
 GOLDEN=$top_srcdir/tests/golden
-UPDATE=${UPDATE:-}
 
 # append_stream FILE: the stream's text, marking a missing final newline.
 append_stream()
@@ -77,15 +80,11 @@ for cmdfile in "${cases[@]}"; do
         fail "$name" "$crash" "--- stderr:" "$(show_file "$RUN_ERR")"
         continue
     fi
-    if [ -n "$UPDATE" ]; then
-        if [ -f "$expected" ] && cmp -s "$expected" "$actual"; then
-            pass "$name"
-        else
-            cp "$actual" "$expected"
-            pass "$name (expected output rewritten)"
-        fi
+    if [ -n "$UPDATE_MODE" ] && ! { [ -f "$expected" ] && cmp -s "$expected" "$actual"; }; then
+        cp "$actual" "$expected"
+        rewritten "$name"
     elif [ ! -f "$expected" ]; then
-        fail "$name" "no file $name.expected (UPDATE=1 bash tests/golden.sh $name writes it)" "$(cat "$actual")"
+        fail "$name" "no file $name.expected (MUSTER_TEST_UPDATE=1 bash tests/golden.sh $name writes it)" "$(cat "$actual")"
         continue
     elif cmp -s "$expected" "$actual"; then
         pass "$name"
@@ -107,6 +106,24 @@ for cmdfile in "${cases[@]}"; do
                 fail "$name:rerun" "a second run with the same seed printed something else:" \
                     "$(diff -u --label "first run" --label "second run" "$actual" "$again")"
             fi
+            ;;
+    esac
+    # neither the number of threads nor specializing may change the counts
+    case "$line " in
+        "prob "*" --seed"*)
+            for variant in "--threads=3" "--no-specialize"; do
+                other=$TEST_TMP/$name.variant
+                transcript "$line $variant" | sed '1s/ '"$variant"'$//' >"$other"
+                crash=$(crash_reason)
+                if [ -n "$crash" ]; then
+                    fail "$name:${variant#--}" "$crash"
+                elif cmp -s "$actual" "$other"; then
+                    pass "$name:${variant#--}"
+                else
+                    fail "$name:${variant#--}" "with $variant it printed something else:" \
+                        "$(diff -u --label "as given" --label "with $variant" "$actual" "$other")"
+                fi
+            done
             ;;
     esac
 done
