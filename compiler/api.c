@@ -1173,11 +1173,12 @@ typedef struct ExactCall {
     int field;
 } ExactCall;
 
-/* One run for the exact engine: the defaults (they may roll), then the call. */
+/* One run for the exact engine: the defaults (they may roll), then the call,
+ * whose reroll keeps them (exact_call). */
 static int exact_run(void *ud, Vm *vm, Value *result)
 {
     ExactCall *x = ud;
-    if (fill_defaults(x->sig, x->given, vm, x->argv) || vm_call(vm, x->sig->proto, x->argv, x->sig->nparams, result))
+    if (fill_defaults(x->sig, x->given, vm, x->argv) || exact_call(vm, x->sig->proto, x->argv, x->sig->nparams, result))
         return -1;
     if (x->field >= 0)
         *result = result->as.r->field[x->field];

@@ -22,6 +22,8 @@ cases=(
     "tests/golden/odds.muster two_dice"
     "tests/golden/odds.muster roll_off"
     "tests/golden/odds.muster pick"
+    "tests/golden/when.muster kept"
+    "tests/golden/when.muster kept_pool"
 )
 all_checks=0
 all_misses=0

@@ -86,6 +86,18 @@ typedef struct Slab {
 
 #define SLAB_CHUNK 32
 
+/* A claim worked out, for the choices it was worked out under. */
+typedef struct ClaimMemo {
+    int proto;
+    int *choices;            /* a copy; NULL: every default */
+    Value odds;
+    struct ClaimMemo *next;
+} ClaimMemo;
+
+struct Claims {
+    ClaimMemo *first;
+};
+
 typedef struct Shared {
     const ExactOptions *opts;
     uint64_t runs;
@@ -683,11 +695,46 @@ static int settle_value(Engine *e, Value *v)
 static void distribution(Vm *vm, Shared *shared, int index, const Value *args, int nargs, ExactRun run,
                          void *run_ud, ExactResult *out);
 
-/* A call of a procedure that rerolls: its own conditioned distribution, one
- * choice among its results. */
-static int engine_intercept(void *ud, const Proto *callee, int index, const Value *call_args, Value *result)
+/* Machines nested one in another (a claim's, a rerolling procedure's) each
+ * take some C stack, whatever the depth limit says: this many at most. */
+#define MAX_NESTING 1000
+
+static bool too_deep(Vm *vm, const char *name, char *err, size_t errlen)
 {
-    Engine *e = ud;
+    if (vm->nesting < MAX_NESTING)
+        return false;
+    snprintf(err, errlen, "recursion limit reached: more than %d claims and rerolling procedures worked out "
+             "one inside another when calling '%s'", MAX_NESTING, name);
+    return true;
+}
+
+/* A machine of its own for work nested in vm's (a rerolling procedure, a
+ * claim), as if called from vm's frame `depth` (-1: before vm's top-level
+ * call): the same program, limits, choices and claims worked out, and the
+ * calls around it counted towards the depth limit. */
+static Vm *nested_vm(Vm *vm, int depth)
+{
+    if (!vm->claims)
+        vm->claims = mem_alloc(sizeof(Claims));
+    Vm *inner = mem_alloc(sizeof(Vm));   /* not on the C stack, which nesting deepens */
+    vm_init(inner, vm->prog, NULL);
+    inner->limits = vm->limits;
+    inner->choices = vm->choices;
+    inner->base_depth = vm->base_depth + depth + 1;
+    inner->nesting = vm->nesting + 1;
+    inner->claims = vm->claims;
+    return inner;
+}
+
+/* A call of a procedure that rerolls, from frame `depth` of the engine's
+ * machine: its own conditioned distribution, one choice among its results.
+ * 1 with *result set, or -1.  With `whole_error` a failure of the
+ * distribution leaves the inner machine's error, place and callers in the
+ * engine's (for a call made outside the interpreter, which has no place of
+ * its own to report). */
+static int answer_call(Engine *e, int index, const Value *call_args, int depth, bool whole_error, Value *result)
+{
+    const Proto *callee = e->vm->prog->protos[index];
     /* the callee is worked out on its own: a lazy pool among the arguments
      * goes as its faces */
     Value *args = mem_alloc(sizeof(Value) * (size_t)(callee->nparams + 1));
@@ -710,22 +757,30 @@ static int engine_intercept(void *ud, const Proto *callee, int index, const Valu
             break;
     }
     if (!dist) {
+        if (too_deep(e->vm, callee->name, e->vm->error, sizeof e->vm->error))
+            return -1;
         dist = mem_alloc(sizeof *dist);
         dist->proto = index;
-        dist->nargs = e->vm->prog->protos[index]->nparams;
+        dist->nargs = callee->nparams;
         dist->args = mem_alloc(sizeof(Value) * (size_t)(dist->nargs + 1));
         for (int i = 0; i < dist->nargs; i++)
             dist->args[i] = vm_keep(args[i]);
-        Vm inner;
-        vm_init(&inner, e->vm->prog, NULL);
-        inner.limits = e->vm->limits;
-        inner.choices = e->vm->choices;
-        distribution(&inner, e->shared, index, args, dist->nargs, NULL, NULL, &dist->r);
+        Vm *inner = nested_vm(e->vm, depth);
+        distribution(inner, e->shared, index, args, dist->nargs, NULL, NULL, &dist->r);
         if (dist->r.failed || dist->r.over_budget) {
             /* hand the inner error up */
-            memcpy(e->vm->error, inner.error, sizeof e->vm->error);
+            Vm *vm = e->vm;
+            memcpy(vm->error, inner->error, sizeof vm->error);
             if (dist->r.over_budget)
-                snprintf(e->vm->error, sizeof e->vm->error, "budget");
+                snprintf(vm->error, sizeof vm->error, "budget");
+            else if (whole_error) {
+                vm->error_proto = inner->error_proto;
+                vm->error_offset = inner->error_offset;
+                vm->error_depth = inner->error_depth;
+                vm->error_unknown = inner->error_unknown;
+                vm->frames = inner->frames;
+                vm->frames_cap = inner->frames_cap;
+            }
             return -1;
         }
         dist->next = e->shared->memo;
@@ -757,6 +812,29 @@ static int engine_intercept(void *ud, const Proto *callee, int index, const Valu
     }
     e->stop = d->index == dist->r.n ? 1 : 2;
     return -1;
+}
+
+/* The VM's hook: a CALL of a procedure that rerolls. */
+static int engine_intercept(void *ud, const Proto *callee, int index, const Value *args, int depth, Value *result)
+{
+    (void)callee;
+    return answer_call(ud, index, args, depth, false, result);
+}
+
+int exact_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
+{
+    if (vm->intercept == engine_intercept && vm->prog->protos[index]->rerolls) {
+        Engine *e = vm->intercept_ud;
+        /* Dice rolled before the call (a default that rolls) stand when the
+         * procedure rerolls, as they do in the VM: so it is worked out on its
+         * own, as when a script calls it.  With nothing rolled before it, the
+         * engine's own conditioning of the run is the same thing, cheaper.
+         * Whether anything was rolled is the same on every path: the code
+         * before the first roll is the same on all of them. */
+        if (e->rolls > 0)
+            return answer_call(e, index, args, -1, true, result) > 0 ? 0 : -1;
+    }
+    return vm_call(vm, index, args, nargs, result);
 }
 
 /* acc += num/den.  The sums are kept out of lowest terms while they run
@@ -895,6 +973,119 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
     vm->scratch = saved_scratch;
     vm->stop_on_reroll = false;
     vm->intercept = NULL;
+}
+
+/* ---- claims: prob() ---- */
+
+/* A claim's value is its exact probability when counting it takes at most
+ * CLAIM_BUDGET runs, else the share of CLAIM_TRIALS runs on dice seeded
+ * with 1 that come out true: the same wherever it is asked. */
+#define CLAIM_BUDGET EXACT_DEFAULT_BUDGET
+#define CLAIM_TRIALS 200000
+
+static bool same_choices(const int *a, const int *b, int n)
+{
+    if (!a || !b)
+        return a == b;
+    return !memcmp(a, b, sizeof(int) * (size_t)n);
+}
+
+int exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, size_t whylen)
+{
+    const Proto *p = vm->prog->protos[proto];
+    if (vm->base_depth + depth + 1 >= vm->limits.max_depth) {
+        snprintf(why, whylen, "recursion limit reached: more than %d calls active at once when calling '%s'",
+                 vm->limits.max_depth, p->name);
+        return -1;
+    }
+    int nenums = vm->prog->nenums;
+    if (vm->claims)
+        for (const ClaimMemo *m = vm->claims->first; m; m = m->next)
+            if (m->proto == proto && same_choices(m->choices, vm->choices, nenums)) {
+                *out = m->odds;
+                return 0;
+            }
+    if (too_deep(vm, p->name, why, whylen))
+        return -1;
+    /* Inside an exact count, the claim's runs are that count's too, and may
+     * take only what its budget has left: past it the count is over budget
+     * (which a claim worked out on its own may never be). */
+    Engine *e = vm->intercept == engine_intercept ? vm->intercept_ud : NULL;
+    uint64_t cap = CLAIM_BUDGET;
+    bool limited = false;
+    if (e) {
+        uint64_t left = e->shared->opts->budget - e->shared->runs;
+        if (left < cap) {
+            cap = left;
+            limited = true;
+        }
+    }
+    Vm *inner = nested_vm(vm, depth);
+    ExactOptions o = { .budget = cap, .max_decisions = EXACT_DEFAULT_DECISIONS };
+    Shared shared = { .opts = &o };
+    ExactResult r;
+    distribution(inner, &shared, proto, NULL, 0, NULL, NULL, &r);
+    if (e)
+        e->shared->runs += shared.runs < cap ? shared.runs : cap;
+    int status = 0;
+    const char *prefix = strncmp(inner->error, "prob(): ", 8) ? "prob(): " : "";
+    if (r.failed) {
+        snprintf(why, whylen, "%s%.280s", prefix, inner->error);
+        status = -1;
+    } else if (mpq_sgn(r.not_given) > 0 || mpq_sgn(r.dropped) > 0) {
+        snprintf(why, whylen, "prob(): some outcomes %s, so the odds are not known",
+                 mpq_sgn(r.not_given) > 0 ? "reach a value the rules text does not give" : "go on past the depth limit");
+        status = -1;
+    } else if (r.over_budget && (limited || (e && e->shared->opts->budget - e->shared->runs < CLAIM_TRIALS))) {
+        /* the count this claim is part of cannot be finished within its budget */
+        snprintf(why, whylen, "budget");
+        status = -1;
+    } else if (r.over_budget) {
+        if (e)
+            e->shared->runs += CLAIM_TRIALS;
+        RngDice rng;
+        dice_rng_init(&rng, 1);
+        inner->dice = &rng.base;
+        int64_t yes = 0;
+        for (int64_t i = 0; i < CLAIM_TRIALS; i++) {
+            Value v;
+            if (vm_call(inner, proto, NULL, 0, &v)) {
+                snprintf(why, whylen, "%s%.280s", strncmp(inner->error, "prob(): ", 8) ? "prob(): " : "", inner->error);
+                exact_clear(&r);
+                return -1;
+            }
+            yes += v.as.b;
+        }
+        val_make_rat(yes, CLAIM_TRIALS, out);
+    } else {
+        mpq_t q;
+        mpq_init(q);
+        for (int i = 0; i < r.n; i++)
+            if (r.outcomes[i].value.as.b)
+                mpq_add(q, q, r.outcomes[i].p);
+        if (!mpz_fits_slong_p(mpq_numref(q)) || !mpz_fits_slong_p(mpq_denref(q))) {
+            snprintf(why, whylen, "prob(): the exact odds need more than 64-bit numbers; compare with '~ x within y'");
+            status = -1;
+        } else {
+            val_make_rat(mpz_get_si(mpq_numref(q)), mpz_get_si(mpq_denref(q)), out);
+        }
+        mpq_clear(q);
+    }
+    exact_clear(&r);
+    if (status == 0) {
+        /* remembered for the rest of the computation: asked on every path of
+         * a count, or in every trial, it is worked out once */
+        ClaimMemo *m = mem_alloc(sizeof *m);
+        m->proto = proto;
+        if (vm->choices) {
+            m->choices = mem_alloc_atomic(sizeof(int) * (size_t)(nenums + 1));
+            memcpy(m->choices, vm->choices, sizeof(int) * (size_t)nenums);
+        }
+        m->odds = *out;
+        m->next = vm->claims->first;
+        vm->claims->first = m;
+    }
+    return status;
 }
 
 void exact_distribution(Vm *vm, int index, const Value *args, int nargs, ExactRun run, void *run_ud,

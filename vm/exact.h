@@ -75,4 +75,19 @@ void exact_distribution(Vm *vm, int index, const Value *args, int nargs, ExactRu
                         const ExactOptions *opts, ExactResult *out);
 void exact_clear(ExactResult *r);
 
+/* For an ExactRun: call protos[index](args) as vm_call does, but when the
+ * engine is counting and the run has rolled dice before the call (a default
+ * that rolls), a procedure that rerolls is worked out on its own, so that
+ * its reroll keeps those dice, as in the VM. */
+int exact_call(Vm *vm, int index, const Value *args, int nargs, Value *result);
+
+/* prob(claim), for OP_PROB at frame `depth` of vm: the probability that the
+ * claim protos[proto] (no arguments, a bool) is true, as a rat in *out; or
+ * -1 with the reason in why.  Exact when that takes at most 2000000 runs,
+ * else the share of 200000 runs on dice seeded with 1.  Worked out once per
+ * claim and choices for vm and the machines nested in it; inside an exact
+ * count its runs count towards that count's budget, and past it the reason
+ * is "budget". */
+int exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, size_t whylen);
+
 #endif

@@ -174,14 +174,33 @@ static void memo_prepare(Vm *vm)
 static void ensure_stacks(Vm *vm)
 {
     if (!vm->stack) {
-        /* enough for most runs; a deep recursion grows it (see OP_CALL) */
-        vm->stack_size = 1 << 12;
+        /* enough for most runs; a deep recursion grows it (see OP_CALL).  A
+         * machine nested in another (base_depth) starts small: a recursion
+         * through prob() makes one per level */
+        vm->stack_size = vm->base_depth ? 1 << 8 : 1 << 12;
         vm->stack = mem_alloc(sizeof(Value) * (size_t)vm->stack_size);
     }
-    if (vm->frames_cap < vm->limits.max_depth + 1) {
-        vm->frames_cap = vm->limits.max_depth + 1;
+    int frames = vm->limits.max_depth - vm->base_depth + 1;
+    if (vm->base_depth && frames > 16)
+        frames = 16;             /* grown as it goes (grow_frames) */
+    if (frames < 1)
+        frames = 1;
+    if (vm->frames_cap < frames) {
+        vm->frames_cap = frames;
         vm->frames = mem_alloc(sizeof(Frame) * (size_t)vm->frames_cap);
     }
+}
+
+/* Room for frame `depth` in a nested machine's frames, which start small. */
+static void grow_frames(Vm *vm, int depth)
+{
+    int cap = vm->frames_cap * 2;
+    if (cap < depth + 1)
+        cap = depth + 1;
+    Frame *f = mem_alloc(sizeof(Frame) * (size_t)cap);
+    memcpy(f, vm->frames, sizeof(Frame) * (size_t)vm->frames_cap);
+    vm->frames = f;
+    vm->frames_cap = cap;
 }
 
 static void grow_stack(Vm *vm, ptrdiff_t need)
@@ -239,58 +258,6 @@ static inline __attribute__((always_inline)) bool compare(const Value *a, const 
     if (a->tag == VAL_BOOL && b->tag == VAL_BOOL)
         return cmp_holds((int)a->as.b - (int)b->as.b, op);
     return compare_other(a, b, op);
-}
-
-/* prob(claim): exact where the dice allow, else 200000 runs on a fixed seed */
-static int claim_odds(Vm *vm, int proto, Value *out, char *why, size_t whylen)
-{
-    Vm inner;
-    vm_init(&inner, vm->prog, NULL);
-    inner.limits = vm->limits;
-    inner.choices = vm->choices;
-    ExactOptions o = { 0 };
-    ExactResult r;
-    exact_distribution(&inner, proto, NULL, 0, NULL, NULL, &o, &r);
-    int status = 0;
-    if (r.failed) {
-        snprintf(why, whylen, "prob(): %.280s", inner.error);
-        status = -1;
-    } else if (mpq_sgn(r.not_given) > 0 || mpq_sgn(r.dropped) > 0) {
-        snprintf(why, whylen, "prob(): some outcomes %s, so the odds are not known",
-                 mpq_sgn(r.not_given) > 0 ? "reach a value the rules text does not give" : "go on past the depth limit");
-        status = -1;
-    } else if (r.over_budget) {
-        RngDice rng;
-        dice_rng_init(&rng, 1);
-        inner.dice = &rng.base;
-        const int64_t trials = 200000;
-        int64_t yes = 0;
-        for (int64_t i = 0; i < trials; i++) {
-            Value v;
-            if (vm_call(&inner, proto, NULL, 0, &v)) {
-                snprintf(why, whylen, "prob(): %.280s", inner.error);
-                exact_clear(&r);
-                return -1;
-            }
-            yes += v.as.b;
-        }
-        val_make_rat(yes, trials, out);
-    } else {
-        mpq_t p;
-        mpq_init(p);
-        for (int i = 0; i < r.n; i++)
-            if (r.outcomes[i].value.as.b)
-                mpq_add(p, p, r.outcomes[i].p);
-        if (!mpz_fits_slong_p(mpq_numref(p)) || !mpz_fits_slong_p(mpq_denref(p))) {
-            snprintf(why, whylen, "prob(): the exact odds need more than 64-bit numbers; compare with '~ x within y'");
-            status = -1;
-        } else {
-            val_make_rat(mpz_get_si(mpq_numref(p)), mpz_get_si(mpq_denref(p)), out);
-        }
-        mpq_clear(p);
-    }
-    exact_clear(&r);
-    return status;
 }
 
 /* The interpreter: protos[index](args), `repeat` times over (see
@@ -464,10 +431,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             const Proto *callee = prog->protos[callee_index];
             int argc = ip[2];
             ip += 3;
+            if (vm->base_depth + depth + 1 >= lim->max_depth)
+                ERR("recursion limit reached: more than %d calls active at once when calling '%s'",
+                    lim->max_depth, callee->name);
             if (callee->rerolls && vm->intercept) {
                 Value answer;
                 vm->error[0] = '\0';
-                int rc = vm->intercept(vm->intercept_ud, callee, callee_index, sp - argc, &answer);
+                int rc = vm->intercept(vm->intercept_ud, callee, callee_index, sp - argc, depth, &answer);
                 if (rc > 0) {
                     sp -= argc;
                     PUSH(answer);
@@ -489,9 +459,6 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 if (way >= 0)
                     remember_as = callee_index * MEMO_WAYS + way;
             }
-            if (depth + 1 >= lim->max_depth)
-                ERR("recursion limit reached: more than %d calls active at once when calling '%s'",
-                    lim->max_depth, callee->name);
             if (sp + callee->nlocals + callee->max_stack > vm->stack + vm->stack_size) {
                 /* grow the value stack; frames hold pointers into it, so move them too */
                 ptrdiff_t need = (sp - vm->stack) + callee->nlocals + callee->max_stack;
@@ -502,6 +469,8 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 base = vm->stack + (base - old);
                 sp = vm->stack + (sp - old);
             }
+            if (depth + 1 >= vm->frames_cap)
+                grow_frames(vm, depth + 1);
             Value *nbase = sp - argc;
             vm->frames[depth].ip = ip;
             depth++;
@@ -891,7 +860,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         case OP_PROB: {
             Value odds;
             char why[sizeof vm->error];
-            if (claim_odds(vm, (int)u16(ip), &odds, why, sizeof why)) {
+            if (exact_claim(vm, (int)u16(ip), depth, &odds, why, sizeof why)) {
                 ip += 2;
                 ERR("%s", why);
             }

@@ -60,6 +60,7 @@ typedef struct Frame {
 } Frame;
 
 typedef struct MemoSet MemoSet;
+typedef struct Claims Claims;   /* prob() claims worked out (exact.c) */
 
 typedef struct Vm {
     const Program *prog;
@@ -69,8 +70,9 @@ typedef struct Vm {
     int *choices;            /* per enum id: the option to take at a choice, or -1 for its default; may be NULL */
     /* For the exact engine: a call of a procedure that rerolls may be
      * answered by `intercept` (1: *result is the answer; -1: an error), and
-     * a reroll of the top-level procedure can end the run instead. */
-    int (*intercept)(void *ud, const Proto *callee, int index, const Value *args, Value *result);
+     * a reroll of the top-level procedure can end the run instead.  `depth`
+     * is the caller's (0: the top-level procedure). */
+    int (*intercept)(void *ud, const Proto *callee, int index, const Value *args, int depth, Value *result);
     void *intercept_ud;
     bool stop_on_reroll;
     bool rerolled;           /* the last call ended at a reroll (stop_on_reroll) */
@@ -85,6 +87,14 @@ typedef struct Vm {
      * Ignored while a trace is attached, so explanations see every call. */
     bool memo;
     MemoSet *memo_tab;       /* per proto */
+    /* The calls active around this machine's top-level one, when it works
+     * out a claim or a rerolling procedure for another machine: they count
+     * towards limits.max_depth, so recursion through prob() stops there. */
+    int base_depth;
+    int nesting;             /* machines this one is nested in (each a C call deeper) */
+    /* prob() claims already worked out, shared with the machines nested in
+     * this one (see exact_claim); NULL until the first */
+    Claims *claims;
     int memo_n;              /* protos memo_tab has room for */
     bool memo_dirty;         /* a call failed with remembered calls under way */
     Value *stack;

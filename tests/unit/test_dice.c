@@ -527,6 +527,38 @@ static void test_exact_budget_and_no_dice(void)
     exact_clear(&r);
 }
 
+/* A claim asked on every path: worked out once, its runs counted with the
+ * count's and held to its budget. */
+static void test_exact_claims_counted_once(void)
+{
+    const char *text =
+        "proc inner() -> bool {\n"
+        "  let x = roll d6\n"
+        "  if x == 6 { reroll }\n"
+        "  return x * roll d6 + roll d6 * roll d6 >= 20\n"
+        "}\n"
+        "proc outer() -> int {\n"
+        "  let a = roll d6\n"
+        "  let b = roll d6\n"
+        "  if prob(inner()) > 1/2 { return a * b }\n"
+        "  return 0\n"
+        "}\n";
+    ExactResult claim, r;
+    exact_of(text, "inner", 0, &claim);
+    CU_ASSERT(!claim.failed && !claim.over_budget);
+    exact_of(text, "outer", 0, &r);
+    CU_ASSERT(!r.failed && !r.over_budget);
+    /* 36 paths, and the claim's runs (its own, and inner's once) */
+    CU_ASSERT_EQUAL(r.runs, 36 + claim.runs + 2);
+    /* the claim is the same on every path: all 0, or a * b */
+    CU_ASSERT(p_is(&r, 0, 1, 1) || p_is(&r, 36, 1, 36));
+    exact_clear(&r);
+    exact_of(text, "outer", 36 + claim.runs, &r);
+    CU_ASSERT(r.over_budget);
+    exact_clear(&r);
+    exact_clear(&claim);
+}
+
 /* ---- lazy pools: the same odds as settling every pool whole ---- */
 
 /* Do two results give the same probability to every outcome, and the same
@@ -897,6 +929,7 @@ void register_tests(void)
         { "rerolls are conditioning", test_exact_rerolls_condition },
         { "open-ended rolls are cut; gaps are counted apart", test_exact_cuts_and_gaps },
         { "budget, no dice, always rerolling", test_exact_budget_and_no_dice },
+        { "claims are counted once, within the budget", test_exact_claims_counted_once },
         { "lazy pools give the odds of whole pools", test_lazy_matches_whole },
         { "lazy pools: every comparison", test_lazy_comparisons },
         { "lazy pools: empty pools, faces past the budget", test_lazy_errors },

@@ -1,0 +1,1 @@
+run claim_recursion.muster c --max-depth 50

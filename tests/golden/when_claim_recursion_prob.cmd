@@ -1,0 +1,1 @@
+prob claim_recursion.muster c

@@ -1,0 +1,1 @@
+test claim_recursion.muster

@@ -1,0 +1,1 @@
+prob when.muster outer --exact

@@ -1,0 +1,1 @@
+prob when_import.muster kept_here

@@ -1,0 +1,1 @@
+prob when.muster kept_pool

@@ -1,0 +1,1 @@
+prob when.muster kept --trials 40000 --seed 1
