@@ -37,6 +37,7 @@ status=0
 if ! grep -q -- '--enable-werror' config.status 2>/dev/null; then
     echo "== configure --enable-werror"
     ./configure -q --enable-werror
+    make -s clean >/dev/null   # what was built without -Werror is built again with it
 fi
 echo "== make check"
 if ! make -s -j"$(nproc)" check >/dev/null; then

@@ -5,6 +5,7 @@
 #include "pool.h"
 
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 
 /* A worked-out distribution of a rerolling procedure, for its callers. */
@@ -696,15 +697,50 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
                          void *run_ud, ExactResult *out);
 
 /* Machines nested one in another (a claim's, a rerolling procedure's) each
- * take some C stack, whatever the depth limit says: this many at most. */
-#define MAX_NESTING 1000
+ * take some C stack, whatever the depth limit says: about 2 KB in a release
+ * build and 10 KB in a sanitizer build.  This many at most, so the limit is
+ * the same in every build; and never more than half the thread's stack
+ * (measured from where the outermost machine nested its first), for a
+ * thread or a shell with a small one. */
+#define MAX_NESTING 250
+
+static __thread const char *nesting_top;   /* the C stack where nesting began */
+
+static size_t stack_budget(void)
+{
+    static __thread size_t budget;
+    if (!budget) {
+        size_t size = 0;
+        pthread_attr_t attr;
+        void *addr;
+        if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+            if (pthread_attr_getstack(&attr, &addr, &size) != 0)
+                size = 0;
+            pthread_attr_destroy(&attr);
+        }
+        if (size == 0)
+            size = (size_t)2 << 20;
+        if (size > ((size_t)64 << 20))
+            size = (size_t)64 << 20;
+        budget = size / 2;
+    }
+    return budget;
+}
 
 static bool too_deep(Vm *vm, const char *name, char *err, size_t errlen)
 {
-    if (vm->nesting < MAX_NESTING)
+    char here;
+    if (vm->nesting == 0)
+        nesting_top = &here;
+    size_t used = nesting_top > &here ? (size_t)(nesting_top - &here) : 0;
+    if (vm->nesting < MAX_NESTING && used < stack_budget())
         return false;
-    snprintf(err, errlen, "recursion limit reached: more than %d claims and rerolling procedures worked out "
-             "one inside another when calling '%s'", MAX_NESTING, name);
+    if (vm->nesting >= MAX_NESTING)
+        snprintf(err, errlen, "recursion limit reached: more than %d claims and rerolling procedures worked out "
+                 "one inside another when calling '%s'", MAX_NESTING, name);
+    else
+        snprintf(err, errlen, "recursion limit reached: claims and rerolling procedures worked out one inside "
+                 "another have used half the C stack when calling '%s' (ulimit -s)", name);
     return true;
 }
 

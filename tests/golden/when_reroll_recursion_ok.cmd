@@ -1,1 +1,1 @@
-prob claim_recursion.muster r n=900
+prob claim_recursion.muster r n=240

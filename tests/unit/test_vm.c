@@ -680,7 +680,7 @@ static void test_trace(void)
     Run r;
     run_scripted(&r, c, "1,4,8,2,5");
     Events ev = { .n = 0 };
-    VmTrace trace = { &ev, on_roll, on_reroll };
+    VmTrace trace = { .ud = &ev, .on_roll = on_roll, .on_reroll = on_reroll };
     r.vm.trace = &trace;
     CU_ASSERT_EQUAL(run_call(&r, "f", NULL, 0), 0);
     CU_ASSERT_STRING_EQUAL(show(&r, r.result), "6");

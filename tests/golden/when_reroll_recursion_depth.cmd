@@ -1,0 +1,1 @@
+prob claim_recursion.muster r n=150 --max-depth 100
