@@ -1092,6 +1092,12 @@ static void print_shown(FILE *out, const void *what)
 /* A value's text form as a string (GC memory). */
 static char *value_text(Value v, const Program *prog)
 {
+    if (v.tag == VAL_INT) {
+        /* the common case, without a stream (a die of a million sides has a million rows) */
+        char buf[24];
+        snprintf(buf, sizeof buf, "%lld", (long long)v.as.i);
+        return mem_strdup(buf);
+    }
     Shown s = { v, prog };
     return mem_printed(print_shown, &s);
 }
@@ -1190,12 +1196,77 @@ static char *mem_printed_double(double d)
 
 static char *mpq_text(const mpq_t q)
 {
+    if (mpz_sizeinbase(mpq_numref(q), 10) + mpz_sizeinbase(mpq_denref(q), 10) + 3 <= 64) {
+        /* the common case, in place (a die of a million sides has a million rows) */
+        char buf[64];
+        return mem_strdup(mpq_get_str(buf, 10, q));
+    }
     char *s = mpq_get_str(NULL, 10, q);
     char *copy = mem_strdup(s);
     void (*freefunc)(void *, size_t);
     mp_get_memory_functions(NULL, NULL, &freefunc);
     freefunc(s, strlen(s) + 1);
     return copy;
+}
+
+/* x as printf's "%.<digits>f" would write it (digits 1..10), without the
+ * cost of printf's general conversion: x's exact binary value times
+ * 10^digits, rounded half to even, in 128-bit integers.  Numbers it cannot
+ * do that way (huge, infinite, not a number) go to snprintf.  buf holds at
+ * least 48 bytes; the length is returned. */
+static int fixed_text(char *buf, double x, int digits)
+{
+    static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+                                      1000000000, 10000000000ULL };
+    int e;
+    double f = frexp(fabs(x), &e);          /* |x| = f 2^e, f in [0.5, 1) */
+    if (!isfinite(x) || e > 20 || digits < 1 || digits > 10)
+        return snprintf(buf, 48, "%.*f", digits, x);
+    int len = 0;
+    if (signbit(x))
+        buf[len++] = '-';
+    unsigned __int128 q = 0;
+    if (f != 0) {
+        /* |x| = m 2^(e-53), m a whole number of 53 bits */
+        uint64_t m = (uint64_t)ldexp(f, 53);
+        int sh = 53 - e;                     /* > 32 */
+        unsigned __int128 n = (unsigned __int128)m * pow10[digits];
+        if (sh < 128) {
+            q = n >> sh;
+            unsigned __int128 rem = n & ((((unsigned __int128)1) << sh) - 1), half = ((unsigned __int128)1) << (sh - 1);
+            if (rem > half || (rem == half && (q & 1)))
+                q++;
+        }
+    }
+    uint64_t whole = (uint64_t)(q / pow10[digits]), frac = (uint64_t)(q % pow10[digits]);
+    char digits_of_whole[24];
+    int w = 0;
+    do {
+        digits_of_whole[w++] = (char)('0' + whole % 10);
+        whole /= 10;
+    } while (whole);
+    while (w)
+        buf[len++] = digits_of_whole[--w];
+    buf[len++] = '.';
+    for (int k = digits - 1; k >= 0; k--) {
+        buf[len + k] = (char)('0' + frac % 10);
+        frac /= 10;
+    }
+    len += digits;
+    buf[len] = '\0';
+    return len;
+}
+
+/* text in a column of `width`, right-aligned (or left, for `left`) */
+static void put_column(FILE *out, const char *text, int width, bool left)
+{
+    int pad = width - (int)strlen(text);
+    if (left)
+        fputs(text, out);
+    for (; pad > 0; pad--)
+        putc(' ', out);
+    if (!left)
+        fputs(text, out);
 }
 
 /* ends an odds row with a bar of '#', one per 2.5% of probability */
@@ -1216,30 +1287,10 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
     FILE *out = ctx->out;
     bool numeric = r->n > 0 && (r->outcomes[0].value.tag == VAL_INT || r->outcomes[0].value.tag == VAL_RAT);
     /* mean and spread over the outcomes with a value */
-    mpq_t total, mean, sq, t, d;
-    mpq_inits(total, mean, sq, t, d, NULL);
-    for (int i = 0; i < r->n; i++)
-        mpq_add(total, total, r->outcomes[i].p);
-    if (numeric && mpq_sgn(total) > 0) {
-        for (int i = 0; i < r->n; i++) {
-            Value v = r->outcomes[i].value;
-            mpq_set_si(t, v.tag == VAL_RAT ? v.as.q.num : v.as.i, v.tag == VAL_RAT ? (unsigned long)v.as.q.den : 1);
-            mpq_canonicalize(t);
-            mpq_mul(d, t, r->outcomes[i].p);
-            mpq_add(mean, mean, d);
-        }
-        mpq_div(mean, mean, total);
-        for (int i = 0; i < r->n; i++) {
-            Value v = r->outcomes[i].value;
-            mpq_set_si(t, v.tag == VAL_RAT ? v.as.q.num : v.as.i, v.tag == VAL_RAT ? (unsigned long)v.as.q.den : 1);
-            mpq_canonicalize(t);
-            mpq_sub(d, t, mean);
-            mpq_mul(d, d, d);
-            mpq_mul(d, d, r->outcomes[i].p);
-            mpq_add(sq, sq, d);
-        }
-        mpq_div(sq, sq, total);
-    }
+    mpq_t mean, sq;
+    mpq_inits(mean, sq, NULL);
+    if (numeric)
+        exact_moments(r, mean, sq);
     if (opts->json) {
         fputs("{\"exact\": true, \"trials\": null, \"outcomes\": [", out);
         for (int i = 0; i < r->n; i++) {
@@ -1267,10 +1318,12 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
     } else if (opts->csv) {
         fputs("value,p,probability\n", out);
         for (int i = 0; i < r->n; i++) {
+            char p[48];
+            fixed_text(p, mpq_get_d(r->outcomes[i].p), 10);
             csv_field(out, value_text(r->outcomes[i].value, c->prog));
             fputc(',', out);
             print_mpq(out, r->outcomes[i].p);
-            fprintf(out, ",%.10f\n", mpq_get_d(r->outcomes[i].p));
+            fprintf(out, ",%s\n", p);
         }
         if (mpq_sgn(r->not_given) > 0) {
             fputs("not given in source,", out);
@@ -1323,7 +1376,20 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
                 break;
             }
             below += p;
-            fprintf(out, "%*s  %-*s  %11.5f  %9.5f  %9.5f", width, texts[i], pw, ps[i], p, at_least, below);
+            char pt[48], lt[48], mt[48];
+            fixed_text(pt, p, 5);
+            fixed_text(lt, at_least, 5);
+            fixed_text(mt, below, 5);
+            /* (as "%*s  %-*s  %11.5f  %9.5f  %9.5f", without printf's cost per row) */
+            put_column(out, texts[i], width, false);
+            fputs("  ", out);
+            put_column(out, ps[i], pw, true);
+            fputs("  ", out);
+            put_column(out, pt, 11, false);
+            fputs("  ", out);
+            put_column(out, lt, 9, false);
+            fputs("  ", out);
+            put_column(out, mt, 9, false);
             end_with_bar(out, p);
         }
         if (mpq_sgn(r->not_given) > 0) {
@@ -1344,7 +1410,7 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
                     mpq_sgn(r->not_given) > 0 ? " (of the outcomes with a value)" : "");
         }
     }
-    mpq_clears(total, mean, sq, t, d, NULL);
+    mpq_clears(mean, sq, NULL);
     return MUSTER_OK;
 }
 

@@ -267,4 +267,38 @@ else
         "--- stdout:" "$(show_file "$RUN_OUT")" "--- stderr:" "$(show_file "$RUN_ERR")"
 fi
 
+# ---- part 3: limits at run time ----
+#
+# Scripts that run into one of muster's limits (docs/reliability.md) must
+# stop with that limit's message and exit 1, whatever the build; those of
+# the heap run with MUSTER_MAX_HEAP at its least, 16 MiB.
+
+HEAP=16777216
+OOM='^muster: error: out of memory \(asked for [0-9]+ more bytes; the limit is 16 MiB, set by MUSTER_MAX_HEAP\)$'
+
+# expect_limit NAME STATUS ERE ARG...: `muster ARG...` must exit with STATUS,
+# print nothing on stdout and a line matching ERE on stderr.
+expect_limit()
+{
+    local name=$1 status=$2 pattern=$3
+    shift 3
+    run_muster "$@"
+    local crash
+    crash=$(crash_reason)
+    if [ -n "$crash" ]; then
+        fail "$name" "$crash" "--- stderr:" "$(show_file "$RUN_ERR")"
+    elif [ "$RUN_STATUS" = "$status" ] && [ ! -s "$RUN_OUT" ] && grep -Eq "$pattern" "$RUN_ERR"; then
+        pass "$name"
+    else
+        fail "$name" "expected exit $status, no stdout and a line matching /$pattern/; got exit $RUN_STATUS" \
+            "--- stdout:" "$(show_file "$RUN_OUT")" "--- stderr:" "$(show_file "$RUN_ERR")"
+    fi
+}
+
+# A die's choices cost memory in its dice, not in its sides: three dice of a
+# million sides on one path fit in 16 MiB (the count is then over budget).
+MUSTER_MAX_HEAP=$HEAP expect_limit limit:heap_big_dice 1 \
+    "^muster: error: the exact odds of 'expression' need more than 2000000 runs of it" \
+    prob -e 'roll d1000000 > 0 and roll d1000000 > 0 and roll d1000000 > 0' --exact
+
 finish

@@ -75,4 +75,10 @@ void exact_distribution(Vm *vm, int index, const Value *args, int nargs, ExactRu
                         const ExactOptions *opts, ExactResult *out);
 void exact_clear(ExactResult *r);
 
+/* The mean and the variance of a numeric distribution's outcomes (those
+ * with a value), exact; false when no outcome has any probability.  Linear
+ * in the outcomes: the sums are kept over a common denominator while they
+ * run (the outcomes of one count mostly share one). */
+bool exact_moments(const ExactResult *r, mpq_t mean, mpq_t variance);
+
 #endif
