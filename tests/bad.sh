@@ -295,10 +295,37 @@ expect_limit()
     fi
 }
 
+# The exact engine's numbers are GMP's, and they come out of the same heap:
+# each level's split weighs (1/64)^1000000, so the path's weight grows by
+# six million bits a level, and the odds of each count are as big.
+cat >big_fractions.muster <<'EOF'
+proc deep(k: int) -> int {
+  if k == 0 { return 0 }
+  let ones = count(roll 1000000d64 == 1)
+  return ones + deep(k - 1)
+}
+EOF
+MUSTER_MAX_HEAP=$HEAP expect_limit limit:heap_big_fractions 1 "$OOM" prob big_fractions.muster deep k=20 --exact
+
 # A die's choices cost memory in its dice, not in its sides: three dice of a
 # million sides on one path fit in 16 MiB (the count is then over budget).
 MUSTER_MAX_HEAP=$HEAP expect_limit limit:heap_big_dice 1 \
     "^muster: error: the exact odds of 'expression' need more than 2000000 runs of it" \
     prob -e 'roll d1000000 > 0 and roll d1000000 > 0 and roll d1000000 > 0' --exact
+
+# A reroll drops its attempt's pools: a million attempts of a hundred dice
+# end at the reroll limit, on one thread or two, not out of memory.
+cat >reroll_forever.muster <<'EOF'
+proc never() -> int {
+  let dice = roll 100d6
+  if count(dice >= 1) == 100 { reroll }
+  return 1
+}
+EOF
+for threads in 1 2; do
+    MUSTER_MAX_HEAP=$HEAP expect_limit "limit:reroll_limit_threads_$threads" 1 \
+        '^reroll_forever\.muster:3:32: error: reroll limit reached: rerolled 1000000 times without a result' \
+        prob reroll_forever.muster never --trials 8 --seed 1 --threads "$threads"
+done
 
 finish

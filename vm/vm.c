@@ -323,7 +323,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
     Value *sp = base + p->nlocals;
     const uint8_t *ip = p->code;
     int depth = 0;
-    vm->frames[0] = (Frame){ p, ip, base, -1 };
+    vm->frames[0] = (Frame){ .proto = p, .ip = ip, .base = base, .memo = -1 };
+    if (vm->scratch)
+        vm->frames[0].scratch = arena_mark(vm->scratch);
 
 #define PUSH(v) (*sp++ = (v))
 #define POP() (*--sp)
@@ -509,7 +511,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             base = nbase;
             sp = base + p->nlocals;
             ip = p->code;
-            vm->frames[depth] = (Frame){ p, ip, base, remember_as };
+            vm->frames[depth] = (Frame){ .proto = p, .ip = ip, .base = base, .memo = remember_as };
+            if (p->rerolls && vm->scratch)
+                vm->frames[depth].scratch = arena_mark(vm->scratch);
             if (vm->trace && vm->trace->on_call && !p->hidden)
                 vm->trace->on_call(vm->trace->ud, p, base, depth);
             break;
@@ -558,6 +562,10 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                     (long long)lim->max_rerolls);
             if (vm->trace && vm->trace->on_reroll)
                 vm->trace->on_reroll(vm->trace->ud, p, p->offsets[ip - 1 - p->code]);
+            /* the attempt's pools and records go: a reroll that runs on
+             * holds one attempt's memory, not every attempt's */
+            if (vm->scratch)
+                arena_release(vm->scratch, vm->frames[depth].scratch);
             ip = p->code;
             sp = base + p->nlocals;
             break;
