@@ -121,8 +121,42 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every .muster file below dir, in name order, appended to *files. */
-static void find_scripts(const char *dir, char ***files, int *n, int *cap)
+/* The files and folders a walk has been through, by device and inode: a
+ * folder reached again through a link (`up -> ..`) is not walked again,
+ * and a script reached by two names is tested once. */
+typedef struct Seen {
+    struct { dev_t dev; ino_t ino; } *ids;
+    int n, cap;
+} Seen;
+
+/* True if st's file was seen before; else it is now. */
+static int seen_before(Seen *seen, const struct stat *st)
+{
+    for (int i = 0; i < seen->n; i++)
+        if (seen->ids[i].dev == st->st_dev && seen->ids[i].ino == st->st_ino)
+            return 1;
+    if (seen->n == seen->cap) {
+        seen->cap = seen->cap ? seen->cap * 2 : 64;
+        seen->ids = realloc(seen->ids, sizeof *seen->ids * (size_t)seen->cap);
+    }
+    seen->ids[seen->n].dev = st->st_dev;
+    seen->ids[seen->n].ino = st->st_ino;
+    seen->n++;
+    return 0;
+}
+
+static void add_file(char ***files, int *n, int *cap, char *path)
+{
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        *files = realloc(*files, sizeof **files * (size_t)*cap);
+    }
+    (*files)[(*n)++] = path;
+}
+
+/* Every .muster file below dir (a folder not seen before), in name order,
+ * appended to *files; each real file and folder once. */
+static void find_scripts(const char *dir, Seen *seen, char ***files, int *n, int *cap)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -150,14 +184,11 @@ static void find_scripts(const char *dir, char ***files, int *n, int *cap)
         if (stat(here[i], &st) != 0)
             continue;
         size_t len = strlen(here[i]);
-        if (S_ISDIR(st.st_mode))
-            find_scripts(here[i], files, n, cap);
-        else if (len > 7 && !strcmp(here[i] + len - 7, ".muster")) {
-            if (*n == *cap) {
-                *cap = *cap ? *cap * 2 : 16;
-                *files = realloc(*files, sizeof **files * (size_t)*cap);
-            }
-            (*files)[(*n)++] = here[i];
+        if (S_ISDIR(st.st_mode)) {
+            if (!seen_before(seen, &st))
+                find_scripts(here[i], seen, files, n, cap);
+        } else if (len > 7 && !strcmp(here[i] + len - 7, ".muster") && !seen_before(seen, &st)) {
+            add_file(files, n, cap, here[i]);
         }
     }
     free(here);
@@ -171,21 +202,24 @@ static int run_tests(muster_ctx *ctx, char **pos, int npos)
         return usage_error("%stest needs at least one FILE or DIR", "");
     char **files = NULL;
     int n = 0, cap = 0;
+    Seen seen = { 0 };
     for (int i = 0; i < npos; i++) {
         struct stat st;
         if (stat(pos[i], &st) == 0 && S_ISDIR(st.st_mode)) {
             int before = n;
-            find_scripts(pos[i], &files, &n, &cap);
+            if (!seen_before(&seen, &st))
+                find_scripts(pos[i], &seen, &files, &n, &cap);
             if (n == before)
                 fprintf(stderr, "muster: warning: no .muster files in %s\n", pos[i]);
             continue;
         }
-        if (n == cap) {
-            cap = cap ? cap * 2 : 16;
-            files = realloc(files, sizeof *files * (size_t)cap);
-        }
-        files[n++] = pos[i];
+        /* a file named is tested as named (a missing one is reported);
+         * a folder's walk does not test it again */
+        if (stat(pos[i], &st) == 0)
+            seen_before(&seen, &st);
+        add_file(&files, &n, &cap, pos[i]);
     }
+    free(seen.ids);
     int passed = 0, failed = 0;
     for (int i = 0; i < n; i++) {
         muster_program *prog = muster_load(ctx, files[i]);

@@ -99,17 +99,22 @@ static bool already_loaded(Loaded *seen, const char *path)
     return false;
 }
 
-static bool readable(const char *path)
+/* Can path be read?  A path that goes round a loop of symbolic links is
+ * kept in *loop (the first such), to be reported as what it is. */
+static bool readable(const char *path, char **loop)
 {
     FILE *f = fopen(path, "rb");
     if (f)
         fclose(f);
+    else if (errno == ELOOP && !*loop)
+        *loop = mem_strdup(path);
     return f != NULL;
 }
 
 /* Where `import "name"` finds its file: beside the importing file, then in
- * each folder of MUSTER_PATH, then in the installed library. */
-static char *find_import(const char *from, const char *name)
+ * each folder of MUSTER_PATH, then in the installed library.  NULL if
+ * nowhere; *loop is then set if some place had a loop of links instead. */
+static char *find_import(const char *from, const char *name, char **loop)
 {
     size_t nl = strlen(name);
     bool has_ext = nl > 7 && !strcmp(name + nl - 7, ".muster");
@@ -117,10 +122,10 @@ static char *find_import(const char *from, const char *name)
     snprintf(file, sizeof file, "%s%s", name, has_ext ? "" : ".muster");
     char buf[8192];
     if (file[0] == '/')
-        return readable(file) ? mem_strdup(file) : NULL;
+        return readable(file, loop) ? mem_strdup(file) : NULL;
     const char *slash = strrchr(from, '/');
     snprintf(buf, sizeof buf, "%.*s%s", slash ? (int)(slash - from + 1) : 0, from, file);
-    if (readable(buf))
+    if (readable(buf, loop))
         return mem_strdup(buf);
     const char *path = getenv("MUSTER_PATH");
     while (path && *path) {
@@ -128,7 +133,7 @@ static char *find_import(const char *from, const char *name)
         size_t len = end ? (size_t)(end - path) : strlen(path);
         if (len) {
             snprintf(buf, sizeof buf, "%.*s/%s", (int)len, path, file);
-            if (readable(buf))
+            if (readable(buf, loop))
                 return mem_strdup(buf);
         }
         path = end ? end + 1 : NULL;
@@ -136,7 +141,7 @@ static char *find_import(const char *from, const char *name)
     static const char *const libs[] = { MUSTER_DATADIR, MUSTER_SOURCE_STDLIB };
     for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
         snprintf(buf, sizeof buf, "%s/%s", libs[i], file);
-        if (readable(buf))
+        if (readable(buf, loop))
             return mem_strdup(buf);
     }
     return NULL;
@@ -149,7 +154,13 @@ static void load_imports(muster_ctx *ctx, Module *into, const Module *m, Loaded 
         const Decl *d = m->decls[i];
         if (d->kind != DECL_IMPORT)
             continue;
-        char *path = find_import(d->src->path, d->as.import.path);
+        char *loop = NULL;
+        char *path = find_import(d->src->path, d->as.import.path, &loop);
+        if (!path && loop) {
+            diag_report(&ctx->diag, DIAG_ERROR, d->src, d->name_span,
+                        "import cycle: '%s' goes round a loop of symbolic links", loop);
+            continue;
+        }
         if (!path) {
             diag_report(&ctx->diag, DIAG_ERROR, d->src, d->name_span,
                         "cannot find '%s' beside this file, in MUSTER_PATH or in %s", d->as.import.path,

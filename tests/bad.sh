@@ -267,6 +267,29 @@ else
         "--- stdout:" "$(show_file "$RUN_OUT")" "--- stderr:" "$(show_file "$RUN_ERR")"
 fi
 
+# links: `muster test DIR` visits each real folder and file once, however
+# many names the links give them (a folder holding `up -> ..` was walked
+# until its paths were too long)
+mkdir -p walk/sub
+printf 'proc one() -> int {\n  return 1\n}\n\nexample "one is one" {\n  expect one() == 1\n}\n' >walk/a.muster
+cp walk/a.muster walk/sub/b.muster
+ln -s .. walk/sub/up
+ln -s a.muster walk/also_a.muster
+run_muster test walk
+if [ -z "$(crash_reason)" ] && [ "$RUN_STATUS" = 0 ] && [ ! -s "$RUN_ERR" ] \
+    && [ "$(cat "$RUN_OUT")" = "$(printf 'PASS walk/a.muster:5: one is one\nPASS walk/sub/b.muster:5: one is one\n2 passed, 0 failed')" ]; then
+    pass gen:test_folder_with_link_loop
+else
+    fail gen:test_folder_with_link_loop "expected each script once, 2 passed; got exit $RUN_STATUS $(crash_reason)" \
+        "--- stdout:" "$(show_file "$RUN_OUT")" "--- stderr:" "$(show_file "$RUN_ERR")"
+fi
+# an import that goes round a loop of links is an import cycle, not a missing file
+ln -s loop_b.muster loop_a.muster
+ln -s loop_a.muster loop_b.muster
+printf 'import "loop_a"\n\nproc f() -> int {\n  return 1\n}\n' >imports_loop.muster
+expect_error gen:import_link_loop imports_loop.muster \
+    "^imports_loop\.muster:1:8: error: import cycle: 'loop_a\.muster' goes round a loop of symbolic links$"
+
 # ---- part 3: limits at run time ----
 #
 # Scripts that run into one of muster's limits (docs/reliability.md) must
