@@ -7,8 +7,32 @@
 #include <stdbool.h>
 #include <string.h>
 
+/* text with every lone CR (old Mac files) made a '\n', or NULL if it has
+ * none: the lexer (a row of a table ends at a line's end), comments and
+ * line numbers then see the same lines in CR, LF and CRLF files.  CRLF
+ * stays as it is (the CR is blank space before the line's end), so every
+ * byte keeps its offset. */
+static char *one_line_ending(const char *text, size_t len)
+{
+    const char *cr = memchr(text, '\r', len);
+    while (cr && cr + 1 < text + len && cr[1] == '\n')
+        cr = memchr(cr + 1, '\r', len - (size_t)(cr + 1 - text));
+    if (!cr)
+        return NULL;
+    char *out = mem_alloc_atomic(len + 1);
+    memcpy(out, text, len);
+    out[len] = '\0';
+    for (size_t i = (size_t)(cr - text); i < len; i++)
+        if (out[i] == '\r' && (i + 1 == len || out[i + 1] != '\n'))
+            out[i] = '\n';
+    return out;
+}
+
 Source *source_new(const char *path, const char *text, size_t len)
 {
+    char *unified = one_line_ending(text, len);
+    if (unified)
+        text = unified;
     Source *s = mem_alloc(sizeof *s);
     s->path = path;
     s->text = text;

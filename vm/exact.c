@@ -357,7 +357,11 @@ static int engine_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out,
 {
     Engine *e = (Engine *)self;
     Decision *d;
-    if (count_roll(e, err, errlen) || pool_decision(e, n, sides, &d, err, errlen))
+    if (count_roll(e, err, errlen))
+        return -1;
+    if (n == 0)
+        return 0;           /* a roll (it counts towards the cut) with nothing to choose */
+    if (pool_decision(e, n, sides, &d, err, errlen))
         return -1;
     memcpy(out, d->face, sizeof(int32_t) * (size_t)n);
     return 0;

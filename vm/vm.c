@@ -605,15 +605,17 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             if (n > lim->max_pool)
                 ERR("a pool of %lld dice is over the limit of %lld", (long long)n, (long long)lim->max_pool);
             const Pool *pool;
-            if (vm->dice->pools && n) {
-                /* the source may keep the pool lazily (the exact engine) */
+            if (vm->dice->pools) {
+                /* the source may keep the pool lazily (the exact engine); a
+                 * pool of no dice is still a roll, counted towards its cut */
                 if (vm->dice->pools->roll(vm->dice, n, (int32_t)sides, &pool, dice_err, sizeof dice_err))
                     ERR("%s", dice_err);
             } else {
                 Pool *fresh = pool_alloc(vm->scratch, (int32_t)sides, n);
                 if (rng) {
                     rng_dice(rng, fresh->face, n, (uint64_t)sides);
-                } else if (n && vm->dice->roll(vm->dice, n, (int32_t)sides, fresh->face, dice_err, sizeof dice_err)) {
+                } else if (vm->dice->roll(vm->dice, n, (int32_t)sides, fresh->face, dice_err, sizeof dice_err)) {
+                    /* (asked even for no dice: the exact engine counts every roll) */
                     ERR("%s", dice_err);
                 }
                 if (vm->trace)
