@@ -95,10 +95,24 @@ static const struct option long_options[] = {
     { NULL, 0, NULL, 0 },
 };
 
+/* A path as text for a terminal: its control characters (a file name may
+ * hold any byte but '/') written as \x1b, never raw. */
+static void put_path(FILE *out, const char *path)
+{
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            fprintf(out, "\\x%02x", *p);
+        else
+            fputc(*p, out);
+    }
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
+    char text[1024];
+    snprintf(text, sizeof text, fmt, arg);   /* arg is what was typed: written as text */
     fputs("muster: error: ", stderr);
-    fprintf(stderr, fmt, arg);
+    put_path(stderr, text);
     fputs("\nTry 'muster --help' for more information.\n", stderr);
     return MUSTER_USAGE;
 }
@@ -209,8 +223,11 @@ static int run_tests(muster_ctx *ctx, char **pos, int npos)
             int before = n;
             if (!seen_before(&seen, &st))
                 find_scripts(pos[i], &seen, &files, &n, &cap);
-            if (n == before)
-                fprintf(stderr, "muster: warning: no .muster files in %s\n", pos[i]);
+            if (n == before) {
+                fputs("muster: warning: no .muster files in ", stderr);
+                put_path(stderr, pos[i]);
+                fputc('\n', stderr);
+            }
             continue;
         }
         /* a file named is tested as named (a missing one is reported);
@@ -224,7 +241,9 @@ static int run_tests(muster_ctx *ctx, char **pos, int npos)
     for (int i = 0; i < n; i++) {
         muster_program *prog = muster_load(ctx, files[i]);
         if (!prog) {
-            printf("FAIL %s: does not compile\n", files[i]);
+            fputs("FAIL ", stdout);
+            put_path(stdout, files[i]);
+            fputs(": does not compile\n", stdout);
             failed++;
             continue;
         }
@@ -373,10 +392,11 @@ int main(int argc, char **argv)
                 status = MUSTER_ERROR;
                 continue;
             }
+            put_path(stdout, pos[i]);
             if (passed)
-                printf("%s: ok (%d example%s pass)\n", pos[i], passed, passed == 1 ? "" : "s");
+                printf(": ok (%d example%s pass)\n", passed, passed == 1 ? "" : "s");
             else
-                printf("%s: ok\n", pos[i]);
+                fputs(": ok\n", stdout);
         }
         return status;
     }
@@ -422,8 +442,9 @@ int main(int argc, char **argv)
         return mode == DIS ? muster_disassemble(ctx, prog) : mode == TURN ? muster_turn(ctx, prog) : muster_sheet(ctx, prog, html);
     }
     if (npos < 2) {
-        fprintf(stderr, "muster: %s needs a procedure to %s; %s has:\n", cmd, mode == RUN ? "run" : "simulate",
-                pos[0]);
+        fprintf(stderr, "muster: %s needs a procedure to %s; ", cmd, mode == RUN ? "run" : "simulate");
+        put_path(stderr, pos[0]);
+        fputs(" has:\n", stderr);
         muster_ctx *list = muster_new(stderr, stderr, 0);
         muster_list(list, prog);
         return MUSTER_USAGE;

@@ -255,13 +255,46 @@ muster_program *muster_load_string(muster_ctx *ctx, const char *name, const char
 
 /* ---- arguments from text ---- */
 
+/* A message to the error stream.  It may quote the command line (an
+ * argument, a procedure's name as typed): its control characters are
+ * written as \x1b, as a diagnostic's are, never raw. */
+static void err_vprintf(muster_ctx *ctx, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int len = vsnprintf(NULL, 0, fmt, again);
+    va_end(again);
+    if (len < 0)
+        return;
+    char *text = mem_alloc_atomic((size_t)len + 1);
+    vsnprintf(text, (size_t)len + 1, fmt, ap);
+    for (const char *line = text; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        diag_put_text(ctx->err, mem_strndup(line, n));
+        if (!nl)
+            break;
+        fputc('\n', ctx->err);
+        line = nl + 1;
+    }
+}
+
+__attribute__((format(printf, 2, 3)))
+static void err_printf(muster_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err_vprintf(ctx, fmt, ap);
+    va_end(ap);
+}
+
 __attribute__((format(printf, 2, 3)))
 static int usage_error(muster_ctx *ctx, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     fputs("muster: error: ", ctx->err);
-    vfprintf(ctx->err, fmt, ap);
+    err_vprintf(ctx, fmt, ap);
     fputc('\n', ctx->err);
     va_end(ap);
     return MUSTER_USAGE;
@@ -465,7 +498,7 @@ static int build_args(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, in
             if ((t.kind == TY_INT || t.kind == TY_RAT) && numeral_out_of_range(eq + 1))
                 return usage_error(ctx, "'%s' is out of range for parameter '%s': muster's integers are "
                                    "64-bit (-9223372036854775808 to 9223372036854775807)", eq + 1, sig->pnames[p]);
-            fprintf(ctx->err, "muster: error: '%s' is not a valid %s for parameter '%s'", eq + 1,
+            err_printf(ctx, "muster: error: '%s' is not a valid %s for parameter '%s'", eq + 1,
                     compiler_type_name(c, t), sig->pnames[p]);
             print_choices(ctx->err, c, t);
             fputc('\n', ctx->err);
@@ -481,7 +514,7 @@ static int build_args(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, in
                                "run a procedure that makes it", sig->name, sig->pnames[p],
                                compiler_type_name(c, sig->ptypes[p]));
         if (sig->pdefault[p] < 0) {
-            fprintf(ctx->err, "muster: error: missing argument %s=%s", sig->pnames[p],
+            err_printf(ctx, "muster: error: missing argument %s=%s", sig->pnames[p],
                     compiler_type_name(c, sig->ptypes[p]));
             print_choices(ctx->err, c, sig->ptypes[p]);
             fputs("\nusage: ", ctx->err);
@@ -525,13 +558,13 @@ static const ProcSig *find_proc_or_complain(muster_ctx *ctx, const Compiled *c, 
 {
     const ProcSig *sig = compiler_find_proc(c, proc);
     if (!sig) {
-        fprintf(ctx->err, "muster: error: %s has no procedure '%s'", c->src->path, proc);
+        err_printf(ctx, "muster: error: %s has no procedure '%s'", c->src->path, proc);
         if (!c->nprocs)
             fputs("; it has no procedures at all", ctx->err);
         else {
             fputs("; it has:", ctx->err);
             for (int i = 0; i < c->nprocs; i++)
-                fprintf(ctx->err, " %s", c->procs[i].name);
+                err_printf(ctx, " %s", c->procs[i].name);
         }
         fputc('\n', ctx->err);
     }
@@ -560,13 +593,13 @@ static int parse_choices(muster_ctx *ctx, const Compiled *c, char *const *texts,
             for (int k = 0; k < c->prog->nenums; k++)
                 nchoice += c->prog->enums[k].flavour == FLAVOUR_CHOICE;
             if (!nchoice) {
-                fprintf(ctx->err, "muster: error: --choose %s: %s has no choices\n", texts[i], c->src->path);
+                err_printf(ctx, "muster: error: --choose %s: %s has no choices\n", texts[i], c->src->path);
                 return MUSTER_USAGE;
             }
-            fprintf(ctx->err, "muster: error: --choose wants CHOICE=OPTION, where CHOICE is one of the script's choices:");
+            err_printf(ctx, "muster: error: --choose wants CHOICE=OPTION, where CHOICE is one of the script's choices:");
             for (int k = 0; k < c->prog->nenums; k++)
                 if (c->prog->enums[k].flavour == FLAVOUR_CHOICE)
-                    fprintf(ctx->err, " %s", c->prog->enums[k].name);
+                    err_printf(ctx, " %s", c->prog->enums[k].name);
             fputc('\n', ctx->err);
             return MUSTER_USAGE;
         }
@@ -576,9 +609,9 @@ static int parse_choices(muster_ctx *ctx, const Compiled *c, char *const *texts,
             ;
         pick[id] = k < e->nmembers ? k : -1;
         if (pick[id] < 0) {
-            fprintf(ctx->err, "muster: error: '%s' is not an option of %s (one of:", eq + 1, e->name);
+            err_printf(ctx, "muster: error: '%s' is not an option of %s (one of:", eq + 1, e->name);
             for (int k = 0; k < e->nmembers; k++)
-                fprintf(ctx->err, " %s", e->members[k]);
+                err_printf(ctx, " %s", e->members[k]);
             fputs(")\n", ctx->err);
             return MUSTER_USAGE;
         }
@@ -712,7 +745,8 @@ static void print_where(FILE *out, const Compiled *c, const LogEntry *e)
     source_linecol(src, e->offset, &line, &col);
     if (src != c->src) {
         const char *base = strrchr(src->path, '/');
-        fprintf(out, "%s line %d", base ? base + 1 : src->path, line);
+        diag_put_text(out, base ? base + 1 : src->path);
+        fprintf(out, " line %d", line);
     } else {
         fprintf(out, "line %d", line);
     }
@@ -965,7 +999,7 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
         return MUSTER_ERROR;
     }
     if (opts->dice && script.next < script.n)
-        fprintf(ctx->err, "muster: warning: %zu of the %zu scripted dice were not used\n",
+        err_printf(ctx, "muster: warning: %zu of the %zu scripted dice were not used\n",
                 script.n - script.next, script.n);
     if (opts->json) {
         fputs("{\"result\": ", ctx->out);
@@ -1580,9 +1614,9 @@ static int find_field(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, co
         if (!strcmp(r->fields[i], name))
             *field = i;
     if (*field < 0) {
-        fprintf(ctx->err, "muster: error: --field %s: %s has no such field (it has:", name, r->name);
+        err_printf(ctx, "muster: error: --field %s: %s has no such field (it has:", name, r->name);
         for (int i = 0; i < r->nfields; i++)
-            fprintf(ctx->err, " %s", r->fields[i]);
+            err_printf(ctx, " %s", r->fields[i]);
         fputs(")\n", ctx->err);
         return MUSTER_USAGE;
     }
@@ -1651,17 +1685,17 @@ static int compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
         exact_clear(&er);
         if (opts->exact) {
             if (er.needed > 0)
-                fprintf(ctx->err, "muster: error: the exact odds of '%s' need at least %.0f runs of it (one pool "
+                err_printf(ctx, "muster: error: the exact odds of '%s' need at least %.0f runs of it (one pool "
                         "alone has that many outcomes), more than the budget of %llu; raise --budget or "
                         "simulate with --trials\n", sig->name, er.needed,
                         (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
             else
-                fprintf(ctx->err, "muster: error: the exact odds of '%s' need more than %llu runs of it; "
+                err_printf(ctx, "muster: error: the exact odds of '%s' need more than %llu runs of it; "
                         "raise --budget or simulate with --trials\n", sig->name,
                         (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
             return MUSTER_ERROR;
         }
-        fprintf(ctx->err, "muster: note: too many outcomes to count exactly (more than %llu runs); simulating\n",
+        err_printf(ctx, "muster: note: too many outcomes to count exactly (more than %llu runs); simulating\n",
                 (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
         vm->dice = &rng.base;
     }
@@ -1948,11 +1982,20 @@ static int compare_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
     if (opts->field)
         fprintf(out, ".%s", opts->field);
     print_choosing(out, opts);
-    if (exact)
-        fprintf(out, ": %s against %s, exact\n", c->src->path, opts->vs);
-    else
-        fprintf(out, ": %s (%s) against %s (%s)%s\n", c->src->path, base->exact ? "exact" : "simulated", opts->vs,
-                other.exact ? "exact" : "simulated", base->exact || other.exact ? "" : ", on the same dice");
+    if (exact) {
+        fputs(": ", out);
+        diag_put_text(out, c->src->path);
+        fputs(" against ", out);
+        diag_put_text(out, opts->vs);
+        fputs(", exact\n", out);
+    } else {
+        fputs(": ", out);
+        diag_put_text(out, c->src->path);
+        fprintf(out, " (%s) against ", base->exact ? "exact" : "simulated");
+        diag_put_text(out, opts->vs);
+        fprintf(out, " (%s)%s\n", other.exact ? "exact" : "simulated",
+                base->exact || other.exact ? "" : ", on the same dice");
+    }
     if (!exact)
         fprintf(out, "seed %llu\n", (unsigned long long)seed);
     int width = not_given_share(base) > 0 || not_given_share(&other) > 0 ? 19 : 5;
@@ -2097,8 +2140,10 @@ int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *
     for (int i = 0; i < c->nunknowns; i++)
         diag_brief(&ctx->diag, DIAG_WARNING, c->unknowns[i].src, c->unknowns[i].span,
                    "not given in the rules text: %s", c->unknowns[i].what);
-    if (c->nunknowns > 1)
-        fprintf(ctx->err, "%s: %d values are not given in the rules text (marked '?')\n", c->src->path, c->nunknowns);
+    if (c->nunknowns > 1) {
+        diag_put_text(ctx->err, c->src->path);
+        err_printf(ctx, ": %d values are not given in the rules text (marked '?')\n", c->nunknowns);
+    }
     int status = MUSTER_OK;
     for (int i = 0; i < c->nexamples; i++) {
         if (run_example(ctx, c, &c->examples[i]))
@@ -2121,7 +2166,12 @@ int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *f
         bool ok = run_example(ctx, c, ex);
         int line, col;
         source_linecol(ex->src, ex->decl->name_span.begin, &line, &col);
-        fprintf(ctx->out, "%s %s:%d: %s\n", ok ? "PASS" : "FAIL", ex->src->path, line, ex->name);
+        /* (the path may come from a folder's listing: written as text, never raw) */
+        fputs(ok ? "PASS " : "FAIL ", ctx->out);
+        diag_put_text(ctx->out, ex->src->path);
+        fprintf(ctx->out, ":%d: ", line);
+        diag_put_text(ctx->out, ex->name);
+        fputc('\n', ctx->out);
         fflush(ctx->out);
         if (ok)
             ++*passed;
@@ -2157,7 +2207,7 @@ int muster_turn(muster_ctx *ctx, const muster_program *prog)
 {
     const Compiled *c = prog->compiled;
     if (c->nsequences == 0) {
-        fprintf(ctx->err, "muster: error: %s declares no turn sequence (a 'sequence' block)\n", c->src->path);
+        err_printf(ctx, "muster: error: %s declares no turn sequence (a 'sequence' block)\n", c->src->path);
         return MUSTER_ERROR;
     }
     for (int i = 0; i < c->nsequences; i++) {
@@ -2217,7 +2267,7 @@ int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const c
         all_fixed &= fixed[p];
     int spec = all_fixed ? specialize_call(&call->vm, sig->proto, call->argv, sig->nparams, field) : -1;
     if (spec < 0) {
-        fprintf(ctx->err, "muster: note: %s; 'muster prob' runs '%s' as written:\n",
+        err_printf(ctx, "muster: note: %s; 'muster prob' runs '%s' as written:\n",
                 all_fixed ? "this call cannot be specialized (it asks for odds or grows too big)"
                           : "a default rolls dice, so the arguments are not fixed", sig->name);
         chunk_disassemble(ctx->out, c->prog, c->prog->protos[sig->proto]);

@@ -283,6 +283,18 @@ else
     fail gen:test_folder_with_link_loop "expected each script once, 2 passed; got exit $RUN_STATUS $(crash_reason)" \
         "--- stdout:" "$(show_file "$RUN_OUT")" "--- stderr:" "$(show_file "$RUN_ERR")"
 fi
+# a file name may hold control characters: `muster test` shows them as
+# \x1b, never raw (an escape sequence would take over the terminal)
+mkdir -p oddnames
+cp walk/a.muster "oddnames/red$(printf '\033')[31m.muster"
+run_muster test oddnames
+if [ -z "$(crash_reason)" ] && [ "$RUN_STATUS" = 0 ] && ! grep -q "$(printf '\033')" "$RUN_OUT" "$RUN_ERR" \
+    && [ "$(head -n 1 "$RUN_OUT")" = 'PASS oddnames/red\x1b[31m.muster:5: one is one' ]; then
+    pass gen:test_file_name_with_escape
+else
+    fail gen:test_file_name_with_escape "expected the name written with \\x1b; got exit $RUN_STATUS" \
+        "--- stdout:" "$(show_file "$RUN_OUT" | cat -v)" "--- stderr:" "$(show_file "$RUN_ERR" | cat -v)"
+fi
 # an import that goes round a loop of links is an import cycle, not a missing file
 ln -s loop_b.muster loop_a.muster
 ln -s loop_a.muster loop_b.muster
