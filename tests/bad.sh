@@ -295,6 +295,14 @@ else
     fail gen:test_file_name_with_escape "expected the name written with \\x1b; got exit $RUN_STATUS" \
         "--- stdout:" "$(show_file "$RUN_OUT" | cat -v)" "--- stderr:" "$(show_file "$RUN_ERR" | cat -v)"
 fi
+# imports nest at most 32 deep
+mkdir -p deep_imports
+for i in $(seq 0 33); do
+    printf 'import "level%d"\n' $((i + 1)) >"deep_imports/level$i.muster"
+done
+printf 'proc bottom() -> int {\n  return 1\n}\n' >deep_imports/level34.muster
+expect_error gen:imports_33_deep deep_imports/level0.muster '^deep_imports/level32\.muster:1:8: error: imports nest more than 32 deep$'
+
 # an import that goes round a loop of links is an import cycle, not a missing file
 ln -s loop_b.muster loop_a.muster
 ln -s loop_a.muster loop_b.muster
