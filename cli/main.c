@@ -95,10 +95,24 @@ static const struct option long_options[] = {
     { NULL, 0, NULL, 0 },
 };
 
+/* A path as text for a terminal: its control characters (a file name may
+ * hold any byte but '/') written as \x1b, never raw. */
+static void put_path(FILE *out, const char *path)
+{
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            fprintf(out, "\\x%02x", *p);
+        else
+            fputc(*p, out);
+    }
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
+    char text[1024];
+    snprintf(text, sizeof text, fmt, arg);   /* arg is what was typed: written as text */
     fputs("muster: error: ", stderr);
-    fprintf(stderr, fmt, arg);
+    put_path(stderr, text);
     fputs("\nTry 'muster --help' for more information.\n", stderr);
     return MUSTER_USAGE;
 }
@@ -121,8 +135,42 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every .muster file below dir, in name order, appended to *files. */
-static void find_scripts(const char *dir, char ***files, int *n, int *cap)
+/* The files and folders a walk has been through, by device and inode: a
+ * folder reached again through a link (`up -> ..`) is not walked again,
+ * and a script reached by two names is tested once. */
+typedef struct Seen {
+    struct { dev_t dev; ino_t ino; } *ids;
+    int n, cap;
+} Seen;
+
+/* True if st's file was seen before; else it is now. */
+static int seen_before(Seen *seen, const struct stat *st)
+{
+    for (int i = 0; i < seen->n; i++)
+        if (seen->ids[i].dev == st->st_dev && seen->ids[i].ino == st->st_ino)
+            return 1;
+    if (seen->n == seen->cap) {
+        seen->cap = seen->cap ? seen->cap * 2 : 64;
+        seen->ids = realloc(seen->ids, sizeof *seen->ids * (size_t)seen->cap);
+    }
+    seen->ids[seen->n].dev = st->st_dev;
+    seen->ids[seen->n].ino = st->st_ino;
+    seen->n++;
+    return 0;
+}
+
+static void add_file(char ***files, int *n, int *cap, char *path)
+{
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        *files = realloc(*files, sizeof **files * (size_t)*cap);
+    }
+    (*files)[(*n)++] = path;
+}
+
+/* Every .muster file below dir (a folder not seen before), in name order,
+ * appended to *files; each real file and folder once. */
+static void find_scripts(const char *dir, Seen *seen, char ***files, int *n, int *cap)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -150,14 +198,11 @@ static void find_scripts(const char *dir, char ***files, int *n, int *cap)
         if (stat(here[i], &st) != 0)
             continue;
         size_t len = strlen(here[i]);
-        if (S_ISDIR(st.st_mode))
-            find_scripts(here[i], files, n, cap);
-        else if (len > 7 && !strcmp(here[i] + len - 7, ".muster")) {
-            if (*n == *cap) {
-                *cap = *cap ? *cap * 2 : 16;
-                *files = realloc(*files, sizeof **files * (size_t)*cap);
-            }
-            (*files)[(*n)++] = here[i];
+        if (S_ISDIR(st.st_mode)) {
+            if (!seen_before(seen, &st))
+                find_scripts(here[i], seen, files, n, cap);
+        } else if (len > 7 && !strcmp(here[i] + len - 7, ".muster") && !seen_before(seen, &st)) {
+            add_file(files, n, cap, here[i]);
         }
     }
     free(here);
@@ -171,26 +216,34 @@ static int run_tests(muster_ctx *ctx, char **pos, int npos)
         return usage_error("%stest needs at least one FILE or DIR", "");
     char **files = NULL;
     int n = 0, cap = 0;
+    Seen seen = { 0 };
     for (int i = 0; i < npos; i++) {
         struct stat st;
         if (stat(pos[i], &st) == 0 && S_ISDIR(st.st_mode)) {
             int before = n;
-            find_scripts(pos[i], &files, &n, &cap);
-            if (n == before)
-                fprintf(stderr, "muster: warning: no .muster files in %s\n", pos[i]);
+            if (!seen_before(&seen, &st))
+                find_scripts(pos[i], &seen, &files, &n, &cap);
+            if (n == before) {
+                fputs("muster: warning: no .muster files in ", stderr);
+                put_path(stderr, pos[i]);
+                fputc('\n', stderr);
+            }
             continue;
         }
-        if (n == cap) {
-            cap = cap ? cap * 2 : 16;
-            files = realloc(files, sizeof *files * (size_t)cap);
-        }
-        files[n++] = pos[i];
+        /* a file named is tested as named (a missing one is reported);
+         * a folder's walk does not test it again */
+        if (stat(pos[i], &st) == 0)
+            seen_before(&seen, &st);
+        add_file(&files, &n, &cap, pos[i]);
     }
+    free(seen.ids);
     int passed = 0, failed = 0;
     for (int i = 0; i < n; i++) {
         muster_program *prog = muster_load(ctx, files[i]);
         if (!prog) {
-            printf("FAIL %s: does not compile\n", files[i]);
+            fputs("FAIL ", stdout);
+            put_path(stdout, files[i]);
+            fputs(": does not compile\n", stdout);
             failed++;
             continue;
         }
@@ -344,10 +397,11 @@ int main(int argc, char **argv)
                 status = MUSTER_ERROR;
                 continue;
             }
+            put_path(stdout, pos[i]);
             if (passed)
-                printf("%s: ok (%d example%s pass)\n", pos[i], passed, passed == 1 ? "" : "s");
+                printf(": ok (%d example%s pass)\n", passed, passed == 1 ? "" : "s");
             else
-                printf("%s: ok\n", pos[i]);
+                fputs(": ok\n", stdout);
         }
         return status;
     }
@@ -395,8 +449,9 @@ int main(int argc, char **argv)
         return mode == DIS ? muster_disassemble(ctx, prog) : mode == TURN ? muster_turn(ctx, prog) : muster_sheet(ctx, prog, html);
     }
     if (npos < 2) {
-        fprintf(stderr, "muster: %s needs a procedure to %s; %s has:\n", cmd, mode == RUN ? "run" : "simulate",
-                pos[0]);
+        fprintf(stderr, "muster: %s needs a procedure to %s; ", cmd, mode == RUN ? "run" : "simulate");
+        put_path(stderr, pos[0]);
+        fputs(" has:\n", stderr);
         muster_ctx *list = muster_new(stderr, stderr, 0);
         muster_list(list, prog);
         return MUSTER_USAGE;

@@ -99,17 +99,22 @@ static bool already_loaded(Loaded *seen, const char *path)
     return false;
 }
 
-static bool readable(const char *path)
+/* Can path be read?  A path that goes round a loop of symbolic links is
+ * kept in *loop (the first such), to be reported as what it is. */
+static bool readable(const char *path, char **loop)
 {
     FILE *f = fopen(path, "rb");
     if (f)
         fclose(f);
+    else if (errno == ELOOP && !*loop)
+        *loop = mem_strdup(path);
     return f != NULL;
 }
 
 /* Where `import "name"` finds its file: beside the importing file, then in
- * each folder of MUSTER_PATH, then in the installed library. */
-static char *find_import(const char *from, const char *name)
+ * each folder of MUSTER_PATH, then in the installed library.  NULL if
+ * nowhere; *loop is then set if some place had a loop of links instead. */
+static char *find_import(const char *from, const char *name, char **loop)
 {
     size_t nl = strlen(name);
     bool has_ext = nl > 7 && !strcmp(name + nl - 7, ".muster");
@@ -117,10 +122,10 @@ static char *find_import(const char *from, const char *name)
     snprintf(file, sizeof file, "%s%s", name, has_ext ? "" : ".muster");
     char buf[8192];
     if (file[0] == '/')
-        return readable(file) ? mem_strdup(file) : NULL;
+        return readable(file, loop) ? mem_strdup(file) : NULL;
     const char *slash = strrchr(from, '/');
     snprintf(buf, sizeof buf, "%.*s%s", slash ? (int)(slash - from + 1) : 0, from, file);
-    if (readable(buf))
+    if (readable(buf, loop))
         return mem_strdup(buf);
     const char *path = getenv("MUSTER_PATH");
     while (path && *path) {
@@ -128,7 +133,7 @@ static char *find_import(const char *from, const char *name)
         size_t len = end ? (size_t)(end - path) : strlen(path);
         if (len) {
             snprintf(buf, sizeof buf, "%.*s/%s", (int)len, path, file);
-            if (readable(buf))
+            if (readable(buf, loop))
                 return mem_strdup(buf);
         }
         path = end ? end + 1 : NULL;
@@ -136,7 +141,7 @@ static char *find_import(const char *from, const char *name)
     static const char *const libs[] = { MUSTER_DATADIR, MUSTER_SOURCE_STDLIB };
     for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
         snprintf(buf, sizeof buf, "%s/%s", libs[i], file);
-        if (readable(buf))
+        if (readable(buf, loop))
             return mem_strdup(buf);
     }
     return NULL;
@@ -149,7 +154,13 @@ static void load_imports(muster_ctx *ctx, Module *into, const Module *m, Loaded 
         const Decl *d = m->decls[i];
         if (d->kind != DECL_IMPORT)
             continue;
-        char *path = find_import(d->src->path, d->as.import.path);
+        char *loop = NULL;
+        char *path = find_import(d->src->path, d->as.import.path, &loop);
+        if (!path && loop) {
+            diag_report(&ctx->diag, DIAG_ERROR, d->src, d->name_span,
+                        "import cycle: '%s' goes round a loop of symbolic links", loop);
+            continue;
+        }
         if (!path) {
             diag_report(&ctx->diag, DIAG_ERROR, d->src, d->name_span,
                         "cannot find '%s' beside this file, in MUSTER_PATH or in %s", d->as.import.path,
@@ -255,13 +266,46 @@ muster_program *muster_load_string(muster_ctx *ctx, const char *name, const char
 
 /* ---- arguments from text ---- */
 
+/* A message to the error stream.  It may quote the command line (an
+ * argument, a procedure's name as typed): its control characters are
+ * written as \x1b, as a diagnostic's are, never raw. */
+static void err_vprintf(muster_ctx *ctx, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int len = vsnprintf(NULL, 0, fmt, again);
+    va_end(again);
+    if (len < 0)
+        return;
+    char *text = mem_alloc_atomic((size_t)len + 1);
+    vsnprintf(text, (size_t)len + 1, fmt, ap);
+    for (const char *line = text; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        diag_put_text(ctx->err, mem_strndup(line, n));
+        if (!nl)
+            break;
+        fputc('\n', ctx->err);
+        line = nl + 1;
+    }
+}
+
+__attribute__((format(printf, 2, 3)))
+static void err_printf(muster_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err_vprintf(ctx, fmt, ap);
+    va_end(ap);
+}
+
 __attribute__((format(printf, 2, 3)))
 static int usage_error(muster_ctx *ctx, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     fputs("muster: error: ", ctx->err);
-    vfprintf(ctx->err, fmt, ap);
+    err_vprintf(ctx, fmt, ap);
     fputc('\n', ctx->err);
     va_end(ap);
     return MUSTER_USAGE;
@@ -465,7 +509,7 @@ static int build_args(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, in
             if ((t.kind == TY_INT || t.kind == TY_RAT) && numeral_out_of_range(eq + 1))
                 return usage_error(ctx, "'%s' is out of range for parameter '%s': muster's integers are "
                                    "64-bit (-9223372036854775808 to 9223372036854775807)", eq + 1, sig->pnames[p]);
-            fprintf(ctx->err, "muster: error: '%s' is not a valid %s for parameter '%s'", eq + 1,
+            err_printf(ctx, "muster: error: '%s' is not a valid %s for parameter '%s'", eq + 1,
                     compiler_type_name(c, t), sig->pnames[p]);
             print_choices(ctx->err, c, t);
             fputc('\n', ctx->err);
@@ -481,7 +525,7 @@ static int build_args(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, in
                                "run a procedure that makes it", sig->name, sig->pnames[p],
                                compiler_type_name(c, sig->ptypes[p]));
         if (sig->pdefault[p] < 0) {
-            fprintf(ctx->err, "muster: error: missing argument %s=%s", sig->pnames[p],
+            err_printf(ctx, "muster: error: missing argument %s=%s", sig->pnames[p],
                     compiler_type_name(c, sig->ptypes[p]));
             print_choices(ctx->err, c, sig->ptypes[p]);
             fputs("\nusage: ", ctx->err);
@@ -525,13 +569,13 @@ static const ProcSig *find_proc_or_complain(muster_ctx *ctx, const Compiled *c, 
 {
     const ProcSig *sig = compiler_find_proc(c, proc);
     if (!sig) {
-        fprintf(ctx->err, "muster: error: %s has no procedure '%s'", c->src->path, proc);
+        err_printf(ctx, "muster: error: %s has no procedure '%s'", c->src->path, proc);
         if (!c->nprocs)
             fputs("; it has no procedures at all", ctx->err);
         else {
             fputs("; it has:", ctx->err);
             for (int i = 0; i < c->nprocs; i++)
-                fprintf(ctx->err, " %s", c->procs[i].name);
+                err_printf(ctx, " %s", c->procs[i].name);
         }
         fputc('\n', ctx->err);
     }
@@ -560,13 +604,13 @@ static int parse_choices(muster_ctx *ctx, const Compiled *c, char *const *texts,
             for (int k = 0; k < c->prog->nenums; k++)
                 nchoice += c->prog->enums[k].flavour == FLAVOUR_CHOICE;
             if (!nchoice) {
-                fprintf(ctx->err, "muster: error: --choose %s: %s has no choices\n", texts[i], c->src->path);
+                err_printf(ctx, "muster: error: --choose %s: %s has no choices\n", texts[i], c->src->path);
                 return MUSTER_USAGE;
             }
-            fprintf(ctx->err, "muster: error: --choose wants CHOICE=OPTION, where CHOICE is one of the script's choices:");
+            err_printf(ctx, "muster: error: --choose wants CHOICE=OPTION, where CHOICE is one of the script's choices:");
             for (int k = 0; k < c->prog->nenums; k++)
                 if (c->prog->enums[k].flavour == FLAVOUR_CHOICE)
-                    fprintf(ctx->err, " %s", c->prog->enums[k].name);
+                    err_printf(ctx, " %s", c->prog->enums[k].name);
             fputc('\n', ctx->err);
             return MUSTER_USAGE;
         }
@@ -576,9 +620,9 @@ static int parse_choices(muster_ctx *ctx, const Compiled *c, char *const *texts,
             ;
         pick[id] = k < e->nmembers ? k : -1;
         if (pick[id] < 0) {
-            fprintf(ctx->err, "muster: error: '%s' is not an option of %s (one of:", eq + 1, e->name);
+            err_printf(ctx, "muster: error: '%s' is not an option of %s (one of:", eq + 1, e->name);
             for (int k = 0; k < e->nmembers; k++)
-                fprintf(ctx->err, " %s", e->members[k]);
+                err_printf(ctx, " %s", e->members[k]);
             fputs(")\n", ctx->err);
             return MUSTER_USAGE;
         }
@@ -712,7 +756,8 @@ static void print_where(FILE *out, const Compiled *c, const LogEntry *e)
     source_linecol(src, e->offset, &line, &col);
     if (src != c->src) {
         const char *base = strrchr(src->path, '/');
-        fprintf(out, "%s line %d", base ? base + 1 : src->path, line);
+        diag_put_text(out, base ? base + 1 : src->path);
+        fprintf(out, " line %d", line);
     } else {
         fprintf(out, "line %d", line);
     }
@@ -966,7 +1011,7 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
         return MUSTER_ERROR;
     }
     if (opts->dice && script.next < script.n)
-        fprintf(ctx->err, "muster: warning: %zu of the %zu scripted dice were not used\n",
+        err_printf(ctx, "muster: warning: %zu of the %zu scripted dice were not used\n",
                 script.n - script.next, script.n);
     if (opts->json) {
         fputs("{\"result\": ", ctx->out);
@@ -1104,6 +1149,12 @@ static void print_shown(FILE *out, const void *what)
 /* A value's text form as a string (GC memory). */
 static char *value_text(Value v, const Program *prog)
 {
+    if (v.tag == VAL_INT) {
+        /* the common case, without a stream (a die of a million sides has a million rows) */
+        char buf[24];
+        snprintf(buf, sizeof buf, "%lld", (long long)v.as.i);
+        return mem_strdup(buf);
+    }
     Shown s = { v, prog };
     return mem_printed(print_shown, &s);
 }
@@ -1203,12 +1254,77 @@ static char *mem_printed_double(double d)
 
 static char *mpq_text(const mpq_t q)
 {
+    if (mpz_sizeinbase(mpq_numref(q), 10) + mpz_sizeinbase(mpq_denref(q), 10) + 3 <= 64) {
+        /* the common case, in place (a die of a million sides has a million rows) */
+        char buf[64];
+        return mem_strdup(mpq_get_str(buf, 10, q));
+    }
     char *s = mpq_get_str(NULL, 10, q);
     char *copy = mem_strdup(s);
     void (*freefunc)(void *, size_t);
     mp_get_memory_functions(NULL, NULL, &freefunc);
     freefunc(s, strlen(s) + 1);
     return copy;
+}
+
+/* x as printf's "%.<digits>f" would write it (digits 1..10), without the
+ * cost of printf's general conversion: x's exact binary value times
+ * 10^digits, rounded half to even, in 128-bit integers.  Numbers it cannot
+ * do that way (huge, infinite, not a number) go to snprintf.  buf holds at
+ * least 48 bytes; the length is returned. */
+static int fixed_text(char *buf, double x, int digits)
+{
+    static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+                                      1000000000, 10000000000ULL };
+    int e;
+    double f = frexp(fabs(x), &e);          /* |x| = f 2^e, f in [0.5, 1) */
+    if (!isfinite(x) || e > 20 || digits < 1 || digits > 10)
+        return snprintf(buf, 48, "%.*f", digits, x);
+    int len = 0;
+    if (signbit(x))
+        buf[len++] = '-';
+    unsigned __int128 q = 0;
+    if (f != 0) {
+        /* |x| = m 2^(e-53), m a whole number of 53 bits */
+        uint64_t m = (uint64_t)ldexp(f, 53);
+        int sh = 53 - e;                     /* > 32 */
+        unsigned __int128 n = (unsigned __int128)m * pow10[digits];
+        if (sh < 128) {
+            q = n >> sh;
+            unsigned __int128 rem = n & ((((unsigned __int128)1) << sh) - 1), half = ((unsigned __int128)1) << (sh - 1);
+            if (rem > half || (rem == half && (q & 1)))
+                q++;
+        }
+    }
+    uint64_t whole = (uint64_t)(q / pow10[digits]), frac = (uint64_t)(q % pow10[digits]);
+    char digits_of_whole[24];
+    int w = 0;
+    do {
+        digits_of_whole[w++] = (char)('0' + whole % 10);
+        whole /= 10;
+    } while (whole);
+    while (w)
+        buf[len++] = digits_of_whole[--w];
+    buf[len++] = '.';
+    for (int k = digits - 1; k >= 0; k--) {
+        buf[len + k] = (char)('0' + frac % 10);
+        frac /= 10;
+    }
+    len += digits;
+    buf[len] = '\0';
+    return len;
+}
+
+/* text in a column of `width`, right-aligned (or left, for `left`) */
+static void put_column(FILE *out, const char *text, int width, bool left)
+{
+    int pad = width - (int)strlen(text);
+    if (left)
+        fputs(text, out);
+    for (; pad > 0; pad--)
+        putc(' ', out);
+    if (!left)
+        fputs(text, out);
 }
 
 /* ends an odds row with a bar of '#', one per 2.5% of probability */
@@ -1229,30 +1345,10 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
     FILE *out = ctx->out;
     bool numeric = r->n > 0 && (r->outcomes[0].value.tag == VAL_INT || r->outcomes[0].value.tag == VAL_RAT);
     /* mean and spread over the outcomes with a value */
-    mpq_t total, mean, sq, t, d;
-    mpq_inits(total, mean, sq, t, d, NULL);
-    for (int i = 0; i < r->n; i++)
-        mpq_add(total, total, r->outcomes[i].p);
-    if (numeric && mpq_sgn(total) > 0) {
-        for (int i = 0; i < r->n; i++) {
-            Value v = r->outcomes[i].value;
-            mpq_set_si(t, v.tag == VAL_RAT ? v.as.q.num : v.as.i, v.tag == VAL_RAT ? (unsigned long)v.as.q.den : 1);
-            mpq_canonicalize(t);
-            mpq_mul(d, t, r->outcomes[i].p);
-            mpq_add(mean, mean, d);
-        }
-        mpq_div(mean, mean, total);
-        for (int i = 0; i < r->n; i++) {
-            Value v = r->outcomes[i].value;
-            mpq_set_si(t, v.tag == VAL_RAT ? v.as.q.num : v.as.i, v.tag == VAL_RAT ? (unsigned long)v.as.q.den : 1);
-            mpq_canonicalize(t);
-            mpq_sub(d, t, mean);
-            mpq_mul(d, d, d);
-            mpq_mul(d, d, r->outcomes[i].p);
-            mpq_add(sq, sq, d);
-        }
-        mpq_div(sq, sq, total);
-    }
+    mpq_t mean, sq;
+    mpq_inits(mean, sq, NULL);
+    if (numeric)
+        exact_moments(r, mean, sq);
     if (opts->json) {
         fputs("{\"exact\": true, \"trials\": null, \"outcomes\": [", out);
         for (int i = 0; i < r->n; i++) {
@@ -1280,10 +1376,12 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
     } else if (opts->csv) {
         fputs("value,p,probability\n", out);
         for (int i = 0; i < r->n; i++) {
+            char p[48];
+            fixed_text(p, mpq_get_d(r->outcomes[i].p), 10);
             csv_field(out, value_text(r->outcomes[i].value, c->prog));
             fputc(',', out);
             print_mpq(out, r->outcomes[i].p);
-            fprintf(out, ",%.10f\n", mpq_get_d(r->outcomes[i].p));
+            fprintf(out, ",%s\n", p);
         }
         if (mpq_sgn(r->not_given) > 0) {
             fputs("not given in source,", out);
@@ -1336,7 +1434,20 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
                 break;
             }
             below += p;
-            fprintf(out, "%*s  %-*s  %11.5f  %9.5f  %9.5f", width, texts[i], pw, ps[i], p, at_least, below);
+            char pt[48], lt[48], mt[48];
+            fixed_text(pt, p, 5);
+            fixed_text(lt, at_least, 5);
+            fixed_text(mt, below, 5);
+            /* (as "%*s  %-*s  %11.5f  %9.5f  %9.5f", without printf's cost per row) */
+            put_column(out, texts[i], width, false);
+            fputs("  ", out);
+            put_column(out, ps[i], pw, true);
+            fputs("  ", out);
+            put_column(out, pt, 11, false);
+            fputs("  ", out);
+            put_column(out, lt, 9, false);
+            fputs("  ", out);
+            put_column(out, mt, 9, false);
             end_with_bar(out, p);
         }
         if (mpq_sgn(r->not_given) > 0) {
@@ -1357,7 +1468,7 @@ static int print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, c
                     mpq_sgn(r->not_given) > 0 ? " (of the outcomes with a value)" : "");
         }
     }
-    mpq_clears(total, mean, sq, t, d, NULL);
+    mpq_clears(mean, sq, NULL);
     return MUSTER_OK;
 }
 
@@ -1516,9 +1627,9 @@ static int find_field(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, co
         if (!strcmp(r->fields[i], name))
             *field = i;
     if (*field < 0) {
-        fprintf(ctx->err, "muster: error: --field %s: %s has no such field (it has:", name, r->name);
+        err_printf(ctx, "muster: error: --field %s: %s has no such field (it has:", name, r->name);
         for (int i = 0; i < r->nfields; i++)
-            fprintf(ctx->err, " %s", r->fields[i]);
+            err_printf(ctx, " %s", r->fields[i]);
         fputs(")\n", ctx->err);
         return MUSTER_USAGE;
     }
@@ -1587,17 +1698,17 @@ static int compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
         exact_clear(&er);
         if (opts->exact) {
             if (er.needed > 0)
-                fprintf(ctx->err, "muster: error: the exact odds of '%s' need at least %.0f runs of it (one pool "
+                err_printf(ctx, "muster: error: the exact odds of '%s' need at least %.0f runs of it (one pool "
                         "alone has that many outcomes), more than the budget of %llu; raise --budget or "
                         "simulate with --trials\n", sig->name, er.needed,
                         (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
             else
-                fprintf(ctx->err, "muster: error: the exact odds of '%s' need more than %llu runs of it; "
+                err_printf(ctx, "muster: error: the exact odds of '%s' need more than %llu runs of it; "
                         "raise --budget or simulate with --trials\n", sig->name,
                         (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
             return MUSTER_ERROR;
         }
-        fprintf(ctx->err, "muster: note: too many outcomes to count exactly (more than %llu runs); simulating\n",
+        err_printf(ctx, "muster: note: too many outcomes to count exactly (more than %llu runs); simulating\n",
                 (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
         vm->dice = &rng.base;
     }
@@ -1884,17 +1995,23 @@ static int compare_odds(muster_ctx *ctx, const Compiled *c, const char *proc, in
     if (opts->field)
         fprintf(out, ".%s", opts->field);
     print_choosing(out, opts);
-    if (exact)
-        fprintf(out, ": %s against %s, exact\n", c->src->path, opts->vs);
-    else if (!base->exact && !other.exact)
-        fprintf(out, ": %s against %s, simulated on the same dice, seed %llu\n", c->src->path, opts->vs,
-                (unsigned long long)seed);
-    else if (base->exact)
-        fprintf(out, ": %s (exact) against %s (simulated, seed %llu)\n", c->src->path, opts->vs,
-                (unsigned long long)seed);
+    /* the file names as diag_put_text writes them: no raw control character */
+    bool mixed = !exact && (base->exact || other.exact);   /* one side past the budget */
+    char sim[64];
+    snprintf(sim, sizeof sim, " (simulated, seed %llu)", (unsigned long long)seed);
+    fputs(": ", out);
+    diag_put_text(out, c->src->path);
+    if (mixed)
+        fputs(base->exact ? " (exact)" : sim, out);
+    fputs(" against ", out);
+    diag_put_text(out, opts->vs);
+    if (mixed)
+        fputs(other.exact ? " (exact)" : sim, out);
+    else if (exact)
+        fputs(", exact", out);
     else
-        fprintf(out, ": %s (simulated, seed %llu) against %s (exact)\n", c->src->path, (unsigned long long)seed,
-                opts->vs);
+        fprintf(out, ", simulated on the same dice, seed %llu", (unsigned long long)seed);
+    fputc('\n', out);
     int width = not_given_share(base) > 0 || not_given_share(&other) > 0 ? 19 : 5;
     char **texts = mem_alloc(sizeof(char *) * (size_t)(n + 1));
     for (int i = 0; i < n; i++) {
@@ -2037,8 +2154,10 @@ int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *
     for (int i = 0; i < c->nunknowns; i++)
         diag_brief(&ctx->diag, DIAG_WARNING, c->unknowns[i].src, c->unknowns[i].span,
                    "not given in the rules text: %s", c->unknowns[i].what);
-    if (c->nunknowns > 1)
-        fprintf(ctx->err, "%s: %d values are not given in the rules text (marked '?')\n", c->src->path, c->nunknowns);
+    if (c->nunknowns > 1) {
+        diag_put_text(ctx->err, c->src->path);
+        err_printf(ctx, ": %d values are not given in the rules text (marked '?')\n", c->nunknowns);
+    }
     int status = MUSTER_OK;
     for (int i = 0; i < c->nexamples; i++) {
         if (run_example(ctx, c, &c->examples[i]))
@@ -2061,7 +2180,12 @@ int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *f
         bool ok = run_example(ctx, c, ex);
         int line, col;
         source_linecol(ex->src, ex->decl->name_span.begin, &line, &col);
-        fprintf(ctx->out, "%s %s:%d: %s\n", ok ? "PASS" : "FAIL", ex->src->path, line, ex->name);
+        /* (the path may come from a folder's listing: written as text, never raw) */
+        fputs(ok ? "PASS " : "FAIL ", ctx->out);
+        diag_put_text(ctx->out, ex->src->path);
+        fprintf(ctx->out, ":%d: ", line);
+        diag_put_text(ctx->out, ex->name);
+        fputc('\n', ctx->out);
         fflush(ctx->out);
         if (ok)
             ++*passed;
@@ -2097,7 +2221,7 @@ int muster_turn(muster_ctx *ctx, const muster_program *prog)
 {
     const Compiled *c = prog->compiled;
     if (c->nsequences == 0) {
-        fprintf(ctx->err, "muster: error: %s declares no turn sequence (a 'sequence' block)\n", c->src->path);
+        err_printf(ctx, "muster: error: %s declares no turn sequence (a 'sequence' block)\n", c->src->path);
         return MUSTER_ERROR;
     }
     for (int i = 0; i < c->nsequences; i++) {
@@ -2157,7 +2281,7 @@ int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const c
         all_fixed &= fixed[p];
     int spec = all_fixed ? specialize_call(&call->vm, sig->proto, call->argv, sig->nparams, field) : -1;
     if (spec < 0) {
-        fprintf(ctx->err, "muster: note: %s; 'muster prob' runs '%s' as written:\n",
+        err_printf(ctx, "muster: note: %s; 'muster prob' runs '%s' as written:\n",
                 all_fixed ? "this call cannot be specialized (it asks for odds or grows too big)"
                           : "a default rolls dice, so the arguments are not fixed", sig->name);
         chunk_disassemble(ctx->out, c->prog, c->prog->protos[sig->proto]);

@@ -19,28 +19,45 @@
 typedef struct Sheet {
     FILE *out;
     bool html;
+    bool one_line;           /* writing a table cell or a heading: a line break must not end it */
     const Compiled *c;
 } Sheet;
 
 /* ---- text ---- */
 
+/* Text of the script (a string, a doc comment) as sheet text: nothing in
+ * it may become markup.  HTML escapes its four characters; Markdown
+ * escapes its emphasis and table characters and writes '<' as "&lt;", so a
+ * "<script>" in a string is shown, never run.  A line break inside a cell
+ * or a heading is "<br>" (a raw one would end the row); the lexer lets no
+ * other control character into a string, but one that got here would be
+ * shown as \x1b, never written raw. */
 static void put(Sheet *s, const char *text)
 {
     for (const char *p = text; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '\n') {
+            fputs(s->one_line ? "<br>" : s->html ? "<br>\n" : "  \n", s->out);
+            continue;
+        }
+        if ((c < 0x20 && c != '\t') || c == 0x7f) {
+            fprintf(s->out, "\\x%02x", c);
+            continue;
+        }
         if (s->html) {
-            switch (*p) {
+            switch (c) {
             case '&': fputs("&amp;", s->out); continue;
             case '<': fputs("&lt;", s->out); continue;
             case '>': fputs("&gt;", s->out); continue;
             case '"': fputs("&quot;", s->out); continue;
             }
-        } else if (*p == '|' || *p == '*' || *p == '_' || *p == '`') {
-            fputc('\\', s->out);
-        } else if (*p == '\n') {
-            fputs("  \n", s->out);   /* a line break inside the paragraph */
+        } else if (c == '<') {
+            fputs("&lt;", s->out);
             continue;
+        } else if (c == '|' || c == '*' || c == '_' || c == '`' || c == '\\') {
+            fputc('\\', s->out);
         }
-        fputc(*p, s->out);
+        fputc(c, s->out);
     }
 }
 
@@ -50,6 +67,7 @@ static char *expr_text(const Expr *e) { return mem_printed(print_expr, e); }
 
 static void heading(Sheet *s, int level, const char *text, const char *cite)
 {
+    s->one_line = true;
     if (s->html) {
         fprintf(s->out, "<h%d>", level);
         put(s, text);
@@ -69,6 +87,7 @@ static void heading(Sheet *s, int level, const char *text, const char *cite)
         }
         fputs("\n\n", s->out);
     }
+    s->one_line = false;
 }
 
 /* Prose from a doc comment: lines wrap, a blank line starts a new
@@ -146,6 +165,7 @@ static void table_begin(Sheet *s, const char *const *headers, int n)
 /* A cell: plain text, or with a class (HTML) / emphasis (Markdown). */
 static void cell(Sheet *s, const char *text, const char *cls)
 {
+    s->one_line = true;
     if (s->html) {
         fprintf(s->out, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
         put(s, text ? text : "");
@@ -159,6 +179,7 @@ static void cell(Sheet *s, const char *text, const char *cls)
             fputc('*', s->out);
         fputs(" |", s->out);
     }
+    s->one_line = false;
 }
 
 static void row_begin(Sheet *s) { fputs(s->html ? "<tr>" : "|", s->out); }
@@ -635,7 +656,7 @@ int sheet_render(FILE *out, const Compiled *c, bool html)
 
 static void render(FILE *out, const Compiled *c, bool html)
 {
-    Sheet s = { out, html, c };
+    Sheet s = { .out = out, .html = html, .c = c };
     const Module *m = c->module;
     const Source *src = c->src;
     const char *title = c->ruleset ? c->ruleset->name : src->path;

@@ -115,6 +115,56 @@ static void add_doc(Parser *ps, const char *from, const char *to)
                                               mem_strndup(t, (size_t)(e - t)) };
 }
 
+/* The length of the well-formed UTF-8 sequence at s (before e), or 0 if
+ * the bytes there are not one: a stray continuation byte, a sequence cut
+ * short, an overlong encoding, a surrogate or a code point past U+10FFFF. */
+static int utf8_length(const unsigned char *s, const unsigned char *e)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    int n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (!n || e - s < n)
+        return 0;
+    for (int k = 1; k < n; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+    if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F) || (c == 0xF0 && s[1] < 0x90)
+        || (c == 0xF4 && s[1] > 0x8F))
+        return 0;
+    return n;
+}
+
+/* The text of a string or comment [from, to) is UTF-8 with no control
+ * characters in it (but tabs): what it says reaches JSON, sheets and
+ * terminals, where a stray byte makes invalid output and an escape
+ * character takes over the screen.  The first bad byte is an error. */
+static void check_text(Parser *ps, const char *from, const char *to, const char *what)
+{
+    const unsigned char *s = (const unsigned char *)from, *e = (const unsigned char *)to;
+    while (s < e) {
+        int n = utf8_length(s, e);
+        unsigned c = n == 1 ? s[0] : n == 2 ? (unsigned)((s[0] & 0x1F) << 6 | (s[1] & 0x3F)) : 0xFFFF;
+        const char *problem = !n ? "invalid UTF-8" : (c < 0x20 && c != '\t' && c != '\r') || (c >= 0x7F && c <= 0x9F)
+                                                      ? "a control character" : NULL;
+        if (problem) {
+            uint32_t at = (uint32_t)((const char *)s - ps->src->text);
+            char msg[160];
+            if (n == 2)
+                snprintf(msg, sizeof msg, "%s (U+%04X) in %s: strings and comments hold printable text", problem, c,
+                         what);
+            else if (n)
+                snprintf(msg, sizeof msg, "%s (byte 0x%02x) in %s: strings and comments hold printable text", problem,
+                         s[0], what);
+            else
+                snprintf(msg, sizeof msg, "%s (byte 0x%02x) in %s: a script is UTF-8 text", problem, s[0], what);
+            lex_error(ps, (Span){ at, at + (uint32_t)(n ? n : 1) }, "%s", msg);
+            return;
+        }
+        s += n;
+    }
+}
+
 /* Parse the digits of [s, e) into *out; false if it does not fit. */
 static int parse_int(const char *s, const char *e, int64_t *out)
 {
@@ -195,8 +245,12 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
                 }
                 continue;
             }
-            "##" [^\n\x00]* { add_doc(ps, ps->tok, ps->cur); continue; }
-            "#" [^\n\x00]* { continue; }
+            "##" [^\n\x00]* {
+                check_text(ps, ps->tok, ps->cur, "a comment");
+                add_doc(ps, ps->tok, ps->cur);
+                continue;
+            }
+            "#" [^\n\x00]* { check_text(ps, ps->tok, ps->cur, "a comment"); continue; }
 
             "proc"   { TOKEN_SPAN(loc, ps); return PROC; }
             "enum"   { TOKEN_SPAN(loc, ps); return ENUM; }
@@ -344,12 +398,14 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
             }
             ["] ([^"\\\n\x00] | [\\] [^\n\x00])* ["] {
                 TOKEN_SPAN(loc, ps);
+                check_text(ps, ps->tok + 1, ps->cur - 1, "a string");
                 string_value(ps->tok + 1, ps->cur - 1, lval);
                 return STRING;
             }
             ["] ([^"\\\n\x00] | [\\] [^\n\x00])* {
                 TOKEN_SPAN(loc, ps);
                 lex_error(ps, *loc, "unterminated string: a string must end with '\"' on the same line%s", "");
+                check_text(ps, ps->tok + 1, ps->cur, "a string");
                 string_value(ps->tok + 1, ps->cur, lval);
                 return STRING;
             }

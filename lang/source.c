@@ -7,8 +7,32 @@
 #include <stdbool.h>
 #include <string.h>
 
+/* text with every lone CR (old Mac files) made a '\n', or NULL if it has
+ * none: the lexer (a row of a table ends at a line's end), comments and
+ * line numbers then see the same lines in CR, LF and CRLF files.  CRLF
+ * stays as it is (the CR is blank space before the line's end), so every
+ * byte keeps its offset. */
+static char *one_line_ending(const char *text, size_t len)
+{
+    const char *cr = memchr(text, '\r', len);
+    while (cr && cr + 1 < text + len && cr[1] == '\n')
+        cr = memchr(cr + 1, '\r', len - (size_t)(cr + 1 - text));
+    if (!cr)
+        return NULL;
+    char *out = mem_alloc_atomic(len + 1);
+    memcpy(out, text, len);
+    out[len] = '\0';
+    for (size_t i = (size_t)(cr - text); i < len; i++)
+        if (out[i] == '\r' && (i + 1 == len || out[i + 1] != '\n'))
+            out[i] = '\n';
+    return out;
+}
+
 Source *source_new(const char *path, const char *text, size_t len)
 {
+    char *unified = one_line_ending(text, len);
+    if (unified)
+        text = unified;
     Source *s = mem_alloc(sizeof *s);
     s->path = path;
     s->text = text;
@@ -164,6 +188,10 @@ static void show_line(Diag *d, const Source *src, Span span, const char *caret_c
             fputc(' ', d->out);
         else if (c < 0x20 || c == 0x7f || (c >= 0x80 && !utf8))
             fputc('?', d->out);
+        else if (c == 0xC2 && i + 1 < we && (unsigned char)src->text[i + 1] <= 0x9F) {
+            fputc('?', d->out);      /* a C1 control character (U+0080 to U+009F) */
+            i++;
+        }
         else
             fputc(c, d->out);
     }
@@ -188,6 +216,20 @@ static void show_line(Diag *d, const Source *src, Span span, const char *caret_c
 
 static void report(Diag *d, DiagLevel level, const Source *src, Span span, bool excerpt, const char *fmt, va_list ap);
 
+void diag_put_text(FILE *out, const char *text)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    for (; *s; s++) {
+        if (*s < 0x20 || *s == 0x7f)
+            fprintf(out, "\\x%02x", *s);
+        else if (*s == 0xC2 && s[1] >= 0x80 && s[1] <= 0x9F) {
+            fprintf(out, "\\u%04x", s[1]);    /* a C1 control character */
+            s++;
+        } else
+            fputc(*s, out);
+    }
+}
+
 void diag_vreport(Diag *d, DiagLevel level, const Source *src, Span span, const char *fmt, va_list ap)
 {
     report(d, level, src, span, true, fmt, ap);
@@ -209,8 +251,10 @@ static void report(Diag *d, DiagLevel level, const Source *src, Span span, bool 
         d->warnings++;
     if (d->max_errors && d->errors > d->max_errors) {
         /* past the limit nothing more is shown, notes included */
-        if (level == DIAG_ERROR && d->errors == d->max_errors + 1)
-            fprintf(d->out, "%s: too many errors; stopping\n", src ? src->path : "muster");
+        if (level == DIAG_ERROR && d->errors == d->max_errors + 1) {
+            diag_put_text(d->out, src ? src->path : "muster");
+            fputs(": too many errors; stopping\n", d->out);
+        }
         return;
     }
     static const char *const word[] = { "error", "warning", "note" };
@@ -220,7 +264,8 @@ static void report(Diag *d, DiagLevel level, const Source *src, Span span, bool 
         source_linecol(src, span.begin, &line, &col);
         if (d->color)
             fputs("\033[1m", d->out);
-        fprintf(d->out, "%s:%d:%d: ", src->path, line, col);
+        diag_put_text(d->out, src->path);
+        fprintf(d->out, ":%d:%d: ", line, col);
     } else {
         if (d->color)
             fputs("\033[1m", d->out);
@@ -230,7 +275,18 @@ static void report(Diag *d, DiagLevel level, const Source *src, Span span, bool 
         fprintf(d->out, "%s%s:\033[0m\033[1m ", colour[level], word[level]);
     else
         fprintf(d->out, "%s: ", word[level]);
-    vfprintf(d->out, fmt, ap);
+    /* a message may quote what it was given (an argument, a file name):
+     * no control character of it reaches the terminal */
+    char small[512], *buf = small;
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n >= (int)sizeof small) {
+        buf = mem_alloc_atomic((size_t)n + 1);
+        vsnprintf(buf, (size_t)n + 1, fmt, again);
+    }
+    va_end(again);
+    diag_put_text(d->out, buf);
     if (d->color)
         fputs("\033[0m", d->out);
     fputc('\n', d->out);

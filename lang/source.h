@@ -51,6 +51,9 @@ void diag_init(Diag *d, FILE *out, int color);
  * for long lists such as the values a rules text leaves out. */
 void diag_brief(Diag *d, DiagLevel level, const Source *src, Span span, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* Text for a terminal: control characters (C0, DEL, C1) written as \x1b or
+ * \u009b, the way the string printer writes them, never raw. */
+void diag_put_text(FILE *out, const char *text);
 void diag_report(Diag *d, DiagLevel level, const Source *src, Span span, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 void diag_vreport(Diag *d, DiagLevel level, const Source *src, Span span, const char *fmt, va_list ap);

@@ -262,4 +262,108 @@ else
         "--- stdout:" "$(show_file "$RUN_OUT")" "--- stderr:" "$(show_file "$RUN_ERR")"
 fi
 
+# links: `muster test DIR` visits each real folder and file once, however
+# many names the links give them (a folder holding `up -> ..` was walked
+# until its paths were too long)
+mkdir -p walk/sub
+printf 'proc one() -> int {\n  return 1\n}\n\nexample "one is one" {\n  expect one() == 1\n}\n' >walk/a.muster
+cp walk/a.muster walk/sub/b.muster
+ln -s .. walk/sub/up
+ln -s a.muster walk/also_a.muster
+run_muster test walk
+if [ -z "$(crash_reason)" ] && [ "$RUN_STATUS" = 0 ] && [ ! -s "$RUN_ERR" ] \
+    && [ "$(cat "$RUN_OUT")" = "$(printf 'PASS walk/a.muster:5: one is one\nPASS walk/sub/b.muster:5: one is one\n2 passed, 0 failed')" ]; then
+    pass gen:test_folder_with_link_loop
+else
+    fail gen:test_folder_with_link_loop "expected each script once, 2 passed; got exit $RUN_STATUS $(crash_reason)" \
+        "--- stdout:" "$(show_file "$RUN_OUT")" "--- stderr:" "$(show_file "$RUN_ERR")"
+fi
+# a file name may hold control characters: `muster test` shows them as
+# \x1b, never raw (an escape sequence would take over the terminal)
+mkdir -p oddnames
+cp walk/a.muster "oddnames/red$(printf '\033')[31m.muster"
+run_muster test oddnames
+if [ -z "$(crash_reason)" ] && [ "$RUN_STATUS" = 0 ] && ! grep -q "$(printf '\033')" "$RUN_OUT" "$RUN_ERR" \
+    && [ "$(head -n 1 "$RUN_OUT")" = 'PASS oddnames/red\x1b[31m.muster:5: one is one' ]; then
+    pass gen:test_file_name_with_escape
+else
+    fail gen:test_file_name_with_escape "expected the name written with \\x1b; got exit $RUN_STATUS" \
+        "--- stdout:" "$(show_file "$RUN_OUT" | cat -v)" "--- stderr:" "$(show_file "$RUN_ERR" | cat -v)"
+fi
+# imports nest at most 32 deep
+mkdir -p deep_imports
+for i in $(seq 0 33); do
+    printf 'import "level%d"\n' $((i + 1)) >"deep_imports/level$i.muster"
+done
+printf 'proc bottom() -> int {\n  return 1\n}\n' >deep_imports/level34.muster
+expect_error gen:imports_33_deep deep_imports/level0.muster '^deep_imports/level32\.muster:1:8: error: imports nest more than 32 deep$'
+
+# an import that goes round a loop of links is an import cycle, not a missing file
+ln -s loop_b.muster loop_a.muster
+ln -s loop_a.muster loop_b.muster
+printf 'import "loop_a"\n\nproc f() -> int {\n  return 1\n}\n' >imports_loop.muster
+expect_error gen:import_link_loop imports_loop.muster \
+    "^imports_loop\.muster:1:8: error: import cycle: 'loop_a\.muster' goes round a loop of symbolic links$"
+
+# ---- part 3: limits at run time ----
+#
+# Scripts that run into one of muster's limits (docs/reliability.md) must
+# stop with that limit's message and exit 1, whatever the build; those of
+# the heap run with MUSTER_MAX_HEAP at its least, 16 MiB.
+
+HEAP=16777216
+OOM='^muster: error: out of memory \(asked for [0-9]+ more bytes; the limit is 16 MiB, set by MUSTER_MAX_HEAP\)$'
+
+# expect_limit NAME STATUS ERE ARG...: `muster ARG...` must exit with STATUS,
+# print nothing on stdout and a line matching ERE on stderr.
+expect_limit()
+{
+    local name=$1 status=$2 pattern=$3
+    shift 3
+    run_muster "$@"
+    local crash
+    crash=$(crash_reason)
+    if [ -n "$crash" ]; then
+        fail "$name" "$crash" "--- stderr:" "$(show_file "$RUN_ERR")"
+    elif [ "$RUN_STATUS" = "$status" ] && [ ! -s "$RUN_OUT" ] && grep -Eq "$pattern" "$RUN_ERR"; then
+        pass "$name"
+    else
+        fail "$name" "expected exit $status, no stdout and a line matching /$pattern/; got exit $RUN_STATUS" \
+            "--- stdout:" "$(show_file "$RUN_OUT")" "--- stderr:" "$(show_file "$RUN_ERR")"
+    fi
+}
+
+# The exact engine's numbers are GMP's, and they come out of the same heap:
+# each level's split weighs (1/64)^1000000, so the path's weight grows by
+# six million bits a level, and the odds of each count are as big.
+cat >big_fractions.muster <<'EOF'
+proc deep(k: int) -> int {
+  if k == 0 { return 0 }
+  let ones = count(roll 1000000d64 == 1)
+  return ones + deep(k - 1)
+}
+EOF
+MUSTER_MAX_HEAP=$HEAP expect_limit limit:heap_big_fractions 1 "$OOM" prob big_fractions.muster deep k=20 --exact
+
+# A die's choices cost memory in its dice, not in its sides: three dice of a
+# million sides on one path fit in 16 MiB (the count is then over budget).
+MUSTER_MAX_HEAP=$HEAP expect_limit limit:heap_big_dice 1 \
+    "^muster: error: the exact odds of 'expression' need more than 2000000 runs of it" \
+    prob -e 'roll d1000000 > 0 and roll d1000000 > 0 and roll d1000000 > 0' --exact
+
+# A reroll drops its attempt's pools: a million attempts of a hundred dice
+# end at the reroll limit, on one thread or two, not out of memory.
+cat >reroll_forever.muster <<'EOF'
+proc never() -> int {
+  let dice = roll 100d6
+  if count(dice >= 1) == 100 { reroll }
+  return 1
+}
+EOF
+for threads in 1 2; do
+    MUSTER_MAX_HEAP=$HEAP expect_limit "limit:reroll_limit_threads_$threads" 1 \
+        '^reroll_forever\.muster:3:32: error: reroll limit reached: rerolled 1000000 times without a result' \
+        prob reroll_forever.muster never --trials 8 --seed 1 --threads "$threads"
+done
+
 finish

@@ -25,7 +25,7 @@ typedef struct Decision {
     int64_t n;               /* DEC_POOL: n dice of `sides`; DEC_SPLIT: the n dice of a class */
     int32_t sides;           /* DEC_POOL: faces; DEC_SPLIT: the class's faces in its first part (a) ... */
     int32_t other;           /* ... DEC_SPLIT: and in the rest (b) */
-    int64_t *counts;         /* DEC_POOL: how many dice show each face (the multiset) */
+    int32_t *face;           /* DEC_POOL: the multiset, as its n faces in ascending order */
     const Dist *dist;        /* DEC_DIST: the callee's outcomes, then not-given and dropped */
     int64_t index;           /* DEC_DIST: the option; DEC_SPLIT: the dice in the first part */
     mpz_t own_num, own_den;  /* the probability of this choice */
@@ -162,22 +162,34 @@ void exact_clear(ExactResult *r)
 
 /* ---- decisions ---- */
 
-/* The decision's own probability, own_num / own_den: a new decision, or
- * one just moved to its next choice.  A split moves by a ratio instead
- * (advance). */
+/* A pool's numerator: the n! / (c1! ... cs!) orderings of its multiset,
+ * from the runs of equal faces (work in n, not in the sides). */
+static void weigh_orders(Decision *d)
+{
+    mpz_fac_ui(d->own_num, (unsigned long)d->n);
+    mpz_t f;
+    mpz_init(f);
+    for (int64_t i = 0; i < d->n;) {
+        int64_t j = i + 1;
+        while (j < d->n && d->face[j] == d->face[i])
+            j++;
+        if (j - i > 1) {
+            mpz_fac_ui(f, (unsigned long)(j - i));
+            mpz_divexact(d->own_num, d->own_num, f);
+        }
+        i = j;
+    }
+    mpz_clear(f);
+}
+
+/* The decision's own probability, own_num / own_den: a new decision, or a
+ * DIST moved to its next option.  A pool or a split moves by its numerator
+ * alone (advance). */
 static void weigh_own(Decision *d)
 {
     if (d->kind == DEC_POOL) {
-        /* n! / (c1! ... cs!) orderings of the multiset, out of s^n */
-        mpz_fac_ui(d->own_num, (unsigned long)d->n);
-        mpz_t f;
-        mpz_init(f);
-        for (int32_t i = 0; i < d->sides; i++)
-            if (d->counts[i] > 1) {
-                mpz_fac_ui(f, (unsigned long)d->counts[i]);
-                mpz_divexact(d->own_num, d->own_num, f);
-            }
-        mpz_clear(f);
+        /* orderings of the multiset, out of s^n */
+        weigh_orders(d);
         mpz_ui_pow_ui(d->own_den, (unsigned long)d->sides, (unsigned long)d->n);
     } else if (d->kind == DEC_SPLIT) {
         /* C(k, j) a^j b^(k-j) / (a+b)^k, here for j = 0 */
@@ -227,7 +239,7 @@ static Decision *push(Engine *e)
         e->cap = cap;
     }
     Decision *d = &e->path[e->len++];
-    d->counts = NULL;
+    d->face = NULL;
     d->dist = NULL;
     d->index = 0;
     return d;
@@ -251,22 +263,19 @@ static bool advance(Engine *e)
     while (e->len > 0) {
         Decision *d = &e->path[e->len - 1];
         if (d->kind == DEC_POOL) {
-            /* the next multiset: take one die from the last face before the
-             * end that has any, and put it, with every die after it, on the
-             * face just after */
-            int32_t s = d->sides;
-            int32_t j = s - 2;
-            while (j >= 0 && d->counts[j] == 0)
-                j--;
-            if (j >= 0) {
-                int64_t rest = 1;
-                for (int32_t i = j + 1; i < s; i++) {
-                    rest += d->counts[i];
-                    d->counts[i] = 0;
-                }
-                d->counts[j]--;
-                d->counts[j + 1] = rest;
-                weigh(e, e->len - 1);
+            /* the next multiset: the last die below the top face goes up
+             * one face, and every die after it (all on the top face) goes
+             * with it; the work is in the dice, never in the sides, so a
+             * die of a million sides costs a million runs and no more */
+            int64_t i = d->n - 1;
+            while (i >= 0 && d->face[i] == d->sides)
+                i--;
+            if (i >= 0) {
+                int32_t f = ++d->face[i];
+                for (int64_t k = i + 1; k < d->n; k++)
+                    d->face[k] = f;
+                weigh_orders(d);   /* s^n stays */
+                weigh_path(e, e->len - 1, false);
                 return true;
             }
         } else if (d->kind == DEC_SPLIT) {
@@ -329,10 +338,13 @@ static int pool_decision(Engine *e, int64_t n, int32_t sides, Decision **out, ch
         if (d->kind != DEC_POOL || d->n != n || d->sides != sides)
             return rolled_differently(err, errlen);
     } else {
-        /* a pool with more multisets than runs left can never be finished: say so now */
+        /* a pool with more multisets than runs left can never be finished:
+         * say so now.  C(n+s-1, r), r the smaller of n and s-1: the product
+         * of r ratios, however many sides the dice have */
         double multisets = 1;
-        for (int64_t k = 1; k < sides && multisets < 1e18; k++)
-            multisets = multisets * (double)(n + k) / (double)k;
+        int64_t r = n < sides - 1 ? n : sides - 1;
+        for (int64_t k = 1; k <= r && multisets < 1e18; k++)
+            multisets = multisets * (double)(n + sides - 1 - r + k) / (double)k;
         if (multisets > (double)(o->budget - e->shared->runs)) {
             e->too_many = true;
             if (multisets > (double)o->budget)
@@ -344,9 +356,9 @@ static int pool_decision(Engine *e, int64_t n, int32_t sides, Decision **out, ch
         d->kind = DEC_POOL;
         d->n = n;
         d->sides = sides;
-        d->counts = mem_alloc_atomic(sizeof(int64_t) * (size_t)sides);
-        memset(d->counts, 0, sizeof(int64_t) * (size_t)sides);
-        d->counts[0] = n;
+        d->face = mem_alloc_atomic(sizeof(int32_t) * (size_t)(n ? n : 1));
+        for (int64_t k = 0; k < n; k++)
+            d->face[k] = 1;
         weigh(e, e->len - 1);
     }
     e->depth++;
@@ -358,12 +370,13 @@ static int engine_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out,
 {
     Engine *e = (Engine *)self;
     Decision *d;
-    if (count_roll(e, err, errlen) || pool_decision(e, n, sides, &d, err, errlen))
+    if (count_roll(e, err, errlen))
         return -1;
-    int64_t k = 0;
-    for (int32_t f = 0; f < sides; f++)
-        for (int64_t c = 0; c < d->counts[f]; c++)
-            out[k++] = f + 1;
+    if (n == 0)
+        return 0;           /* a roll (it counts towards the cut) with nothing to choose */
+    if (pool_decision(e, n, sides, &d, err, errlen))
+        return -1;
+    memcpy(out, d->face, sizeof(int32_t) * (size_t)n);
     return 0;
 }
 
@@ -534,14 +547,17 @@ static int settle(Engine *e, View *v, char *err, size_t errlen)
         if (pool_decision(e, c->count, m, &d, err, errlen))
             return -1;
         /* the class's faces in ascending order take the multiset's counts */
+        int64_t counts[LAZY_MAX_SIDES] = { 0 };
+        for (int64_t k = 0; k < d->n; k++)
+            counts[d->face[k] - 1]++;
         uint64_t rest = c->faces;
         for (int32_t k = 0; k < m; k++) {
             uint64_t bit = rest & -rest;
             rest &= rest - 1;
             if (k == 0)
-                *c = (Class){ bit, d->counts[0] };
+                *c = (Class){ bit, counts[0] };
             else
-                r->cls[r->ncls++] = (Class){ bit, d->counts[k] };
+                r->cls[r->ncls++] = (Class){ bit, counts[k] };
         }
     }
     int64_t count[LAZY_MAX_SIDES + 1] = { 0 }, n = 0;
@@ -891,6 +907,44 @@ static void accumulate(mpq_t acc, const mpz_t num, const mpz_t den)
         if (mpz_size(ad) > 2 * mpz_size(den) + 4)
             mpq_canonicalize(acc);
     }
+}
+
+bool exact_moments(const ExactResult *r, mpq_t mean, mpq_t variance)
+{
+    /* sums of p, v p and v^2 p, then mean = S1/S0 and variance = S2/S0 - mean^2 */
+    mpq_t s0, s1, s2;
+    mpz_t num, den;
+    mpq_inits(s0, s1, s2, NULL);
+    mpz_inits(num, den, NULL);
+    for (int i = 0; i < r->n; i++) {
+        Value v = r->outcomes[i].value;
+        mpz_srcptr pn = mpq_numref(r->outcomes[i].p), pd = mpq_denref(r->outcomes[i].p);
+        long vn = (long)(v.tag == VAL_RAT ? v.as.q.num : v.as.i);
+        unsigned long vd = v.tag == VAL_RAT ? (unsigned long)v.as.q.den : 1;
+        accumulate(s0, pn, pd);
+        mpz_mul_si(num, pn, vn);
+        mpz_mul_ui(den, pd, vd);
+        accumulate(s1, num, den);
+        mpz_mul_si(num, num, vn);
+        mpz_mul_ui(den, den, vd);
+        accumulate(s2, num, den);
+    }
+    mpq_canonicalize(s0);
+    mpq_canonicalize(s1);
+    mpq_canonicalize(s2);
+    bool any = mpq_sgn(s0) > 0;
+    if (any) {
+        mpq_div(mean, s1, s0);
+        mpq_div(variance, s2, s0);
+        mpq_mul(s1, mean, mean);
+        mpq_sub(variance, variance, s1);
+    } else {
+        mpq_set_ui(mean, 0, 1);
+        mpq_set_ui(variance, 0, 1);
+    }
+    mpq_clears(s0, s1, s2, NULL);
+    mpz_clears(num, den, NULL);
+    return any;
 }
 
 static void finish(ExactResult *out, mpq_t rejected)

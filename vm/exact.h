@@ -90,4 +90,10 @@ int exact_call(Vm *vm, int index, const Value *args, int nargs, Value *result);
  * is "budget". */
 int exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, size_t whylen);
 
+/* The mean and the variance of a numeric distribution's outcomes (those
+ * with a value), exact; false when no outcome has any probability.  Linear
+ * in the outcomes: the sums are kept over a common denominator while they
+ * run (the outcomes of one count mostly share one). */
+bool exact_moments(const ExactResult *r, mpq_t mean, mpq_t variance);
+
 #endif

@@ -2,25 +2,88 @@
 #include "config.h"
 #include "mem.h"
 
+#include <gmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #ifdef MUSTER_PLAIN_ALLOC
 
-void mem_init(size_t max_heap) { (void)max_heap; }
+/* Nothing is freed here but GMP's numbers, so the limit is on every byte
+ * handed out (GMP's while they live): the same promise as the collector's
+ * heap, counted more strictly. */
+static size_t max_heap_bytes;
+static size_t used_bytes;    /* atomic: the simulation's workers allocate too */
 
-static void *checked(void *p)
+static void out_of_memory(size_t bytes)
 {
-    if (!p) {
+    if (max_heap_bytes)
+        fprintf(stderr, "muster: error: out of memory (asked for %zu more bytes; the limit is %zu MiB, "
+                "set by MUSTER_MAX_HEAP)\n", bytes, max_heap_bytes >> 20);
+    else
         fputs("muster: error: out of memory\n", stderr);
-        exit(1);
-    }
+    exit(1);
+}
+
+static void *checked(void *p, size_t size)
+{
+    if (!p)
+        out_of_memory(size);
     return p;
 }
 
-void *mem_alloc(size_t size) { return checked(calloc(1, size ? size : 1)); }
-void *mem_alloc_atomic(size_t size) { return checked(malloc(size ? size : 1)); }
+static void take(size_t size)
+{
+    size_t now = __atomic_add_fetch(&used_bytes, size, __ATOMIC_RELAXED);
+    if (max_heap_bytes && now > max_heap_bytes)
+        out_of_memory(size);
+}
+
+static void give_back(size_t size) { __atomic_sub_fetch(&used_bytes, size, __ATOMIC_RELAXED); }
+
+/* GMP's numbers: malloc, but a failure is muster's message, not GMP's abort() */
+static void *gmp_alloc(size_t size)
+{
+    take(size);
+    return checked(malloc(size ? size : 1), size);
+}
+
+static void *gmp_realloc(void *p, size_t old_size, size_t new_size)
+{
+    if (new_size > old_size)
+        take(new_size - old_size);
+    else
+        give_back(old_size - new_size);
+    return checked(realloc(p, new_size ? new_size : 1), new_size);
+}
+
+static void gmp_free(void *p, size_t size)
+{
+    give_back(size);
+    free(p);
+}
+
+void mem_init(size_t max_heap)
+{
+    static int initialised;
+    if (initialised)
+        return;
+    initialised = 1;
+    max_heap_bytes = max_heap;
+    mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);
+}
+
+void *mem_alloc(size_t size)
+{
+    take(size);
+    return checked(calloc(1, size ? size : 1), size);
+}
+
+void *mem_alloc_atomic(size_t size)
+{
+    take(size);
+    return checked(malloc(size ? size : 1), size);
+}
 
 void *mem_realloc(void *p, size_t old_size, size_t new_size, int atomic)
 {
@@ -62,6 +125,33 @@ static void *on_oom(size_t bytes)
     exit(1);
 }
 
+/* GMP's numbers (the exact engine's probabilities) come from the
+ * collector's heap, so MUSTER_MAX_HEAP bounds them too and running out is
+ * on_oom's message and exit status, not GMP's abort().  GMP frees what it
+ * allocates, as with malloc, so they are uncollectable: never collected,
+ * freed by hand.  Atomic too, so the collector never scans their digits for
+ * pointers.  (GMP's scratch blocks for big products hold a pointer to the
+ * previous block, but only to free it; nothing needs the collector to see
+ * it.) */
+static void *gmp_alloc(size_t size)
+{
+    void *p = GC_MALLOC_ATOMIC_UNCOLLECTABLE(size ? size : 1);
+    return p ? p : on_oom(size);
+}
+
+static void *gmp_realloc(void *p, size_t old_size, size_t new_size)
+{
+    (void)old_size;
+    void *q = GC_REALLOC(p, new_size ? new_size : 1);   /* keeps the kind: uncollectable */
+    return q ? q : on_oom(new_size);
+}
+
+static void gmp_free(void *p, size_t size)
+{
+    (void)size;
+    GC_FREE(p);
+}
+
 /* The collector's own warnings (e.g. before it reports out of memory) are
  * not for hobbyists; on_oom says what matters. */
 static void quiet(char *msg, GC_word arg)
@@ -83,6 +173,9 @@ void mem_init(size_t max_heap)
         GC_set_max_heap_size(max_heap);
         max_heap_bytes = max_heap;
     }
+    /* before the first GMP number: GMP must free with the allocator that
+     * made the block */
+    mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);
 }
 
 void *mem_alloc(size_t size)

@@ -53,6 +53,19 @@ static inline void *arena_alloc(Arena *a, size_t size)
     return p;
 }
 static inline void arena_reset(Arena *a) { a->used = 0; }
+/* Where an arena stands, to give back later everything allocated after
+ * this point (a reroll starts its procedure again with nothing of the
+ * attempt before). */
+typedef struct ArenaMark {
+    char *block;
+    size_t used;
+} ArenaMark;
+static inline ArenaMark arena_mark(const Arena *a) { return (ArenaMark){ a->block, a->used }; }
+static inline void arena_release(Arena *a, ArenaMark m)
+{
+    /* a block newer than the mark holds only what came after it */
+    a->used = a->block == m.block ? m.used : 0;
+}
 
 /* Threads that allocate: created through the collector so it knows them. */
 #include <pthread.h>

@@ -366,6 +366,23 @@ void val_print(FILE *out, Value v, const Program *prog)
     }
 }
 
+/* The length of the well-formed UTF-8 sequence at s (of len bytes), or 0. */
+static int utf8_sequence(const char *str, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    unsigned char c = s[0];
+    int n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (!n || len < (size_t)n)
+        return 0;
+    for (int k = 1; k < n; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+    if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F) || (c == 0xF0 && s[1] < 0x90)
+        || (c == 0xF4 && s[1] > 0x8F))
+        return 0;
+    return n;
+}
+
 void val_json_string(FILE *out, const char *s, size_t len)
 {
     fputc('"', out);
@@ -378,10 +395,23 @@ void val_json_string(FILE *out, const char *s, size_t len)
         case '\t': fputs("\\t", out); break;
         case '\r': fputs("\\r", out); break;
         default:
-            if (c < 0x20)
+            if (c < 0x20 || c == 0x7f) {
                 fprintf(out, "\\u%04x", c);
-            else
+            } else if (c < 0x80) {
                 fputc(c, out);
+            } else {
+                /* UTF-8 as it is, but for C1 control characters (escaped)
+                 * and bytes that are not UTF-8 (an argument can hold any):
+                 * U+FFFD, so the JSON stays valid */
+                int n = utf8_sequence(s + i, len - i);
+                if (n == 2 && c == 0xC2 && (unsigned char)s[i + 1] <= 0x9F)
+                    fprintf(out, "\\u%04x", (unsigned char)s[i + 1]);
+                else if (n)
+                    fwrite(s + i, 1, (size_t)n, out);
+                else
+                    fputs("\\ufffd", out);
+                i += n ? (size_t)n - 1 : 0;
+            }
         }
     }
     fputc('"', out);

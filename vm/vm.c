@@ -290,7 +290,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
     Value *sp = base + p->nlocals;
     const uint8_t *ip = p->code;
     int depth = 0;
-    vm->frames[0] = (Frame){ p, ip, base, -1 };
+    vm->frames[0] = (Frame){ .proto = p, .ip = ip, .base = base, .memo = -1 };
+    if (vm->scratch)
+        vm->frames[0].scratch = arena_mark(vm->scratch);
 
 #define PUSH(v) (*sp++ = (v))
 #define POP() (*--sp)
@@ -478,7 +480,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             base = nbase;
             sp = base + p->nlocals;
             ip = p->code;
-            vm->frames[depth] = (Frame){ p, ip, base, remember_as };
+            vm->frames[depth] = (Frame){ .proto = p, .ip = ip, .base = base, .memo = remember_as };
+            if (p->rerolls && vm->scratch)
+                vm->frames[depth].scratch = arena_mark(vm->scratch);
             if (vm->trace && vm->trace->on_call && !p->hidden)
                 vm->trace->on_call(vm->trace->ud, p, base, depth);
             break;
@@ -527,6 +531,10 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                     (long long)lim->max_rerolls);
             if (vm->trace && vm->trace->on_reroll)
                 vm->trace->on_reroll(vm->trace->ud, p, p->offsets[ip - 1 - p->code]);
+            /* the attempt's pools and records go: a reroll that runs on
+             * holds one attempt's memory, not every attempt's */
+            if (vm->scratch)
+                arena_release(vm->scratch, vm->frames[depth].scratch);
             ip = p->code;
             sp = base + p->nlocals;
             break;
@@ -566,15 +574,17 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             if (n > lim->max_pool)
                 ERR("a pool of %lld dice is over the limit of %lld", (long long)n, (long long)lim->max_pool);
             const Pool *pool;
-            if (vm->dice->pools && n) {
-                /* the source may keep the pool lazily (the exact engine) */
+            if (vm->dice->pools) {
+                /* the source may keep the pool lazily (the exact engine); a
+                 * pool of no dice is still a roll, counted towards its cut */
                 if (vm->dice->pools->roll(vm->dice, n, (int32_t)sides, &pool, dice_err, sizeof dice_err))
                     ERR("%s", dice_err);
             } else {
                 Pool *fresh = pool_alloc(vm->scratch, (int32_t)sides, n);
                 if (rng) {
                     rng_dice(rng, fresh->face, n, (uint64_t)sides);
-                } else if (n && vm->dice->roll(vm->dice, n, (int32_t)sides, fresh->face, dice_err, sizeof dice_err)) {
+                } else if (vm->dice->roll(vm->dice, n, (int32_t)sides, fresh->face, dice_err, sizeof dice_err)) {
+                    /* (asked even for no dice: the exact engine counts every roll) */
                     ERR("%s", dice_err);
                 }
                 if (vm->trace)

@@ -57,6 +57,7 @@ typedef struct Frame {
     const uint8_t *ip;
     Value *base;
     int memo;                /* where to remember the result on return (proto x ways + way), or -1 */
+    ArenaMark scratch;       /* a rerolling proto: the scratch arena when it was called */
 } Frame;
 
 typedef struct MemoSet MemoSet;

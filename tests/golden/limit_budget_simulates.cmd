@@ -1,0 +1,1 @@
+prob odds.muster explode --budget 50 --seed 1

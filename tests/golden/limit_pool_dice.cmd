@@ -1,0 +1,1 @@
+run -e 'count(roll 1000001d6 >= 1)'

@@ -1,0 +1,1 @@
+run line_endings_cr.muster wrong

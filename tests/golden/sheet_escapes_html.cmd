@@ -1,0 +1,1 @@
+sheet sheet_escapes.muster --html

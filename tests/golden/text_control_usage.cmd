@@ -1,0 +1,1 @@
+run echo_text.muster $'ec\x1bho' s=x

@@ -1,0 +1,1 @@
+prob zero_dice.muster zeros k=199
