@@ -239,6 +239,7 @@ typedef struct {
     /* the call `muster prob` is asked about: f0 with these arguments given */
     int given[MAX_PARAMS];
     int64_t given_val[MAX_PARAMS];
+    int field;            /* -1, or the field of f0's record result asked about with --field */
 } Program;
 
 static Program *P;
@@ -1062,7 +1063,7 @@ static void gen_proc(int pi)
             P->given_val[i] = t.kind == T_INT ? range(0, 3) : t.kind == T_BOOL ? rnd(2) : rnd(P->enums[t.id].nmembers);
         }
     }
-    p->ret = random_type(1, pi == 0);
+    p->ret = pi == 0 && P->has_rec && chance(20) ? TY(T_REC, 0) : random_type(1, pi == 0);
     p->rerolls = 0;
     Scope sc = { .n = 0, .proc = pi };
     for (int i = 0; i < p->nparams; i++) { sc.v[sc.n].slot = i; sc.v[sc.n].ty = p->params[i].ty; sc.n++; }
@@ -1775,6 +1776,24 @@ static int make_program(long long seed, Dist *dist, Buf *src, Buf *args)
         total_runs += runs;
         total_attempts++;
         if (reject) continue;
+        if (P->procs[0].ret.kind == T_REC && chance(50)) {
+            /* --field: the odds of one field of the record */
+            int fi = rnd(P->nfields);
+            Dist proj = { 0 };
+            Buf key = { 0 };
+            for (int i = 0; i < dist->n; i++) {
+                bclear(&key);
+                if (!strcmp(dist->o[i].key, "null")) bputs(&key, "null");
+                else render(&key, dist->o[i].v.fields[fi], P->fields[fi].ty);
+                dist_add(&proj, key.s, dist->o[i].v, dist->o[i].w);
+            }
+            free(key.s);
+            dist_free(dist);
+            *dist = proj;
+            P->field = fi;
+        } else {
+            P->field = -1;
+        }
         bclear(src);
         print_program(src);
         bclear(args);
@@ -1787,6 +1806,8 @@ static int make_program(long long seed, Dist *dist, Buf *src, Buf *args)
             else if (t.kind == T_BOOL) bprintf(args, " v%d=%s", i, P->given_val[i] ? "true" : "false");
             else bprintf(args, " v%d=%c%lld", i, 'a' + t.id, (long long)P->given_val[i]);
         }
+        if (P->field >= 0)
+            bprintf(args, " --field g%d", P->field);
         return 1;
     }
     return 0;

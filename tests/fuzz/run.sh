@@ -11,7 +11,7 @@
 #     rules/, examples/, docs/, stdlib/ and tests/golden/ and the inputs of
 #     tests/fuzz/regressions/, with tests/fuzz/muster.dict.  Inputs that crash,
 #     hang or run out of memory are copied to tests/fuzz/regressions/KIND/,
-#     which `make check` replays (tests/fuzz/regressions.sh).
+#     which `make check` replays (tests/fuzz/replay.sh).
 #  3. Runs the differential check on DIFF_COUNT programs (3000) from
 #     DIFF_SEED (by default one picked from the clock, and printed).
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# regressions.sh — replay what the fuzzers found: every file in
+# replay.sh — replay what the fuzzers found: every file in
 # tests/fuzz/regressions/compile/ through the compile target, every file in
 # tests/fuzz/regressions/args/ through the name=value target, each with the
 # standalone driver (tests/fuzz/replay_compile, replay_args) built with the
