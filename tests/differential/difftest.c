@@ -458,9 +458,7 @@ static void enumerate(RunFn fn, void *arg, Type ty, Dist *out)
     }
     cur = saved;
     mpq_clear(e.w);
-    free(key.s);
-    if (reject && cur)
-        bail(END_REJECT);
+    free(key.s);   /* a rejection is for the caller to act on (after freeing *out) */
 }
 
 static void normalise(Dist *d)
@@ -498,6 +496,13 @@ static Value pick(Dist *d)
 typedef struct Memo { struct Memo *next; int proc; char *key; Dist d; } Memo;
 static Memo *memos;
 
+static void memos_free(void)
+{
+    for (Memo *m = memos; m; m = m->next)
+        dist_free(&m->d);
+    memos = NULL;
+}
+
 typedef struct { int proc; Value *args; } BodyRun;
 
 static Value run_body(void *arg)
@@ -527,22 +532,26 @@ static Value call_proc(int pi, Value *args)
         render(&key, args[i], p->params[i].ty);
         bputs(&key, ";");
     }
+    char *k = adup(key.s);
+    free(key.s);
     Memo *m;
     for (m = memos; m; m = m->next)
-        if (m->proc == pi && !strcmp(m->key, key.s))
+        if (m->proc == pi && !strcmp(m->key, k))
             break;
     if (!m) {
         m = alloc(sizeof *m);
         m->proc = pi;
-        m->key = adup(key.s);
+        m->key = k;
         BodyRun r = { pi, args };
         enumerate(run_body, &r, p->ret, &m->d);
         normalise(&m->d);
-        if (reject) bail(END_REJECT);
+        if (reject) {
+            dist_free(&m->d);
+            bail(END_REJECT);
+        }
         m->next = memos;
         memos = m;
     }
-    free(key.s);
     return pick(&m->d);
 }
 
@@ -1754,6 +1763,8 @@ static void mark(char *checks, char c)
 static int programs_passed, programs_failed, programs_known, programs_skipped;
 static const char *save_dir = "difftest-failures";
 
+static Value top_run(void *global);
+
 /* Generates program `seed` until one is accepted by the brute force (a few
  * tries are normal: too many dice, a reroll that always happens, ...). */
 static int make_program(long long seed, Dist *dist, Buf *src, Buf *args)
@@ -1762,16 +1773,13 @@ static int make_program(long long seed, Dist *dist, Buf *src, Buf *args)
     rng_state = (uint64_t)seed ^ 0x2545f4914f6cdd1dULL;
     rng_state = rnd64();
     for (int attempt = 0; attempt < 200; attempt++) {
+        memos_free();
         arena_free();
-        memos = NULL;
         P = alloc(sizeof *P);
         gen_program();
         reject = 0;
         runs = 0;
         dist_free(dist);
-        Enumeration dummy;
-        (void)dummy;
-        extern Value top_run(void *);
         enumerate(top_run, NULL, P->procs[0].ret, dist);
         total_runs += runs;
         total_attempts++;
@@ -1818,7 +1826,7 @@ static int make_program(long long seed, Dist *dist, Buf *src, Buf *args)
  * call together, defaults included: not the language's meaning (a reroll
  * keeps the arguments), but what a known bug of the exact count computes,
  * so that a report can say whether a disagreement is that one. */
-Value top_run(void *global)
+static Value top_run(void *global)
 {
     Proc *root = &P->procs[0];
     Value *args = alloc(sizeof(Value) * MAX_PARAMS);
