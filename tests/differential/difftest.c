@@ -1,10 +1,11 @@
 /* difftest.c — the differential check: random programs, counted by brute force,
  * against `muster prob`.
  *
- * For each seed it generates a small, valid muster script (enums and a ladder,
- * a table with cells the text does not give, bands, a modifier list, a record
- * with a default that rolls, procedures with parameters and defaults that
- * roll, calls between them, pools, rerolls and prob() claims), keeps its own
+ * For each seed it generates a small, valid muster script (enums, ladders and
+ * outcomes, a choice, a table with cells the text does not give, bands, a
+ * modifier list, a record with a default that rolls, procedures with
+ * parameters and defaults that roll, calls between them, pools, rerolls and
+ * prob() claims), keeps its own
  * syntax tree of it, and works out the exact distribution of the first
  * procedure's result by the simplest method there is: running its own
  * interpreter once for every sequence of faces the dice can show, one die at
@@ -171,6 +172,8 @@ enum {
     E_ROLL1, E_ROLLD, E_ROLLN, E_FILTER, E_COUNT, E_SUM, E_HIGHEST, E_LOWEST,
     E_HIGHESTN, E_LOWESTN, E_ANY, E_ANYCMP, E_ALLCMP, E_DOUBLES,
     E_CALL, E_TABLE, E_BANDS, E_MODS, E_RECNEW, E_FIELD, E_PROB, E_SHIFT,
+    E_OFIELD,             /* the int field n of an outcome */
+    E_CHOOSE,             /* choose(C) == C.ck */
 };
 enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
 static const char *cmp_text[] = { "==", "!=", "<", "<=", ">", ">=" };
@@ -212,14 +215,20 @@ typedef struct {
     int rerolls;
 } Proc;
 
-typedef struct { int nmembers; int ladder; } Enum;
+typedef struct {
+    int nmembers;
+    int ladder;
+    int outcome;          /* an outcome with one field, n: int = 0 */
+    int n[4], n_given[4]; /* each member's n, or '?' */
+} Enum;
 
 /* modifier list items, applied in order to a running int total */
-enum { M_ADD, M_EACH, M_CAP, M_ONEOF };
+enum { M_ADD, M_EACH, M_CAP, M_ONEOF, M_MUL };
 typedef struct ModItem {
     int kind;
     Expr *cond;          /* M_ADD: condition; M_EACH: the count */
-    int amount;          /* M_ADD, M_EACH */
+    int amount;          /* M_ADD, M_EACH; M_MUL: the factor amount/den */
+    int den;
     int lo, hi, has_lo, has_hi;   /* M_CAP */
     struct ModItem *items; int nitems;   /* M_ONEOF */
 } ModItem;
@@ -233,6 +242,9 @@ typedef struct {
     int has_table; Type table_key; Type table_ret; int table_cells[4]; int table_given[4];
     int has_bands; Type bands_ret; int bands_cut[4]; int bands_val[4]; int nbands;
     int has_mods; Type mods_params[2]; ModItem mods[5]; int nmods;
+    int mods_rat;         /* a factor: the total is a rat */
+    int has_start, start; /* start at */
+    int has_choice, noptions, choice_default, chosen;
     int has_rec; Field fields[3]; int nfields;
     Proc procs[MAX_PROCS];
     int nprocs;
@@ -698,7 +710,7 @@ static Value eval(Expr *e, Frame *f)
         Param params[2] = { { P->mods_params[0], NULL }, { P->mods_params[1], NULL } };
         eval_call_args(e, args, params, 2, f);
         Frame mf = { args };
-        int64_t total = 0;
+        Value total = vint(P->has_start ? P->start : 0);
         for (int i = 0; i < P->nmods; i++) {
             ModItem *m = &P->mods[i];
             ModItem *one = m;
@@ -707,17 +719,22 @@ static Value eval(Expr *e, Frame *f)
                 one = NULL;
                 for (int j = 0; j < m->nitems && !one; j++)
                     if (eval(m->items[j].cond, &mf).n) one = &m->items[j];
-                if (one) total += one->amount;
+                if (one) total = num((__int128)total.n + (__int128)one->amount * total.d, total.d);
                 continue;
             }
-            if (one->kind == M_ADD) { if (eval(one->cond, &mf).n) total += one->amount; }
-            else if (one->kind == M_EACH) total += eval(one->cond, &mf).n * one->amount;
-            else if (one->kind == M_CAP) {
-                if (one->has_lo && total < one->lo) total = one->lo;
-                if (one->has_hi && total > one->hi) total = one->hi;
+            if (one->kind == M_ADD) {
+                if (eval(one->cond, &mf).n) total = num((__int128)total.n + (__int128)one->amount * total.d, total.d);
+            } else if (one->kind == M_EACH) {
+                int64_t k = eval(one->cond, &mf).n;
+                total = num((__int128)total.n + (__int128)k * one->amount * total.d, total.d);
+            } else if (one->kind == M_MUL) {
+                if (eval(one->cond, &mf).n) total = num((__int128)total.n * one->amount, (__int128)total.d * one->den);
+            } else if (one->kind == M_CAP) {
+                if (one->has_lo && num_cmp(total, vint(one->lo)) < 0) total = vint(one->lo);
+                if (one->has_hi && num_cmp(total, vint(one->hi)) > 0) total = vint(one->hi);
             }
         }
-        return vint(total);
+        return total;
     }
     case E_RECNEW: {
         Value *fields = alloc(sizeof(Value) * P->nfields);
@@ -749,6 +766,13 @@ static Value eval(Expr *e, Frame *f)
         }
         return *(Value *)e->memo;
     }
+    case E_OFIELD: {
+        a = eval(e->a, f);
+        Enum *en = &P->enums[e->a->ty.id];
+        if (!en->n_given[a.n]) bail(END_NOT_GIVEN);
+        return vint(en->n[a.n]);
+    }
+    case E_CHOOSE: return vbool(P->chosen == e->k);
     case E_SHIFT: {
         a = eval(e->a, f); b = eval(e->b, f);
         int64_t m = a.n + b.n, top = P->enums[e->a->ty.id].nmembers - 1;
@@ -935,14 +959,17 @@ static Expr *gen(Type ty, int depth, Scope *sc)
                 if (P->has_bands && P->bands_ret.kind == T_INT) { e = mk(E_BANDS, ty); e->a = gen(INT, depth - 1, sc); }
                 break;
             case 13:
-                if (P->has_mods && !in_mods) {
+                if (P->has_mods && !P->mods_rat && !in_mods) {
                     e = mk(E_MODS, ty);
                     Param params[2] = { { P->mods_params[0], NULL }, { P->mods_params[1], NULL } };
                     gen_args(e, params, 2, sc, depth - 1);
                 }
                 break;
             case 14:
-                if (P->has_rec) {
+                if (chance(50)) {
+                    for (int i = 0; i < P->nenums; i++)
+                        if (P->enums[i].outcome) { e = mk(E_OFIELD, ty); e->a = gen(TY(T_ENUM, i), depth - 1, sc); break; }
+                } else if (P->has_rec) {
                     for (int i = 0; i < P->nfields; i++)
                         if (P->fields[i].ty.kind == T_INT && chance(60)) {
                             e = mk(E_FIELD, ty); e->k = i; e->a = gen(TY(T_REC, 0), depth - 1, sc); break;
@@ -962,12 +989,19 @@ static Expr *gen(Type ty, int depth, Scope *sc)
             }
             break;
         case T_RAT:
-            switch (r % 5) {
+            switch (r % 6) {
             case 0: e = mk2(E_DIV, ty, gen(INT, depth - 1, sc), mknum(range(1, 4))); break;
             case 1: e = mk2(rnd(2) ? E_ADD : E_SUB, ty, gen(RAT, depth - 1, sc), gen(INT, depth - 1, sc)); break;
             case 2: e = mk2(E_MUL, ty, gen(RAT, depth - 1, sc), mk2(E_DIV, ty, mknum(range(1, 3)), mknum(range(1, 4)))); break;
             case 3: e = gen_call(ty, depth, sc); break;
             case 4: if (!in_mods && chance(15)) { e = mk(E_PROB, ty); e->a = gen_claim(sc->proc); } break;
+            case 5:
+                if (P->has_mods && P->mods_rat && !in_mods) {
+                    e = mk(E_MODS, ty);
+                    Param params[2] = { { P->mods_params[0], NULL }, { P->mods_params[1], NULL } };
+                    gen_args(e, params, 2, sc, depth - 1);
+                }
+                break;
             }
             break;
         case T_BOOL:
@@ -993,6 +1027,7 @@ static Expr *gen(Type ty, int depth, Scope *sc)
                 }
                 break;
             case 9:
+                if (P->has_choice && chance(50)) { e = mk(E_CHOOSE, ty); e->k = rnd(P->noptions); break; }
                 if (P->has_rec) for (int i = 0; i < P->nfields; i++)
                     if (P->fields[i].ty.kind == T_BOOL) { e = mk(E_FIELD, ty); e->k = i; e->a = gen(TY(T_REC, 0), depth - 1, sc); break; }
                 break;
@@ -1169,7 +1204,17 @@ static void gen_program(void)
     P->nenums = range(1, 2);
     for (int i = 0; i < P->nenums; i++) {
         P->enums[i].nmembers = range(2, 4);
-        P->enums[i].ladder = chance(50);
+        P->enums[i].ladder = chance(45);
+        P->enums[i].outcome = !P->enums[i].ladder && chance(40);
+        for (int m = 0; m < P->enums[i].nmembers; m++) {
+            P->enums[i].n[m] = range(-1, 3);
+            P->enums[i].n_given[m] = !chance(15);
+        }
+    }
+    if ((P->has_choice = chance(30))) {
+        P->noptions = range(2, 3);
+        P->choice_default = rnd(P->noptions);
+        P->chosen = chance(50) ? P->choice_default : rnd(P->noptions);
     }
     if ((P->has_table = chance(50))) {
         P->table_key = TY(T_ENUM, rnd(P->nenums));
@@ -1197,9 +1242,21 @@ static void gen_program(void)
         ms.v[0].slot = 0; ms.v[0].ty = P->mods_params[0];
         ms.v[1].slot = 1; ms.v[1].ty = P->mods_params[1];
         P->nmods = range(1, 4);
+        P->has_start = chance(25);
+        P->start = range(-2, 3);
         for (int i = 0; i < P->nmods; i++) {
             ModItem *m = &P->mods[i];
-            int r = rnd(5);
+            int r = rnd(6);
+            if (r == 5) {
+                static const int fac[][2] = { { 1, 2 }, { 3, 2 }, { 2, 1 }, { 1, 3 } };
+                int k = rnd(4);
+                m->kind = M_MUL;
+                m->cond = gen(TY(T_BOOL, 0), 1, &ms);
+                m->amount = fac[k][0];
+                m->den = fac[k][1];
+                P->mods_rat = 1;
+                continue;
+            }
             if (r == 0 && i > 0) { m->kind = M_CAP; m->has_lo = chance(70); m->has_hi = !m->has_lo || chance(50); m->lo = range(-3, 0); m->hi = range(0, 3); }
             else if (r == 1) { m->kind = M_EACH; m->cond = mk(E_VAR, TY(T_INT, 0)); m->cond->k = 0; m->amount = range(-2, 2) | 1; }
             else if (r == 2) {
@@ -1306,6 +1363,8 @@ static void print_expr(Buf *b, Expr *e)
     case E_RECNEW: bputs(b, "R"); print_args(b, e, "g"); break;
     case E_FIELD: print_expr(b, e->a); bprintf(b, ".g%lld", (long long)e->k); break;
     case E_PROB: bputs(b, "prob("); print_expr(b, e->a); bputs(b, ")"); break;
+    case E_OFIELD: bputs(b, "("); print_expr(b, e->a); bputs(b, ").n"); break;
+    case E_CHOOSE: bprintf(b, "(choose(C) == C.c%lld)", (long long)e->k); break;
     }
 }
 
@@ -1351,9 +1410,26 @@ static void print_block(Buf *b, Stmt **body, int n, int indent)
 static void print_program(Buf *b)
 {
     for (int i = 0; i < P->nenums; i++) {
-        bprintf(b, "%s %c {", P->enums[i].ladder ? "ladder" : "enum", 'A' + i);
-        for (int m = 0; m < P->enums[i].nmembers; m++) bprintf(b, "%s %c%d", m ? "," : "", 'a' + i, m);
+        Enum *en = &P->enums[i];
+        if (en->outcome) {
+            bprintf(b, "outcome %c(n: int = 0) {\n", 'A' + i);
+            for (int m = 0; m < en->nmembers; m++) {
+                bprintf(b, "  %c%d", 'a' + i, m);
+                if (!en->n_given[m]) bputs(b, " (n: ?)");
+                else if (en->n[m] != 0 || chance(50)) bprintf(b, " (n: %d)", en->n[m]);
+                bputs(b, "\n");
+            }
+            bputs(b, "}\n");
+            continue;
+        }
+        bprintf(b, "%s %c {", en->ladder ? "ladder" : "enum", 'A' + i);
+        for (int m = 0; m < en->nmembers; m++) bprintf(b, "%s %c%d", m ? "," : "", 'a' + i, m);
         bputs(b, " }\n");
+    }
+    if (P->has_choice) {
+        bputs(b, "choice C \"Pick one\" {");
+        for (int o = 0; o < P->noptions; o++) bprintf(b, "%s c%d", o ? "," : "", o);
+        bprintf(b, " } default c%d\n", P->choice_default);
     }
     if (P->has_table) {
         bprintf(b, "table tab(k: %s) -> %s {\n", type_name(P->table_key), type_name(P->table_ret));
@@ -1379,10 +1455,15 @@ static void print_program(Buf *b)
         bputs(b, "}\n");
     }
     if (P->has_mods) {
-        bputs(b, "modifiers mods(v0: int, v1: bool) -> int {\n");
+        bprintf(b, "modifiers mods(v0: int, v1: bool) -> %s {\n", P->mods_rat ? "rat" : "int");
+        if (P->has_start) bprintf(b, "  start at %d \"start\"\n", P->start);
         for (int i = 0; i < P->nmods; i++) {
             ModItem *m = &P->mods[i];
-            if (m->kind == M_CAP) {
+            if (m->kind == M_MUL) {
+                bputs(b, "  ");
+                print_expr(b, m->cond);
+                bprintf(b, " : * %d/%d \"factor %d\"\n", m->amount, m->den, i);
+            } else if (m->kind == M_CAP) {
                 bputs(b, "  cap ");
                 if (m->has_lo) bprintf(b, "%d", m->lo);
                 bputs(b, "..");
@@ -1816,6 +1897,8 @@ static int make_program(long long seed, Dist *dist, Buf *src, Buf *args)
         }
         if (P->field >= 0)
             bprintf(args, " --field g%d", P->field);
+        if (P->has_choice && P->chosen != P->choice_default)
+            bprintf(args, " --choose C=c%d", P->chosen);
         return 1;
     }
     return 0;
