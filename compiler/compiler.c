@@ -1346,8 +1346,11 @@ static const char *folded_text(const Source *src, Span span)
 }
 
 /* Each default value becomes a tiny procedure of no arguments, so a call
- * site and the command line get it the same way. */
-static void compile_defaults(Compiler *c, ProcSig *sig, const ParamList *params)
+ * site and the command line get it the same way.  Every default gets its
+ * procedure (declare_defaults) before any is compiled (compile_defaults), so
+ * a default may call a procedure declared further down and leave out that
+ * one's own defaults. */
+static void declare_defaults(Compiler *c, ProcSig *sig, const ParamList *params)
 {
     for (int i = 0; i < sig->nparams; i++) {
         const Param *p = &params->items[i];
@@ -1359,6 +1362,16 @@ static void compile_defaults(Compiler *c, ProcSig *sig, const ParamList *params)
         chunk_proto_new(c->prog, name, c->source_id, p->deflt->span.begin)->hidden = true;
         sig->pdefault[i] = c->prog->nprotos - 1;
         sig->pdeftext[i] = folded_text(c->src, p->deflt->span);
+    }
+}
+
+static void compile_defaults(Compiler *c, ProcSig *sig, const ParamList *params)
+{
+    for (int i = 0; i < sig->nparams; i++) {
+        const Param *p = &params->items[i];
+        if (!p->deflt)
+            continue;
+        const char *name = c->prog->protos[sig->pdefault[i]]->name;
         ProcSig tmp = { .name = name, .proto = sig->pdefault[i], .ret = sig->ptypes[i], .span = p->span };
         FnState fn;
         comp_begin_fn(c, &fn, &tmp, name, p->span);
@@ -1484,6 +1497,10 @@ Compiled *compiler_compile(const Module *m, Diag *diag)
         }
     }
     int ncallables = c.nprocs;
+    for (int i = 0; i < ncallables; i++) {
+        at_decl(&c, c.procs[i].decl);
+        declare_defaults(&c, &c.procs[i], &c.procs[i].decl->params);
+    }
     for (int i = 0; i < ncallables; i++) {
         at_decl(&c, c.procs[i].decl);
         compile_defaults(&c, &c.procs[i], &c.procs[i].decl->params);

@@ -493,6 +493,19 @@ static void test_defaults(void)
     CU_ASSERT_EQUAL(dice_used(&r), 1);
 }
 
+/* A default may call a procedure declared further down and leave out that
+ * procedure's own defaults. */
+static void test_default_calls_a_later_procedure(void)
+{
+    Compiled *c = must_compile("proc a(x: int = b()) -> int { return x }\n"
+                               "proc b(y: int = 4, z: int = roll d6) -> int { return y * 10 + z }\n");
+    Run r;
+    run_scripted(&r, c, "3");
+    CU_ASSERT_EQUAL(run_call(&r, "a", NULL, 0), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "43");
+    CU_ASSERT_EQUAL(dice_used(&r), 1);
+}
+
 static void test_named_arguments_in_parameter_order(void)
 {
     Compiled *c = must_compile(
@@ -1666,6 +1679,7 @@ void register_tests(void)
         { "enum members by expected type", test_enum_members_by_expected_type },
         { "ambiguous enum members", test_enum_ambiguity },
         { "defaults", test_defaults },
+        { "a default calls a later procedure", test_default_calls_a_later_procedure },
         { "named arguments in parameter order", test_named_arguments_in_parameter_order },
         { "named arguments roll in written order", test_named_arguments_roll_in_written_order },
         { "calls in any order", test_calls_in_any_order },
