@@ -102,15 +102,79 @@ typedef struct Odds {
     uint32_t unknown_offset;
 } Odds;
 
+/* The odds of a call as a plain table, computed once from an Odds and
+ * printed by the renderers of odds_print.c (text, JSON, CSV), which do no
+ * statistics of their own.  Exact odds keep their fractions (pointers into
+ * the Odds' ExactResult, which must outlive the table); simulated ones
+ * keep counts and 95% intervals. */
+typedef struct OddsRow {
+    Value value;
+    mpq_srcptr q;            /* exact: the probability as a fraction; NULL when simulated */
+    double p;                /* the probability */
+    double lo, hi;           /* simulated: its 95% interval (Wilson score) */
+    uint64_t count;          /* simulated: the trials that gave it */
+    double at_least;         /* the share with a value this one or above */
+    double at_most;          /* the share with a value this one or below */
+} OddsRow;
+
+typedef struct OddsTable {
+    const Compiled *c;       /* the script the values belong to */
+    const ProcSig *sig;      /* the call, for the heading */
+    const Value *argv;
+    const bool *given;
+    const char *field;       /* --field, or NULL */
+    char *const *choices;    /* --choose, for the heading */
+    int nchoices;
+    bool exact;
+    uint64_t runs;           /* exact: runs of the procedure */
+    uint64_t trials, seed;   /* simulated */
+    int n;
+    OddsRow *rows;           /* in the order of the values */
+    bool has_not_given;      /* some runs reached a value the rules text does not give */
+    OddsRow not_given;       /* ... with what share */
+    const char *not_given_path;  /* simulated: where the first of them did */
+    int not_given_line;
+    bool has_cut;            /* exact: an open-ended roll went past the depth limit */
+    mpq_srcptr cut_q;        /* ... with this probability */
+    double cut;
+    double valued;           /* exact: the share of runs with a value */
+    bool numeric;            /* the values are numbers: mean and sd are set */
+    double mean, sd;         /* of the runs with a value */
+    char *mean_fraction;     /* exact: the mean as a fraction when it is not whole, else NULL */
+} OddsTable;
+
+/* --vs: one value's probability under the rules and under the variant. */
+typedef struct OddsChange {
+    Value value;
+    const Program *prog;     /* the script the value was found in */
+    const char *text;        /* the value as text: two scripts' enums compare by name */
+    double base, variant, change;
+} OddsChange;
+
+typedef struct OddsVs {
+    OddsTable base, variant;
+    const char *base_path, *variant_path;
+    uint64_t seed;
+    int n;
+    OddsChange *rows;        /* every value either side gives */
+    double not_given_base, not_given_variant, not_given_change;
+    bool numeric;            /* both sides' values are numbers */
+    double base_mean, variant_mean, mean_change;
+} OddsVs;
+
 int api_find_field(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, const char *name, int *field);
 int api_compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
                      const muster_prob_opts *opts, uint64_t seed, Odds *o);
 int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts *opts, Vm *vm, const ProcSig *sig,
                       Value *argv, const bool *per_run, int field, uint64_t seed, uint64_t trials, Odds *o);
-int api_print_exact(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, const Value *argv, const bool *given,
-                    const muster_prob_opts *opts, const char *field, const ExactResult *r);
-int api_print_simulated(muster_ctx *ctx, const Compiled *c, const muster_prob_opts *opts, const Odds *o);
-int api_compare_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
-                     const muster_prob_opts *opts, uint64_t seed, const Odds *base);
+
+/* odds_print.c: the renderers, and the text helpers odds.c shares */
+void api_odds_text(FILE *out, const OddsTable *t);
+void api_odds_json(FILE *out, const OddsTable *t);
+void api_odds_csv(FILE *out, const OddsTable *t);
+void api_vs_text(FILE *out, const OddsVs *vs);
+void api_vs_json(FILE *out, const OddsVs *vs);
+char *api_value_text(Value v, const Program *prog);
+char *api_mpq_text(const mpq_t q);
 
 #endif
