@@ -812,7 +812,7 @@ static void test_procedure_limits(void)
     CU_ASSERT(contains(m, "error: 'f' has 65 parameters; the limit is 64"));
 }
 
-/* ---- the public interface (api.c) ---- */
+/* ---- the public interface (api/) ---- */
 
 static const char *api_src =
     "enum Cover { none, light, heavy }\n"

@@ -624,7 +624,7 @@ static void test_wrong_argument_count(void)
 static void test_no_arguments_as_null(void)
 {
     /* vm.h: "Call protos[index] with nargs arguments" — with none, the
-     * argument pointer may be NULL, as api.c passes for defaults.  (Under
+     * argument pointer may be NULL, as api/args.c passes for defaults.  (Under
      * -fsanitize=undefined this reports vm.c's memcpy(base, NULL, 0).) */
     Compiled *c = compile_text("proc f() -> int { return 42 }", NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);

@@ -4,8 +4,8 @@
  * (CSS only) that prints on A4/Letter.  Built from the main file's
  * declarations; see sheet.c for the order of sections.
  */
-#ifndef MUSTER_COMPILER_SHEET_H
-#define MUSTER_COMPILER_SHEET_H
+#ifndef MUSTER_API_SHEET_H
+#define MUSTER_API_SHEET_H
 
 #include "compiler.h"
 

@@ -1,0 +1,110 @@
+/* commands.c — the commands that print a compiled script: turn, sheet,
+ * list and dis.
+ *
+ * They read the Compiled program (its sequences, signatures, syntax tree
+ * and bytecode) and run nothing, except dis of a call, which specializes
+ * the procedure for its arguments first.
+ */
+#include "config.h"
+#include "internal.h"
+#include "sheet.h"
+#include "specialize.h"
+
+#include <string.h>
+
+static void print_steps(FILE *out, const SeqList *items, const char *prefix, int indent)
+{
+    for (int i = 0; i < items->n; i++) {
+        const SeqItem *it = &items->items[i];
+        char number[64];
+        snprintf(number, sizeof number, "%s%d.", prefix, i + 1);
+        fprintf(out, "%*s%s %s", indent, "", number, it->text);
+        if (it->proc)
+            fprintf(out, "  [muster run ... %s]", it->proc);
+        fputc('\n', out);
+        if (it->phase) {
+            char sub[64];
+            snprintf(sub, sizeof sub, "%s%d.", prefix, i + 1);
+            print_steps(out, &it->children, sub, indent + 3);
+        }
+    }
+}
+
+int muster_turn(muster_ctx *ctx, const muster_program *prog)
+{
+    const Compiled *c = prog->compiled;
+    if (c->nsequences == 0) {
+        api_err_printf(ctx, "muster: error: %s declares no turn sequence (a 'sequence' block)\n", c->src->path);
+        return MUSTER_ERROR;
+    }
+    for (int i = 0; i < c->nsequences; i++) {
+        const Decl *d = c->sequences[i];
+        if (i)
+            fputc('\n', ctx->out);
+        if (c->ruleset)
+            fprintf(ctx->out, "%s: %s", c->ruleset->name, d->name);
+        else
+            fprintf(ctx->out, "%s", d->name);
+        if (d->cite)
+            fprintf(ctx->out, " (%s)", d->cite);
+        fputc('\n', ctx->out);
+        if (d->doc)
+            fprintf(ctx->out, "%s\n", d->doc);
+        print_steps(ctx->out, &d->as.seq.items, "", 0);
+    }
+    return MUSTER_OK;
+}
+
+int muster_sheet(muster_ctx *ctx, const muster_program *prog, int html)
+{
+    return sheet_render(ctx->out, prog->compiled, html != 0) ? MUSTER_ERROR : MUSTER_OK;
+}
+
+int muster_list(muster_ctx *ctx, const muster_program *prog)
+{
+    const Compiled *c = prog->compiled;
+    for (int i = 0; i < c->nprocs; i++) {
+        api_print_signature(ctx->out, c, &c->procs[i]);
+        fputc('\n', ctx->out);
+    }
+    return MUSTER_OK;
+}
+
+int muster_disassemble(muster_ctx *ctx, const muster_program *prog)
+{
+    chunk_disassemble_program(ctx->out, prog->compiled->prog);
+    return MUSTER_OK;
+}
+
+int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs,
+                            char *const *args, char *const *choices, int nchoices, const char *field_name)
+{
+    const Compiled *c = prog->compiled;
+    Call *call = mem_alloc(sizeof *call);
+    int st = api_prepare_call(ctx, c, proc, nargs, args, choices, nchoices, NULL, NULL, call);
+    if (st != MUSTER_OK)
+        return st;
+    const ProcSig *sig = call->sig;
+    int field = -1;
+    if (field_name && (st = api_find_field(ctx, c, sig, field_name, &field)) != MUSTER_OK)
+        return st;
+    const bool *fixed = api_fix_pure_defaults(sig, call->given, &call->vm, call->argv);
+    bool all_fixed = true;
+    for (int p = 0; p < sig->nparams; p++)
+        all_fixed &= fixed[p];
+    int spec = all_fixed ? specialize_call(&call->vm, sig->proto, call->argv, sig->nparams, field) : -1;
+    if (spec < 0) {
+        api_err_printf(ctx, "muster: note: %s; 'muster prob' runs '%s' as written:\n",
+                all_fixed ? "this call cannot be specialized (it asks for odds or grows too big)"
+                          : "a default rolls dice, so the arguments are not fixed", sig->name);
+        chunk_disassemble(ctx->out, c->prog, c->prog->protos[sig->proto]);
+        return MUSTER_OK;
+    }
+    fputs("; ", ctx->out);
+    api_print_call(ctx->out, c, sig, call->argv);
+    if (field >= 0)
+        fprintf(ctx->out, ".%s", field_name);
+    fputs(", as 'muster prob' simulates it\n", ctx->out);
+    chunk_disassemble(ctx->out, c->prog, c->prog->protos[spec]);
+    return MUSTER_OK;
+}

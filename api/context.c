@@ -1,0 +1,317 @@
+/* context.c — the library's context and loading: muster_new, the limits,
+ * reading a script with its imports and compiling it, the error stream.
+ *
+ * Everything the other api/ files share about a session lives here: the
+ * context's streams and diagnostics, usage errors (which may quote the
+ * command line, so they never write its control characters raw), and
+ * report_runtime, which maps a VM error (a proto and a byte offset) back to
+ * file:line:col in the right Source, since the VM knows no source text.
+ */
+#include "config.h"
+#include "internal.h"
+#include "ast.h"
+#include "parse.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The collector's heap stops growing here: a runaway script gets a clear
+ * "out of memory" instead of taking the machine down.  MUSTER_MAX_HEAP
+ * (bytes) overrides it. */
+#define DEFAULT_MAX_HEAP ((size_t)2 << 30)
+
+muster_ctx *muster_new(FILE *out, FILE *err, int color)
+{
+    size_t heap = DEFAULT_MAX_HEAP;
+    const char *env = getenv("MUSTER_MAX_HEAP");
+    if (env && *env) {
+        char *end;
+        unsigned long long v = strtoull(env, &end, 10);
+        if (!*end && v >= ((size_t)16 << 20))
+            heap = (size_t)v;
+    }
+    mem_init(heap);
+    muster_ctx *ctx = mem_alloc(sizeof *ctx);
+    ctx->out = out;
+    ctx->err = err;
+    diag_init(&ctx->diag, err, color);
+    ctx->limits = vm_default_limits;
+    return ctx;
+}
+
+void muster_set_limits(muster_ctx *ctx, uint64_t max_steps, int max_depth)
+{
+    if (max_steps)
+        ctx->limits.max_steps = max_steps;
+    if (max_depth > 0)
+        ctx->limits.max_depth = max_depth;
+}
+
+int muster_error_count(const muster_ctx *ctx) { return ctx->diag.errors; }
+
+const char *muster_version(void) { return PACKAGE_VERSION; }
+
+#define MAX_IMPORT_DEPTH 32
+
+typedef struct Loaded {
+    char **paths;            /* real paths of the files read so far */
+    int n, cap;
+} Loaded;
+
+static bool already_loaded(Loaded *seen, const char *path)
+{
+    char *real = realpath(path, NULL);
+    if (!real)
+        return false;
+    for (int i = 0; i < seen->n; i++)
+        if (!strcmp(seen->paths[i], real)) {
+            free(real);
+            return true;
+        }
+    seen->paths = ast_grow(seen->paths, seen->n, &seen->cap, sizeof(char *));
+    seen->paths[seen->n++] = mem_strdup(real);
+    free(real);
+    return false;
+}
+
+/* Can path be read?  A path that goes round a loop of symbolic links is
+ * kept in *loop (the first such), to be reported as what it is. */
+static bool readable(const char *path, char **loop)
+{
+    FILE *f = fopen(path, "rb");
+    if (f)
+        fclose(f);
+    else if (errno == ELOOP && !*loop)
+        *loop = mem_strdup(path);
+    return f != NULL;
+}
+
+/* Where `import "name"` finds its file: beside the importing file, then in
+ * each folder of MUSTER_PATH, then in the installed library.  NULL if
+ * nowhere; *loop is then set if some place had a loop of links instead. */
+static char *find_import(const char *from, const char *name, char **loop)
+{
+    size_t nl = strlen(name);
+    bool has_ext = nl > 7 && !strcmp(name + nl - 7, ".muster");
+    char file[4096];
+    snprintf(file, sizeof file, "%s%s", name, has_ext ? "" : ".muster");
+    char buf[8192];
+    if (file[0] == '/')
+        return readable(file, loop) ? mem_strdup(file) : NULL;
+    const char *slash = strrchr(from, '/');
+    snprintf(buf, sizeof buf, "%.*s%s", slash ? (int)(slash - from + 1) : 0, from, file);
+    if (readable(buf, loop))
+        return mem_strdup(buf);
+    const char *path = getenv("MUSTER_PATH");
+    while (path && *path) {
+        const char *end = strchr(path, ':');
+        size_t len = end ? (size_t)(end - path) : strlen(path);
+        if (len) {
+            snprintf(buf, sizeof buf, "%.*s/%s", (int)len, path, file);
+            if (readable(buf, loop))
+                return mem_strdup(buf);
+        }
+        path = end ? end + 1 : NULL;
+    }
+    static const char *const libs[] = { MUSTER_DATADIR, MUSTER_SOURCE_STDLIB };
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+        snprintf(buf, sizeof buf, "%s/%s", libs[i], file);
+        if (readable(buf, loop))
+            return mem_strdup(buf);
+    }
+    return NULL;
+}
+
+/* Parse the files a module imports (and theirs) and add their declarations. */
+static void load_imports(muster_ctx *ctx, Module *into, const Module *m, Loaded *seen, int depth)
+{
+    for (int i = 0; i < m->n; i++) {
+        const Decl *d = m->decls[i];
+        if (d->kind != DECL_IMPORT)
+            continue;
+        char *loop = NULL;
+        char *path = find_import(d->src->path, d->as.import.path, &loop);
+        if (!path && loop) {
+            diag_report(&ctx->diag, DIAG_ERROR, d->src, d->name_span,
+                        "import cycle: '%s' goes round a loop of symbolic links", loop);
+            continue;
+        }
+        if (!path) {
+            diag_report(&ctx->diag, DIAG_ERROR, d->src, d->name_span,
+                        "cannot find '%s' beside this file, in MUSTER_PATH or in %s", d->as.import.path,
+                        MUSTER_DATADIR);
+            continue;
+        }
+        if (already_loaded(seen, path))
+            continue;
+        if (depth >= MAX_IMPORT_DEPTH) {
+            diag_report(&ctx->diag, DIAG_ERROR, d->src, d->name_span, "imports nest more than %d deep",
+                        MAX_IMPORT_DEPTH);
+            continue;
+        }
+        char err[512];
+        Source *src = source_read(path, err, sizeof err);
+        if (!src) {
+            diag_report(&ctx->diag, DIAG_ERROR, d->src, d->name_span, "%s", err);
+            continue;
+        }
+        Module *sub = parse_module(src, &ctx->diag);
+        for (int k = 0; k < sub->n; k++)
+            ast_module_push(into, sub->decls[k]);
+        load_imports(ctx, into, sub, seen, depth + 1);
+    }
+}
+
+static muster_program *load_source(muster_ctx *ctx, const Source *src)
+{
+    int before = ctx->diag.errors;
+    Module *m = parse_module(src, &ctx->diag);
+    if (ctx->diag.errors > before)
+        return NULL;
+    Loaded seen = { 0 };
+    already_loaded(&seen, src->path);
+    Module *all = mem_alloc(sizeof *all);
+    all->src = src;
+    for (int k = 0; k < m->n; k++)
+        ast_module_push(all, m->decls[k]);
+    load_imports(ctx, all, m, &seen, 0);
+    if (ctx->diag.errors > before)
+        return NULL;
+    m = all;
+    Compiled *c = compiler_compile(m, &ctx->diag);
+    if (!c)
+        return NULL;
+    muster_program *p = mem_alloc(sizeof *p);
+    p->compiled = c;
+    return p;
+}
+
+muster_program *muster_load(muster_ctx *ctx, const char *path)
+{
+    char err[512];
+    Source *src = source_read(path, err, sizeof err);
+    if (!src) {
+        diag_report(&ctx->diag, DIAG_ERROR, NULL, (Span){ 0, 0 }, "%s", err);
+        return NULL;
+    }
+    return load_source(ctx, src);
+}
+
+muster_program *muster_load_expression(muster_ctx *ctx, const char *expression)
+{
+    /* The source is the expression alone, so a diagnostic shows just what
+     * the user wrote, at their columns on line 1; it is parsed as one
+     * expression and made the body of a procedure of no arguments, whose
+     * result type is whatever the expression's is (a type name no script
+     * can write). */
+    size_t n = strlen(expression);
+    if (strspn(expression, " \t\r\n") == n) {
+        diag_report(&ctx->diag, DIAG_ERROR, NULL, (Span){ 0, 0 }, "-e needs an expression, such as 'sum(roll 2d6)'");
+        return NULL;
+    }
+    Source *src = source_new("-e", mem_strndup(expression, n), n);
+    Expr *e = parse_expression(src, &ctx->diag);
+    if (!e)
+        return NULL;
+    Span all = { 0, (uint32_t)n };
+    Module *m = mem_alloc(sizeof *m);
+    m->src = src;
+    Decl *d = ast_decl(DECL_PROC, COMPILER_EXPRESSION_PROC, all, all);
+    d->src = src;
+    d->ret.name = COMPILER_INFERRED_TYPE;
+    Stmt *ret = ast_stmt(ST_RETURN, all);
+    ret->as.ret = e;
+    ast_stmt_push(&d->as.proc.body, ret);
+    d->as.proc.body_end = (Span){ (uint32_t)n, (uint32_t)n };
+    ast_module_push(m, d);
+    Compiled *c = compiler_compile(m, &ctx->diag);
+    if (!c)
+        return NULL;
+    c->expression = mem_strdup(expression);
+    muster_program *p = mem_alloc(sizeof *p);
+    p->compiled = c;
+    return p;
+}
+
+muster_program *muster_load_string(muster_ctx *ctx, const char *name, const char *text, size_t len)
+{
+    char *copy = mem_strndup(text, len);
+    return load_source(ctx, source_new(mem_strdup(name), copy, len));
+}
+
+/* A message to the error stream.  It may quote the command line (an
+ * argument, a procedure's name as typed): its control characters are
+ * written as \x1b, as a diagnostic's are, never raw. */
+static void err_vprintf(muster_ctx *ctx, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int len = vsnprintf(NULL, 0, fmt, again);
+    va_end(again);
+    if (len < 0)
+        return;
+    char *text = mem_alloc_atomic((size_t)len + 1);
+    vsnprintf(text, (size_t)len + 1, fmt, ap);
+    for (const char *line = text; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        diag_put_text(ctx->err, mem_strndup(line, n));
+        if (!nl)
+            break;
+        fputc('\n', ctx->err);
+        line = nl + 1;
+    }
+}
+
+__attribute__((format(printf, 2, 3)))
+void api_err_printf(muster_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err_vprintf(ctx, fmt, ap);
+    va_end(ap);
+}
+
+__attribute__((format(printf, 2, 3)))
+int api_usage_error(muster_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("muster: error: ", ctx->err);
+    err_vprintf(ctx, fmt, ap);
+    fputc('\n', ctx->err);
+    va_end(ap);
+    return MUSTER_USAGE;
+}
+
+/* Report a runtime error at the failing expression, with the call chain. */
+void api_report_runtime(muster_ctx *ctx, const Compiled *c, const Vm *vm)
+{
+    Span at = { vm->error_offset, vm->error_offset + 1 };
+    diag_report(&ctx->diag, DIAG_ERROR, compiler_source_of(c, vm->error_proto), at, "%s (in '%s')", vm->error,
+                vm->error_proto ? vm->error_proto->name : "?");
+    /* the callers, innermost first; a run of identical recursive calls is one note */
+    int shown = 0;
+    for (int d = vm->error_depth - 1; d >= 0;) {
+        const Frame *f = &vm->frames[d];
+        const uint8_t *ip = f->ip;
+        int run = 1;
+        while (d - run >= 0 && vm->frames[d - run].proto == f->proto && vm->frames[d - run].ip == ip)
+            run++;
+        if (shown == 4) {
+            diag_report(&ctx->diag, DIAG_NOTE, NULL, at, "... and %d more call%s", d + 1, d ? "s" : "");
+            break;
+        }
+        uint32_t off = f->proto->offsets[ip - f->proto->code - 1];
+        const Source *fsrc = compiler_source_of(c, f->proto);
+        if (run > 1)
+            diag_report(&ctx->diag, DIAG_NOTE, fsrc, (Span){ off, off + 1 }, "called from '%s' (%d times over)",
+                        f->proto->name, run);
+        else
+            diag_report(&ctx->diag, DIAG_NOTE, fsrc, (Span){ off, off + 1 }, "called from '%s'", f->proto->name);
+        shown++;
+        d -= run;
+    }
+}

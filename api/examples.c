@@ -1,0 +1,149 @@
+/* examples.c — muster check and muster test: the examples of a script run.
+ *
+ * Each example is a hidden procedure whose EXPECT instructions report
+ * through the VM's trace; a failed claim becomes a diagnostic at its line.
+ * check also prints the compiler's warnings and the `?` values left open.
+ */
+#include "config.h"
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ExampleRun {
+    muster_ctx *ctx;
+    const Compiled *c;
+    const Example *ex;
+    int failures;
+} ExampleRun;
+
+static void on_expect(void *ud, const Proto *p, uint32_t offset, int index, bool ok, Value left, Value right)
+{
+    (void)p;
+    (void)offset;
+    ExampleRun *run = ud;
+    if (ok)
+        return;
+    run->failures++;
+    const Example *ex = run->ex;
+    const Program *prog = run->c->prog;
+    int op = ex->expect_ops[index];
+    char *msg = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&msg, &len);
+    if (!m)
+        return;
+    fprintf(m, "example \"%s\" fails: ", ex->name);
+    if (op < 0) {
+        fputs("expected this to be true, but it is false", m);
+    } else if (op == OPR_APPROX) {
+        fputs("expected ", m);
+        api_print_explained(m, right, prog);
+        fprintf(m, " within %s, got ", ex->tolerances[index]);
+        api_print_explained(m, left, prog);
+        if (left.tag == VAL_RAT && left.as.q.den != 1)
+            fprintf(m, " (%.6g)", (double)left.as.q.num / (double)left.as.q.den);
+    } else if (op == OPR_EQ) {
+        fputs("expected ", m);
+        api_print_explained(m, right, prog);
+        fputs(", got ", m);
+        api_print_explained(m, left, prog);
+    } else {
+        fprintf(m, "expected a value %s ", ast_operator_text[op]);
+        api_print_explained(m, right, prog);
+        fputs(", got ", m);
+        api_print_explained(m, left, prog);
+    }
+    fclose(m);
+    diag_report(&run->ctx->diag, DIAG_ERROR, ex->src, ex->expects[index], "%s", msg);
+    free(msg);
+}
+
+/* Run one example; true if it passed.  Failures are reported as diagnostics. */
+static bool run_example(muster_ctx *ctx, const Compiled *c, const Example *ex)
+{
+    ScriptDice dice;
+    dice_script_init(&dice, ex->dice, (size_t)ex->ndice);
+    Vm vm;
+    vm_init(&vm, c->prog, &dice.base);
+    vm.limits = ctx->limits;
+    /* the example's `choose` lines set these as it runs */
+    vm.choices = mem_alloc_atomic(sizeof(int) * (size_t)(c->prog->nenums + 1));
+    memcpy(vm.choices, ex->choices, sizeof(int) * (size_t)c->prog->nenums);
+    ExampleRun run = { ctx, c, ex, 0 };
+    VmTrace trace = { .ud = &run, .on_expect = on_expect };
+    vm.trace = &trace;
+    Value result;
+    if (vm_call(&vm, ex->proto, NULL, 0, &result)) {
+        api_report_runtime(ctx, c, &vm);
+        diag_report(&ctx->diag, DIAG_NOTE, ex->src, ex->decl->name_span, "while running example \"%s\"", ex->name);
+        return false;
+    }
+    if (dice.next < dice.n) {
+        diag_report(&ctx->diag, DIAG_ERROR, ex->src, ex->decl->name_span,
+                    "example \"%s\" gives %zu dice but uses only %zu of them", ex->name, dice.n, dice.next);
+        return false;
+    }
+    return run.failures == 0;
+}
+
+static int lint_order(const void *a, const void *b)
+{
+    const Lint *x = a, *y = b;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    return (x->span.begin > y->span.begin) - (x->span.begin < y->span.begin);
+}
+
+int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed)
+{
+    const Compiled *c = prog->compiled;
+    if (c->nlints > 1)
+        qsort(c->lints, (size_t)c->nlints, sizeof(Lint), lint_order);
+    for (int i = 0; i < c->nlints; i++)
+        diag_report(&ctx->diag, DIAG_WARNING, c->lints[i].src, c->lints[i].span, "%s", c->lints[i].message);
+    for (int i = 0; i < c->nunknowns; i++)
+        diag_brief(&ctx->diag, DIAG_WARNING, c->unknowns[i].src, c->unknowns[i].span,
+                   "not given in the rules text: %s", c->unknowns[i].what);
+    if (c->nunknowns > 1) {
+        diag_put_text(ctx->err, c->src->path);
+        api_err_printf(ctx, ": %d values are not given in the rules text (marked '?')\n", c->nunknowns);
+    }
+    int status = MUSTER_OK;
+    for (int i = 0; i < c->nexamples; i++) {
+        if (run_example(ctx, c, &c->examples[i]))
+            ++*passed;
+        else {
+            ++*failed;
+            status = MUSTER_ERROR;
+        }
+    }
+    return status;
+}
+
+int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed)
+{
+    const Compiled *c = prog->compiled;
+    int status = MUSTER_OK;
+    for (int i = 0; i < c->nexamples; i++) {
+        const Example *ex = &c->examples[i];
+        fflush(ctx->out);
+        bool ok = run_example(ctx, c, ex);
+        int line, col;
+        source_linecol(ex->src, ex->decl->name_span.begin, &line, &col);
+        /* (the path may come from a folder's listing: written as text, never raw) */
+        fputs(ok ? "PASS " : "FAIL ", ctx->out);
+        diag_put_text(ctx->out, ex->src->path);
+        fprintf(ctx->out, ":%d: ", line);
+        diag_put_text(ctx->out, ex->name);
+        fputc('\n', ctx->out);
+        fflush(ctx->out);
+        if (ok)
+            ++*passed;
+        else {
+            ++*failed;
+            status = MUSTER_ERROR;
+        }
+    }
+    return status;
+}

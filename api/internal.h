@@ -1,0 +1,180 @@
+/* internal.h — what the files of api/ share, and nothing outside api/ sees.
+ *
+ * api/ is the library's driver: it sits on top of lang/, compiler/ and vm/
+ * and implements include/muster.h.  The two opaque types of the public API
+ * are defined here, with the few structs that pass between the files (a
+ * Call made ready from command-line text, the Odds of a procedure) and the
+ * api_ functions one file offers the others.  Each file keeps the rest to
+ * itself (static).
+ */
+#ifndef MUSTER_API_INTERNAL_H
+#define MUSTER_API_INTERNAL_H
+
+#include "muster.h"
+#include "compiler.h"
+#include "dice.h"
+#include "exact.h"
+#include "mem.h"
+#include "vm.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct muster_ctx {
+    FILE *out, *err;
+    Diag diag;
+    VmLimits limits;
+};
+
+struct muster_program {
+    Compiled *compiled;
+};
+
+/* ---- context.c ---- */
+
+/* A message to the error stream, its control characters escaped. */
+__attribute__((format(printf, 2, 3)))
+void api_err_printf(muster_ctx *ctx, const char *fmt, ...);
+/* "muster: error: " and the message; returns MUSTER_USAGE. */
+__attribute__((format(printf, 2, 3)))
+int api_usage_error(muster_ctx *ctx, const char *fmt, ...);
+/* A runtime error at the failing expression, with the call chain. */
+void api_report_runtime(muster_ctx *ctx, const Compiled *c, const Vm *vm);
+
+/* ---- args.c ---- */
+
+/* A procedure made ready to call from command-line text: its signature, a
+ * machine on the given dice with the choices applied, and the arguments
+ * (defaults still to be filled, per call, by api_fill_defaults). */
+typedef struct Call {
+    const ProcSig *sig;
+    Vm vm;
+    Value argv[65];
+    bool given[65];
+} Call;
+
+int api_prepare_call(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
+                     char *const *choice_texts, int nchoices, DiceSource *dice, const VmTrace *trace, Call *call);
+int api_fill_defaults(const ProcSig *sig, const bool *given, Vm *vm, Value *out);
+const bool *api_fix_pure_defaults(const ProcSig *sig, const bool *given, Vm *vm, Value *args);
+void api_print_signature(FILE *out, const Compiled *c, const ProcSig *sig);
+void api_print_call_given(FILE *out, const Compiled *c, const ProcSig *sig, const Value *args, const bool *given);
+void api_print_call(FILE *out, const Compiled *c, const ProcSig *sig, const Value *args);
+
+/* ---- run.c ---- */
+
+/* A value, with the sheet's words for it when it has some. */
+void api_print_explained(FILE *out, Value v, const Program *prog);
+
+/* ---- odds.c, simulate.c, odds_print.c ---- */
+
+typedef struct Tally {
+    Value value;
+    uint64_t count;
+} Tally;
+
+/* Counts of results, sorted by value.  Small ints, members and bools (the
+ * usual results) are first counted straight into an array indexed by value,
+ * and folded into the sorted list by tally_flush. */
+#define TALLY_DIRECT_LO (-1024)
+#define TALLY_DIRECT_N 8192
+
+typedef struct Tallies {
+    Tally *items;
+    size_t n, cap;
+    uint64_t *direct;        /* TALLY_DIRECT_N counts, for values of one tag (and enum) */
+    ValTag direct_tag;
+    int32_t direct_enum;
+} Tallies;
+
+/* The odds of a procedure's results: exact, or simulated. */
+typedef struct Odds {
+    const ProcSig *sig;
+    Value *argv;
+    const bool *given;       /* which arguments were given (the rest are defaults) */
+    bool exact;
+    ExactResult er;          /* exact */
+    Tallies t;               /* simulated: results and their counts */
+    uint64_t trials, seed;
+    uint64_t unknown;        /* trials that reached a value the rules text does not give */
+    const Proto *unknown_at;
+    uint32_t unknown_offset;
+} Odds;
+
+/* The odds of a call as a plain table, computed once from an Odds and
+ * printed by the renderers of odds_print.c (text, JSON, CSV), which do no
+ * statistics of their own.  Exact odds keep their fractions (pointers into
+ * the Odds' ExactResult, which must outlive the table); simulated ones
+ * keep counts and 95% intervals. */
+typedef struct OddsRow {
+    Value value;
+    mpq_srcptr q;            /* exact: the probability as a fraction; NULL when simulated */
+    double p;                /* the probability */
+    double lo, hi;           /* simulated: its 95% interval (Wilson score) */
+    uint64_t count;          /* simulated: the trials that gave it */
+    double at_least;         /* the share with a value this one or above */
+    double at_most;          /* the share with a value this one or below */
+} OddsRow;
+
+typedef struct OddsTable {
+    const Compiled *c;       /* the script the values belong to */
+    const ProcSig *sig;      /* the call, for the heading */
+    const Value *argv;
+    const bool *given;
+    const char *field;       /* --field, or NULL */
+    char *const *choices;    /* --choose, for the heading */
+    int nchoices;
+    bool exact;
+    uint64_t runs;           /* exact: runs of the procedure */
+    uint64_t trials, seed;   /* simulated */
+    int n;
+    OddsRow *rows;           /* in the order of the values */
+    bool has_not_given;      /* some runs reached a value the rules text does not give */
+    OddsRow not_given;       /* ... with what share */
+    const char *not_given_path;  /* simulated: where the first of them did */
+    int not_given_line;
+    bool has_cut;            /* exact: an open-ended roll went past the depth limit */
+    mpq_srcptr cut_q;        /* ... with this probability */
+    double cut;
+    double valued;           /* exact: the share of runs with a value */
+    bool numeric;            /* the values are numbers: mean and sd are set */
+    double mean, sd;         /* of the runs with a value */
+    char *mean_fraction;     /* exact: the mean as a fraction when it is not whole, else NULL */
+} OddsTable;
+
+/* --vs: one value's probability under the rules and under the variant. */
+typedef struct OddsChange {
+    Value value;
+    const Program *prog;     /* the script the value was found in */
+    const char *text;        /* the value as text: two scripts' enums compare by name */
+    double base, variant, change;
+} OddsChange;
+
+typedef struct OddsVs {
+    OddsTable base, variant;
+    const char *base_path, *variant_path;
+    uint64_t seed;
+    int n;
+    OddsChange *rows;        /* every value either side gives */
+    double not_given_base, not_given_variant, not_given_change;
+    bool numeric;            /* both sides' values are numbers */
+    double base_mean, variant_mean, mean_change;
+} OddsVs;
+
+int api_find_field(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, const char *name, int *field);
+int api_compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
+                     const muster_prob_opts *opts, uint64_t seed, Odds *o);
+int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts *opts, Vm *vm, const ProcSig *sig,
+                      Value *argv, const bool *per_run, int field, uint64_t seed, uint64_t trials, Odds *o);
+
+/* odds_print.c: the renderers, and the text helpers odds.c shares */
+void api_odds_text(FILE *out, const OddsTable *t);
+void api_odds_json(FILE *out, const OddsTable *t);
+void api_odds_csv(FILE *out, const OddsTable *t);
+void api_vs_text(FILE *out, const OddsVs *vs);
+void api_vs_json(FILE *out, const OddsVs *vs);
+char *api_value_text(Value v, const Program *prog);
+char *api_mpq_text(const mpq_t q);
+
+#endif

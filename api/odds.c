@@ -1,0 +1,375 @@
+/* odds.c — muster_prob: the odds of a procedure's results, computed.
+ *
+ * The exact engine first (vm/exact.c runs the call once per path through
+ * its dice); past its budget, the simulation of simulate.c.  Either gives an
+ * Odds, from which the statistics are worked out once into an OddsTable
+ * (probabilities, intervals, the shares at least and at most, the `?` and
+ * cut-off shares, mean and spread) and, for --vs, an OddsVs of two tables
+ * and the change; odds_print.c only prints them.
+ */
+#include "config.h"
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct ExactCall {
+    const ProcSig *sig;
+    const bool *given;
+    Value *argv;
+    int field;
+} ExactCall;
+
+/* One run for the exact engine: the defaults (they may roll), then the call,
+ * whose reroll keeps them (exact_call). */
+static int exact_run(void *ud, Vm *vm, Value *result)
+{
+    ExactCall *x = ud;
+    if (api_fill_defaults(x->sig, x->given, vm, x->argv) || exact_call(vm, x->sig->proto, x->argv, x->sig->nparams, result))
+        return -1;
+    if (x->field >= 0)
+        *result = result->as.r->field[x->field];
+    return 0;
+}
+
+/* --field NAME of a procedure's record result: its index in *field. */
+int api_find_field(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, const char *name, int *field)
+{
+    if (sig->ret.kind != TY_RECORD)
+        return api_usage_error(ctx, "--field %s: '%s' returns %s, not a record", name, sig->name,
+                           compiler_type_name(c, sig->ret));
+    const RecordDesc *r = &c->prog->records[sig->ret.enum_id];
+    for (int i = 0; i < r->nfields; i++)
+        if (!strcmp(r->fields[i], name))
+            *field = i;
+    if (*field < 0) {
+        api_err_printf(ctx, "muster: error: --field %s: %s has no such field (it has:", name, r->name);
+        for (int i = 0; i < r->nfields; i++)
+            api_err_printf(ctx, " %s", r->fields[i]);
+        fputs(")\n", ctx->err);
+        return MUSTER_USAGE;
+    }
+    return MUSTER_OK;
+}
+
+int api_compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
+                        const muster_prob_opts *opts, uint64_t seed, Odds *o)
+{
+    memset(o, 0, sizeof *o);
+    uint64_t trials = opts->trials ? opts->trials : 100000;
+    RngDice rng;
+    dice_rng_init(&rng, seed);
+    o->seed = seed;
+    Call *call = mem_alloc(sizeof *call);
+    int st = api_prepare_call(ctx, c, proc, nargs, args, opts->choices, opts->nchoices, &rng.base, NULL, call);
+    if (st != MUSTER_OK)
+        return st;
+    const ProcSig *sig = call->sig;
+    Vm *vm = &call->vm;
+    Value *argv = call->argv;
+    bool *given = call->given;
+    o->sig = sig;
+    o->argv = argv;
+    o->given = given;
+    /* the same procedure, run many times: remember pure calls' results, and
+     * work the fixed defaults out once */
+    vm->memo = true;
+    vm->quiet_unknown = true;
+    const bool *per_run = api_fix_pure_defaults(sig, given, vm, argv);
+
+    /* --field: the odds of one field of a record result */
+    int field = -1;
+    if (opts->field && (st = api_find_field(ctx, c, sig, opts->field, &field)) != MUSTER_OK)
+        return st;
+    if (!opts->trials) {
+        /* exact where the dice allow it */
+        ExactCall x = { sig, per_run, argv, field };
+        ExactOptions eo = { .budget = opts->budget };
+        ExactResult er;
+        exact_distribution(vm, sig->proto, argv, sig->nparams, exact_run, &x, &eo, &er);
+        if (er.failed) {
+            api_report_runtime(ctx, c, vm);
+            exact_clear(&er);
+            return MUSTER_ERROR;
+        }
+        if (!er.over_budget) {
+            o->exact = true;
+            o->er = er;
+            return MUSTER_OK;
+        }
+        exact_clear(&er);
+        if (opts->exact) {
+            if (er.needed > 0)
+                api_err_printf(ctx, "muster: error: the exact odds of '%s' need at least %.0f runs of it (one pool "
+                        "alone has that many outcomes), more than the budget of %llu; raise --budget or "
+                        "simulate with --trials\n", sig->name, er.needed,
+                        (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
+            else
+                api_err_printf(ctx, "muster: error: the exact odds of '%s' need more than %llu runs of it; "
+                        "raise --budget or simulate with --trials\n", sig->name,
+                        (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
+            return MUSTER_ERROR;
+        }
+        api_err_printf(ctx, "muster: note: too many outcomes to count exactly (more than %llu runs); simulating\n",
+                (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
+        vm->dice = &rng.base;
+    }
+    return api_simulate_odds(ctx, c, opts, vm, sig, argv, per_run, field, seed, trials, o);
+}
+
+/* Wilson score interval at 95%. */
+static void wilson(uint64_t k, uint64_t n, double *lo, double *hi)
+{
+    const double z = 1.959963984540054;
+    double p = (double)k / (double)n, nn = (double)n;
+    double denom = 1 + z * z / nn;
+    double centre = (p + z * z / (2 * nn)) / denom;
+    double half = z * sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / denom;
+    *lo = centre - half < 0 ? 0 : centre - half;
+    *hi = centre + half > 1 ? 1 : centre + half;
+}
+
+static double as_double(Value v)
+{
+    return v.tag == VAL_RAT ? (double)v.as.q.num / (double)v.as.q.den : (double)v.as.i;
+}
+
+static bool is_number(Value v)
+{
+    return v.tag == VAL_INT || v.tag == VAL_RAT;
+}
+
+/* The table of exact odds: each value's fraction, the shares at least and
+ * at most (of the runs with a value), the mean and the spread. */
+static void exact_table(const ExactResult *r, OddsTable *t)
+{
+    t->exact = true;
+    t->runs = r->runs;
+    t->n = r->n;
+    t->rows = mem_alloc(sizeof(OddsRow) * (size_t)(r->n + 1));
+    t->has_not_given = mpq_sgn(r->not_given) > 0;
+    t->not_given = (OddsRow){ .q = r->not_given, .p = mpq_get_d(r->not_given) };
+    t->has_cut = mpq_sgn(r->dropped) > 0;
+    t->cut_q = r->dropped;
+    t->cut = mpq_get_d(r->dropped);
+    t->valued = 1 - mpq_get_d(r->not_given) - mpq_get_d(r->dropped);
+    double below = 0;
+    for (int i = 0; i < r->n; i++) {
+        OddsRow *row = &t->rows[i];
+        row->value = r->outcomes[i].value;
+        row->q = r->outcomes[i].p;
+        row->p = mpq_get_d(r->outcomes[i].p);
+        row->lo = row->hi = row->p;
+        row->at_least = t->valued - below;   /* as in a simulation: of the runs with a value */
+        below += row->p;
+        row->at_most = below;
+    }
+    t->numeric = r->n > 0 && is_number(r->outcomes[0].value);
+    if (t->numeric) {
+        /* mean and spread over the outcomes with a value */
+        mpq_t mean, sq;
+        mpq_inits(mean, sq, NULL);
+        exact_moments(r, mean, sq);
+        t->mean = mpq_get_d(mean);
+        t->sd = sqrt(mpq_get_d(sq));
+        if (mpz_cmp_ui(mpq_denref(mean), 1) != 0)
+            t->mean_fraction = api_mpq_text(mean);
+        mpq_clears(mean, sq, NULL);
+    }
+}
+
+/* The table of simulated odds: each value's share of the trials with its
+ * 95% interval, the shares at least and at most, the mean and the spread
+ * (of the trials with a value). */
+static void simulated_table(const Odds *o, OddsTable *t)
+{
+    const Tallies *ts = &o->t;
+    uint64_t trials = o->trials, unknown = o->unknown;
+    t->trials = trials;
+    t->seed = o->seed;
+    t->n = (int)ts->n;
+    t->rows = mem_alloc(sizeof(OddsRow) * (ts->n + 1));
+    uint64_t below = 0;
+    for (size_t i = 0; i < ts->n; i++) {
+        OddsRow *row = &t->rows[i];
+        row->value = ts->items[i].value;
+        row->count = ts->items[i].count;
+        row->p = (double)row->count / (double)trials;
+        wilson(row->count, trials, &row->lo, &row->hi);
+        row->at_least = (double)(trials - unknown - below) / (double)trials;
+        below += row->count;
+        row->at_most = (double)below / (double)trials;
+    }
+    t->has_not_given = unknown > 0;
+    t->not_given = (OddsRow){ .p = (double)unknown / (double)trials, .count = unknown };
+    if (unknown) {
+        wilson(unknown, trials, &t->not_given.lo, &t->not_given.hi);
+        const Source *src = compiler_source_of(t->c, o->unknown_at);
+        int col;
+        source_linecol(src, o->unknown_offset, &t->not_given_line, &col);
+        t->not_given_path = src->path;
+    }
+    t->numeric = ts->n > 0 && is_number(ts->items[0].value);
+    if (t->numeric) {
+        double mean = 0, var = 0;
+        uint64_t known = trials - unknown;   /* mean and spread are of the trials with a value */
+        for (size_t i = 0; i < ts->n; i++)
+            mean += as_double(ts->items[i].value) * (double)ts->items[i].count;
+        mean /= (double)known;
+        for (size_t i = 0; i < ts->n; i++) {
+            double d = as_double(ts->items[i].value) - mean;
+            var += d * d * (double)ts->items[i].count;
+        }
+        var /= (double)known;
+        t->mean = mean;
+        t->sd = sqrt(var);
+    }
+}
+
+/* The odds of o as a table.  An exact table points into o's ExactResult. */
+static void odds_table(const Compiled *c, const muster_prob_opts *opts, const Odds *o, OddsTable *t)
+{
+    memset(t, 0, sizeof *t);
+    t->c = c;
+    t->sig = o->sig;
+    t->argv = o->argv;
+    t->given = o->given;
+    t->field = opts->field;
+    t->choices = opts->choices;
+    t->nchoices = opts->nchoices;
+    if (o->exact)
+        exact_table(&o->er, t);
+    else
+        simulated_table(o, t);
+}
+
+/* One side of a comparison: each value's text, and the mean of the values
+ * weighted by their probabilities. */
+static char **side_texts(const OddsTable *t)
+{
+    char **text = mem_alloc(sizeof(char *) * (size_t)(t->n + 1));
+    for (int i = 0; i < t->n; i++)
+        text[i] = api_value_text(t->rows[i].value, t->c->prog);
+    return text;
+}
+
+static double side_mean(const OddsTable *t)
+{
+    double mean = 0, total = 0;
+    for (int i = 0; i < t->n; i++)
+        total += t->rows[i].p;
+    for (int i = 0; t->numeric && i < t->n; i++)
+        mean += as_double(t->rows[i].value) * t->rows[i].p;
+    if (t->numeric && total > 0)
+        mean /= total;
+    return mean;
+}
+
+static double p_of(const OddsTable *t, char **texts, const char *text)
+{
+    for (int i = 0; i < t->n; i++)
+        if (!strcmp(texts[i], text))
+            return t->rows[i].p;
+    return 0;
+}
+
+/* Every value either side gives, the rules' in order, then any only the
+ * variant gives; numbers sort the same in both scripts, so they are put in
+ * order. */
+static void vs_rows(OddsVs *vs)
+{
+    const OddsTable *side[2] = { &vs->base, &vs->variant };
+    char **texts[2] = { side_texts(side[0]), side_texts(side[1]) };
+    int most = side[0]->n + side[1]->n;
+    OddsChange *rows = mem_alloc(sizeof(OddsChange) * (size_t)(most + 1));
+    int n = 0;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < side[k]->n; i++) {
+            int j;
+            for (j = 0; j < n && strcmp(rows[j].text, texts[k][i]); j++)
+                ;
+            if (j == n)
+                rows[n++] = (OddsChange){ side[k]->rows[i].value, side[k]->c->prog, texts[k][i], 0, 0, 0 };
+        }
+    bool numbers = true;
+    for (int i = 0; i < n; i++)
+        numbers &= is_number(rows[i].value);
+    for (int i = 1; numbers && i < n; i++)
+        for (int j = i; j > 0 && val_num_cmp(rows[j - 1].value, rows[j].value) > 0; j--) {
+            OddsChange tr = rows[j];
+            rows[j] = rows[j - 1];
+            rows[j - 1] = tr;
+        }
+    for (int i = 0; i < n; i++) {
+        rows[i].base = p_of(side[0], texts[0], rows[i].text);
+        rows[i].variant = p_of(side[1], texts[1], rows[i].text);
+        rows[i].change = rows[i].variant - rows[i].base;
+    }
+    vs->n = n;
+    vs->rows = rows;
+}
+
+/* --vs: the odds under the rules and under a house rule, on the same dice. */
+static int compute_vs(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
+                      const muster_prob_opts *opts, uint64_t seed, const Odds *base, Odds *other, OddsVs *vs)
+{
+    muster_program *variant = muster_load(ctx, opts->vs);
+    if (!variant)
+        return MUSTER_ERROR;
+    int st = api_compute_odds(ctx, variant->compiled, proc, nargs, args, opts, seed, other);
+    if (st != MUSTER_OK)
+        return st;
+    memset(vs, 0, sizeof *vs);
+    odds_table(c, opts, base, &vs->base);
+    odds_table(variant->compiled, opts, other, &vs->variant);
+    vs->base_path = c->src->path;
+    vs->variant_path = opts->vs;
+    vs->seed = seed;
+    vs_rows(vs);
+    vs->not_given_base = vs->base.not_given.p;
+    vs->not_given_variant = vs->variant.not_given.p;
+    vs->not_given_change = vs->not_given_variant - vs->not_given_base;
+    vs->numeric = vs->base.numeric && vs->variant.numeric;
+    vs->base_mean = side_mean(&vs->base);
+    vs->variant_mean = side_mean(&vs->variant);
+    vs->mean_change = vs->variant_mean - vs->base_mean;
+    return MUSTER_OK;
+}
+
+int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
+                const muster_prob_opts *opts)
+{
+    const Compiled *c = prog->compiled;
+    uint64_t seed = opts->have_seed ? opts->seed : rng_fresh_seed();
+    Odds o;
+    int st = api_compute_odds(ctx, c, proc, nargs, args, opts, seed, &o);
+    if (st != MUSTER_OK)
+        return st;
+    if (opts->vs) {
+        Odds other;
+        OddsVs vs;
+        st = compute_vs(ctx, c, proc, nargs, args, opts, seed, &o, &other, &vs);
+        if (st != MUSTER_OK)
+            return st;
+        if (opts->json)
+            api_vs_json(ctx->out, &vs);
+        else
+            api_vs_text(ctx->out, &vs);
+        if (o.exact)
+            exact_clear(&o.er);
+        if (other.exact)
+            exact_clear(&other.er);
+        return MUSTER_OK;
+    }
+    OddsTable t;
+    odds_table(c, opts, &o, &t);
+    if (opts->json)
+        api_odds_json(ctx->out, &t);
+    else if (opts->csv)
+        api_odds_csv(ctx->out, &t);
+    else
+        api_odds_text(ctx->out, &t);
+    if (o.exact)
+        exact_clear(&o.er);
+    return MUSTER_OK;
+}

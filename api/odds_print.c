@@ -1,0 +1,493 @@
+/* odds_print.c — the odds of prob printed as text, JSON or CSV, and --vs.
+ *
+ * The text table sizes its value column to the widest value, writes the
+ * exact engine's fractions with GMP, and avoids printf's general conversion
+ * per row, since a die of a million sides has a million rows.
+ */
+#include "config.h"
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Shown {
+    Value v;
+    const Program *prog;
+} Shown;
+
+static void print_shown(FILE *out, const void *what)
+{
+    const Shown *s = what;
+    val_print(out, s->v, s->prog);
+}
+
+/* A value's text form as a string (GC memory). */
+char *api_value_text(Value v, const Program *prog)
+{
+    if (v.tag == VAL_INT) {
+        /* the common case, without a stream (a die of a million sides has a million rows) */
+        char buf[24];
+        snprintf(buf, sizeof buf, "%lld", (long long)v.as.i);
+        return mem_strdup(buf);
+    }
+    Shown s = { v, prog };
+    return mem_printed(print_shown, &s);
+}
+
+/* The value column of an odds table: each value as text, cut at 40
+ * characters; *width grows to the widest. */
+static char **value_column(const OddsTable *t, int *width)
+{
+    char **texts = mem_alloc(sizeof(char *) * (size_t)(t->n + 1));
+    for (int i = 0; i < t->n; i++) {
+        texts[i] = api_value_text(t->rows[i].value, t->c->prog);
+        int w = (int)strlen(texts[i]);
+        if (w > 40) {
+            strcpy(texts[i] + 37, "...");
+            w = 40;
+        }
+        if (w > *width)
+            *width = w;
+    }
+    return texts;
+}
+
+/* A CSV field: quoted (with doubled quotes) when it holds a comma, quote or newline. */
+static void csv_field(FILE *out, const char *text)
+{
+    if (!strpbrk(text, ",\"\n\r")) {
+        fputs(text, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"')
+            fputc('"', out);
+        fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+/* The --choose options in force, each choice once (the last given wins). */
+static void print_choosing(FILE *out, char *const *choices, int nchoices)
+{
+    bool first = true;
+    for (int i = 0; i < nchoices; i++) {
+        const char *eq = strchr(choices[i], '=');
+        size_t name = eq ? (size_t)(eq - choices[i]) : strlen(choices[i]);
+        bool later = false;
+        for (int j = i + 1; j < nchoices; j++)
+            later |= !strncmp(choices[j], choices[i], name) && choices[j][name] == '=';
+        if (later)
+            continue;
+        fprintf(out, "%s%s", first ? " choosing " : ", ", choices[i]);
+        first = false;
+    }
+}
+
+static void print_mpq(FILE *out, const mpq_t q)
+{
+    mpz_out_str(out, 10, mpq_numref(q));
+    if (mpz_cmp_ui(mpq_denref(q), 1) != 0) {
+        fputc('/', out);
+        mpz_out_str(out, 10, mpq_denref(q));
+    }
+}
+
+static char *mem_printed_double(double d)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "~%.3g", d);
+    return mem_strdup(buf);
+}
+
+char *api_mpq_text(const mpq_t q)
+{
+    if (mpz_sizeinbase(mpq_numref(q), 10) + mpz_sizeinbase(mpq_denref(q), 10) + 3 <= 64) {
+        /* the common case, in place (a die of a million sides has a million rows) */
+        char buf[64];
+        return mem_strdup(mpq_get_str(buf, 10, q));
+    }
+    char *s = mpq_get_str(NULL, 10, q);
+    char *copy = mem_strdup(s);
+    void (*freefunc)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &freefunc);
+    freefunc(s, strlen(s) + 1);
+    return copy;
+}
+
+/* x as printf's "%.<digits>f" would write it (digits 1..10), without the
+ * cost of printf's general conversion: x's exact binary value times
+ * 10^digits, rounded half to even, in 128-bit integers.  Numbers it cannot
+ * do that way (huge, infinite, not a number) go to snprintf.  buf holds at
+ * least 48 bytes; the length is returned. */
+static int fixed_text(char *buf, double x, int digits)
+{
+    static const uint64_t pow10[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+                                      1000000000, 10000000000ULL };
+    int e;
+    double f = frexp(fabs(x), &e);          /* |x| = f 2^e, f in [0.5, 1) */
+    if (!isfinite(x) || e > 20 || digits < 1 || digits > 10)
+        return snprintf(buf, 48, "%.*f", digits, x);
+    int len = 0;
+    if (signbit(x))
+        buf[len++] = '-';
+    unsigned __int128 q = 0;
+    if (f != 0) {
+        /* |x| = m 2^(e-53), m a whole number of 53 bits */
+        uint64_t m = (uint64_t)ldexp(f, 53);
+        int sh = 53 - e;                     /* > 32 */
+        unsigned __int128 n = (unsigned __int128)m * pow10[digits];
+        if (sh < 128) {
+            q = n >> sh;
+            unsigned __int128 rem = n & ((((unsigned __int128)1) << sh) - 1), half = ((unsigned __int128)1) << (sh - 1);
+            if (rem > half || (rem == half && (q & 1)))
+                q++;
+        }
+    }
+    uint64_t whole = (uint64_t)(q / pow10[digits]), frac = (uint64_t)(q % pow10[digits]);
+    char digits_of_whole[24];
+    int w = 0;
+    do {
+        digits_of_whole[w++] = (char)('0' + whole % 10);
+        whole /= 10;
+    } while (whole);
+    while (w)
+        buf[len++] = digits_of_whole[--w];
+    buf[len++] = '.';
+    for (int k = digits - 1; k >= 0; k--) {
+        buf[len + k] = (char)('0' + frac % 10);
+        frac /= 10;
+    }
+    len += digits;
+    buf[len] = '\0';
+    return len;
+}
+
+/* text in a column of `width`, right-aligned (or left, for `left`) */
+static void put_column(FILE *out, const char *text, int width, bool left)
+{
+    int pad = width - (int)strlen(text);
+    if (left)
+        fputs(text, out);
+    for (; pad > 0; pad--)
+        putc(' ', out);
+    if (!left)
+        fputs(text, out);
+}
+
+/* ends an odds row with a bar of '#', one per 2.5% of probability */
+static void end_with_bar(FILE *out, double p)
+{
+    int bar = (int)(p * 40 + 0.5);
+    if (bar)
+        fputs("  ", out);
+    for (int k = 0; k < bar; k++)
+        fputc('#', out);
+    fputc('\n', out);
+}
+
+
+/* The call the odds are of: `attack(dice: 5).hits choosing cover=none` */
+static void print_heading(FILE *out, const OddsTable *t)
+{
+    api_print_call_given(out, t->c, t->sig, t->argv, t->given);
+    if (t->field)
+        fprintf(out, ".%s", t->field);
+    print_choosing(out, t->choices, t->nchoices);
+}
+
+/* ---- exact odds ---- */
+
+/* The p column of exact odds: each fraction, or its size when it is too
+ * long to read (JSON and CSV keep it whole); *pw is the column's width. */
+static char **fraction_column(const OddsTable *t, int *pw)
+{
+    char **ps = mem_alloc(sizeof(char *) * (size_t)(t->n + 2));
+    *pw = 1;
+    for (int i = 0; i < t->n; i++) {
+        ps[i] = api_mpq_text(t->rows[i].q);
+        if (strlen(ps[i]) > 30) {
+            char approx[32];
+            snprintf(approx, sizeof approx, "~%.3g", t->rows[i].p);
+            ps[i] = mem_strdup(approx);
+        }
+        if ((int)strlen(ps[i]) > *pw)
+            *pw = (int)strlen(ps[i]);
+    }
+    if (*pw > 30)
+        *pw = 30;
+    return ps;
+}
+
+/* The rows of exact odds; a long tail (an exploding die) ends in one line
+ * for what is left, since --json has it all. */
+static void exact_rows(FILE *out, const OddsTable *t, char **texts, char **ps, int width, int pw)
+{
+    for (int i = 0; i < t->n; i++) {
+        const OddsRow *row = &t->rows[i];
+        if (t->n > 60 && i >= 40 && row->at_least < 1e-4) {
+            fprintf(out, "%*s  %-*s  %11.5f  %9.5f  %9.5f\n", width, "more", pw, "", row->at_least, row->at_least,
+                    t->valued);
+            fprintf(out, "(%d more values, from ", t->n - i);
+            val_print(out, row->value, t->c->prog);
+            fputs(" to ", out);
+            val_print(out, t->rows[t->n - 1].value, t->c->prog);
+            fputs(", each rarer than shown; --json or --csv lists them)\n", out);
+            break;
+        }
+        char pt[48], lt[48], mt[48];
+        fixed_text(pt, row->p, 5);
+        fixed_text(lt, row->at_least, 5);
+        fixed_text(mt, row->at_most, 5);
+        /* (as "%*s  %-*s  %11.5f  %9.5f  %9.5f", without printf's cost per row) */
+        put_column(out, texts[i], width, false);
+        fputs("  ", out);
+        put_column(out, ps[i], pw, true);
+        fputs("  ", out);
+        put_column(out, pt, 11, false);
+        fputs("  ", out);
+        put_column(out, lt, 9, false);
+        fputs("  ", out);
+        put_column(out, mt, 9, false);
+        end_with_bar(out, row->p);
+    }
+}
+
+static void exact_text(FILE *out, const OddsTable *t)
+{
+    print_heading(out, t);
+    fprintf(out, ": exact (%llu run%s)\n", (unsigned long long)t->runs, t->runs == 1 ? "" : "s");
+    int width = t->has_not_given ? 19 : 5, pw;
+    char **texts = value_column(t, &width);
+    char **ps = fraction_column(t, &pw);
+    fprintf(out, "%*s  %-*s  %11s  %9s  %9s\n", width, "value", pw, "p", "probability", "at least", "at most");
+    exact_rows(out, t, texts, ps, width, pw);
+    if (t->has_not_given)
+        fprintf(out, "%*s  %-*s  %11.5f\n", width, "not given in source", pw, api_mpq_text(t->not_given.q),
+                t->not_given.p);
+    if (t->has_cut) {
+        char *p = api_mpq_text(t->cut_q);
+        fprintf(out, "cut off: an open-ended roll went on past the depth limit with probability %s; "
+                "that is in no row above\n", strlen(p) <= 30 ? p : mem_printed_double(t->cut));
+    }
+    if (t->numeric) {
+        fprintf(out, "mean %.4f", t->mean);
+        if (t->mean_fraction && strlen(t->mean_fraction) <= 30)
+            fprintf(out, " (%s)", t->mean_fraction);
+        fprintf(out, ", standard deviation %.4f%s\n", t->sd,
+                t->has_not_given ? " (of the outcomes with a value)" : "");
+    }
+}
+
+static void exact_json(FILE *out, const OddsTable *t)
+{
+    fputs("{\"exact\": true, \"trials\": null, \"outcomes\": [", out);
+    for (int i = 0; i < t->n; i++) {
+        fputs(i ? ", {\"value\": " : "{\"value\": ", out);
+        val_print_json(out, t->rows[i].value, t->c->prog);
+        fputs(", \"p\": \"", out);
+        print_mpq(out, t->rows[i].q);
+        fprintf(out, "\", \"probability\": %.10g}", t->rows[i].p);
+    }
+    if (t->has_not_given) {
+        fputs(t->n ? ", " : "", out);
+        fputs("{\"value\": null, \"not_given\": true, \"p\": \"", out);
+        print_mpq(out, t->not_given.q);
+        fprintf(out, "\", \"probability\": %.10g}", t->not_given.p);
+    }
+    fputs("]", out);
+    if (t->has_cut) {
+        fputs(", \"dropped\": \"", out);
+        print_mpq(out, t->cut_q);
+        fputc('"', out);
+    }
+    if (t->numeric)
+        fprintf(out, ", \"mean\": %.10g, \"sd\": %.10g", t->mean, t->sd);
+    fputs("}\n", out);
+}
+
+static void exact_csv(FILE *out, const OddsTable *t)
+{
+    fputs("value,p,probability\n", out);
+    for (int i = 0; i < t->n; i++) {
+        char p[48];
+        fixed_text(p, t->rows[i].p, 10);
+        csv_field(out, api_value_text(t->rows[i].value, t->c->prog));
+        fputc(',', out);
+        print_mpq(out, t->rows[i].q);
+        fprintf(out, ",%s\n", p);
+    }
+    if (t->has_not_given) {
+        fputs("not given in source,", out);
+        print_mpq(out, t->not_given.q);
+        fprintf(out, ",%.10f\n", t->not_given.p);
+    }
+    if (t->has_cut) {
+        fputs("cut off,", out);
+        print_mpq(out, t->cut_q);
+        fprintf(out, ",%.10f\n", t->cut);
+    }
+}
+
+/* ---- simulated odds ---- */
+
+static void simulated_text(FILE *out, const OddsTable *t)
+{
+    print_heading(out, t);
+    fprintf(out, ": %llu trials, seed %llu (simulated; 95%% intervals)\n", (unsigned long long)t->trials,
+            (unsigned long long)t->seed);
+    /* the value column is as wide as the widest value (up to a point) */
+    int width = t->has_not_given ? 19 : 5;
+    char **texts = value_column(t, &width);
+    fprintf(out, "%*s  %9s  %19s  %9s  %9s\n", width, "value", "p", "95% interval", "at least", "at most");
+    for (int i = 0; i < t->n; i++) {
+        const OddsRow *row = &t->rows[i];
+        fprintf(out, "%*s  %9.5f  [%7.5f, %7.5f]  %9.5f  %9.5f", width, texts[i], row->p, row->lo, row->hi,
+                row->at_least, row->at_most);
+        end_with_bar(out, row->p);
+    }
+    if (t->has_not_given) {
+        fprintf(out, "%*s  %9.5f  [%7.5f, %7.5f]\n", width, "not given in source", t->not_given.p, t->not_given.lo,
+                t->not_given.hi);
+        fprintf(out, "(%llu trials reached a value the rules text does not give, such as %s line %d)\n",
+                (unsigned long long)t->not_given.count, t->not_given_path, t->not_given_line);
+    }
+    if (t->numeric)
+        fprintf(out, "mean %.4f, standard deviation %.4f%s\n", t->mean, t->sd,
+                t->has_not_given ? " (of the trials with a value)" : "");
+}
+
+static void simulated_json(FILE *out, const OddsTable *t)
+{
+    fprintf(out, "{\"exact\": false, \"trials\": %llu, \"seed\": %llu, \"outcomes\": [",
+            (unsigned long long)t->trials, (unsigned long long)t->seed);
+    for (int i = 0; i < t->n; i++) {
+        const OddsRow *row = &t->rows[i];
+        fputs(i ? ", " : "", out);
+        fputs("{\"value\": ", out);
+        val_print_json(out, row->value, t->c->prog);
+        fprintf(out, ", \"p\": %.6g, \"probability\": %.6g, \"low\": %.6g, \"high\": %.6g}", row->p, row->p,
+                row->lo, row->hi);
+    }
+    if (t->has_not_given)
+        fprintf(out, "%s{\"value\": null, \"not_given\": true, \"p\": %.6g, \"probability\": %.6g, "
+                "\"low\": %.6g, \"high\": %.6g}", t->n ? ", " : "", t->not_given.p, t->not_given.p,
+                t->not_given.lo, t->not_given.hi);
+    fputs("]", out);
+    if (t->numeric)
+        fprintf(out, ", \"mean\": %.6g, \"sd\": %.6g", t->mean, t->sd);
+    fputs("}\n", out);
+}
+
+static void simulated_csv(FILE *out, const OddsTable *t)
+{
+    fputs("value,probability,low,high,count\n", out);
+    for (int i = 0; i < t->n; i++) {
+        const OddsRow *row = &t->rows[i];
+        csv_field(out, api_value_text(row->value, t->c->prog));
+        fprintf(out, ",%.6f,%.6f,%.6f,%llu\n", row->p, row->lo, row->hi, (unsigned long long)row->count);
+    }
+    if (t->has_not_given)
+        fprintf(out, "not given in source,%.6f,%.6f,%.6f,%llu\n", t->not_given.p, t->not_given.lo,
+                t->not_given.hi, (unsigned long long)t->not_given.count);
+}
+
+void api_odds_text(FILE *out, const OddsTable *t)
+{
+    if (t->exact)
+        exact_text(out, t);
+    else
+        simulated_text(out, t);
+}
+
+void api_odds_json(FILE *out, const OddsTable *t)
+{
+    if (t->exact)
+        exact_json(out, t);
+    else
+        simulated_json(out, t);
+}
+
+void api_odds_csv(FILE *out, const OddsTable *t)
+{
+    if (t->exact)
+        exact_csv(out, t);
+    else
+        simulated_csv(out, t);
+}
+
+/* ---- --vs ---- */
+
+void api_vs_json(FILE *out, const OddsVs *vs)
+{
+    fprintf(out, "{\"exact\": %s, \"base\": ", vs->base.exact && vs->variant.exact ? "true" : "false");
+    val_json_string(out, vs->base_path, strlen(vs->base_path));
+    fputs(", \"variant\": ", out);
+    val_json_string(out, vs->variant_path, strlen(vs->variant_path));
+    fputs(", \"outcomes\": [", out);
+    for (int i = 0; i < vs->n; i++) {
+        const OddsChange *row = &vs->rows[i];
+        fputs(i ? ", {\"value\": " : "{\"value\": ", out);
+        val_print_json(out, row->value, row->prog);
+        fprintf(out, ", \"base\": %.10g, \"variant\": %.10g, \"change\": %.10g}", row->base, row->variant,
+                row->change);
+    }
+    fputs("]", out);
+    if (vs->numeric)
+        fprintf(out, ", \"base_mean\": %.10g, \"variant_mean\": %.10g, \"mean_change\": %.10g", vs->base_mean,
+                vs->variant_mean, vs->mean_change);
+    fputs("}\n", out);
+}
+
+/* The heading of --vs: the call, then the two files and how each side was
+ * counted.  File names are written as diag_put_text writes them: no raw
+ * control character. */
+static void vs_heading(FILE *out, const OddsVs *vs)
+{
+    const OddsTable *a = &vs->base, *b = &vs->variant;
+    bool exact = a->exact && b->exact;
+    bool mixed = !exact && (a->exact || b->exact);   /* one side past the budget */
+    char sim[64];
+    snprintf(sim, sizeof sim, " (simulated, seed %llu)", (unsigned long long)vs->seed);
+    print_heading(out, a);
+    fputs(": ", out);
+    diag_put_text(out, vs->base_path);
+    if (mixed)
+        fputs(a->exact ? " (exact)" : sim, out);
+    fputs(" against ", out);
+    diag_put_text(out, vs->variant_path);
+    if (mixed)
+        fputs(b->exact ? " (exact)" : sim, out);
+    else if (exact)
+        fputs(", exact", out);
+    else
+        fprintf(out, ", simulated on the same dice, seed %llu", (unsigned long long)vs->seed);
+    fputc('\n', out);
+}
+
+void api_vs_text(FILE *out, const OddsVs *vs)
+{
+    vs_heading(out, vs);
+    bool not_given = vs->not_given_base > 0 || vs->not_given_variant > 0;
+    int width = not_given ? 19 : 5;
+    char **texts = mem_alloc(sizeof(char *) * (size_t)(vs->n + 1));
+    for (int i = 0; i < vs->n; i++) {
+        texts[i] = mem_strdup(vs->rows[i].text);
+        if (strlen(texts[i]) > 40)
+            strcpy(texts[i] + 37, "...");
+        if ((int)strlen(texts[i]) > width)
+            width = (int)strlen(texts[i]);
+    }
+    fprintf(out, "%*s  %9s  %9s  %9s\n", width, "value", "rules", "variant", "change");
+    for (int i = 0; i < vs->n; i++)
+        fprintf(out, "%*s  %9.5f  %9.5f  %+9.5f\n", width, texts[i], vs->rows[i].base, vs->rows[i].variant,
+                vs->rows[i].change);
+    if (not_given)
+        fprintf(out, "%*s  %9.5f  %9.5f  %+9.5f\n", width, "not given in source", vs->not_given_base,
+                vs->not_given_variant, vs->not_given_change);
+    if (vs->numeric)
+        fprintf(out, "%*s  %9.4f  %9.4f  %+9.4f\n", width, "mean", vs->base_mean, vs->variant_mean,
+                vs->mean_change);
+}

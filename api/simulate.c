@@ -1,0 +1,292 @@
+/* simulate.c — odds by simulation: trials in blocks on threads, and tallies.
+ *
+ * Each block of SIM_BLOCK trials has a random stream of its own, seeded from
+ * the run's seed and the block's number, and the blocks are shared out among
+ * the threads, so the counts are the same whatever the number of threads.
+ * simulate and tally are the hot loop of `muster prob`: each trial is one
+ * call on the VM (or a block of calls of the specialized proto) and one
+ * count, with no allocation once the worker has warmed up.
+ */
+#include "config.h"
+#include "internal.h"
+#include "specialize.h"
+
+#include <string.h>
+#include <pthread.h>
+#include <unistd.h>
+
+static void tally_n(Tallies *t, Value v, uint64_t n);
+
+static inline void tally(Tallies *t, const Value *vp)
+{
+    ValTag tag = vp->tag;
+    if ((tag == VAL_INT || tag == VAL_ENUM) && t->direct && tag == t->direct_tag && vp->enum_id == t->direct_enum) {
+        /* the usual case, first and short */
+        uint64_t k = (uint64_t)vp->as.i - (uint64_t)TALLY_DIRECT_LO;   /* (unsigned: no overflow) */
+        if (k < TALLY_DIRECT_N) {
+            t->direct[k]++;
+            return;
+        }
+    }
+    Value v = *vp;
+    if (v.tag == VAL_INT || v.tag == VAL_ENUM || v.tag == VAL_BOOL) {
+        uint64_t k = (uint64_t)(v.tag == VAL_BOOL ? (int64_t)v.as.b : v.as.i) - (uint64_t)TALLY_DIRECT_LO;
+        if (!t->direct) {
+            t->direct = mem_alloc_atomic(sizeof(uint64_t) * TALLY_DIRECT_N);
+            memset(t->direct, 0, sizeof(uint64_t) * TALLY_DIRECT_N);
+            t->direct_tag = v.tag;
+            t->direct_enum = v.enum_id;
+        }
+        if (k < TALLY_DIRECT_N && v.tag == t->direct_tag && v.enum_id == t->direct_enum) {
+            t->direct[k]++;
+            return;
+        }
+    }
+    tally_n(t, v, 1);
+}
+
+static void tally_flush(Tallies *t)
+{
+    if (!t->direct)
+        return;
+    for (int64_t k = 0; k < TALLY_DIRECT_N; k++)
+        if (t->direct[k]) {
+            Value v = { .tag = t->direct_tag, .enum_id = t->direct_enum };
+            if (v.tag == VAL_BOOL)
+                v.as.b = k + TALLY_DIRECT_LO != 0;
+            else
+                v.as.i = k + TALLY_DIRECT_LO;
+            tally_n(t, v, t->direct[k]);
+            t->direct[k] = 0;
+        }
+}
+
+static void tally_n(Tallies *t, Value v, uint64_t n)
+{
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int c = val_order(t->items[mid].value, v);
+        if (c == 0) {
+            t->items[mid].count += n;
+            return;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 32;
+        t->items = mem_realloc(t->items, sizeof(Tally) * t->cap, sizeof(Tally) * cap, 0);
+        t->cap = cap;
+    }
+    memmove(&t->items[lo + 1], &t->items[lo], sizeof(Tally) * (t->n - lo));
+    t->items[lo] = (Tally){ vm_keep(v), n };   /* a pool result outlives the trial's arena */
+    t->n++;
+}
+
+#define SIM_BLOCK 4096       /* trials a block; each block has a stream of its own */
+
+typedef struct Sim {
+    muster_ctx *ctx;
+    const Compiled *c;
+    const ProcSig *sig;
+    const Value *argv;
+    const bool *given;
+    int *choices;
+    int field;
+    uint64_t seed, trials, nblocks;
+    uint64_t next_block, blocks_done;    /* under lock */
+    pthread_mutex_t lock;
+    bool progress;
+    uint64_t failed_trial;               /* the first trial that failed, UINT64_MAX if none */
+    Vm failed_vm;                        /* its machine, to report the error from */
+    uint64_t unknown_first;
+    int spec;                            /* the call specialized for its arguments, or -1 */
+} Sim;
+
+typedef struct Worker {
+    Sim *sim;
+    pthread_t thread;
+    Tallies t;
+    uint64_t unknown, unknown_first;
+    const Proto *unknown_at;
+    uint32_t unknown_offset;
+} Worker;
+
+/* The stream of block b: the run's seed and the block number mixed. */
+static uint64_t block_seed(uint64_t seed, uint64_t b)
+{
+    uint64_t z = seed ^ (b * 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static void *simulate(void *arg)
+{
+    Worker *w = arg;
+    Sim *sim = w->sim;
+    const ProcSig *sig = sim->sig;
+    RngDice rng;
+    dice_rng_init(&rng, 0);
+    /* each worker's machine on cache lines of its own: two threads writing
+     * next to each other would slow both (false sharing) */
+    struct { char before[128]; Vm vm; char after[128]; } *own = mem_alloc(sizeof *own);
+    Vm *vm = &own->vm;
+    vm_init(vm, sim->c->prog, &rng.base);
+    vm->limits = sim->ctx->limits;
+    vm->choices = sim->choices;
+    vm->memo = true;
+    vm->quiet_unknown = true;
+    Value *argv = mem_alloc(sizeof(Value) * (size_t)(sig->nparams + 1));
+    memcpy(argv, sim->argv, sizeof(Value) * (size_t)sig->nparams);
+    Arena arena = { 0 };     /* the trial's pools: no allocation per trial once it has grown */
+    vm->scratch = &arena;
+    Value *results = mem_alloc(sizeof(Value) * SIM_BLOCK);   /* a block's results, before they are counted */
+    bool defaults = false;   /* any left to work out per trial? */
+    for (int p = 0; p < sig->nparams; p++)
+        defaults |= !sim->given[p];
+    for (;;) {
+        pthread_mutex_lock(&sim->lock);
+        uint64_t b = sim->next_block++;
+        bool stop = b >= sim->nblocks || sim->failed_trial != UINT64_MAX;
+        pthread_mutex_unlock(&sim->lock);
+        if (stop)
+            break;
+        rng_seed(&rng.rng, block_seed(sim->seed, b));
+        uint64_t from = b * SIM_BLOCK, to = from + SIM_BLOCK < sim->trials ? from + SIM_BLOCK : sim->trials;
+        for (uint64_t i = from; i < to; i++) {
+            Value r;
+            arena_reset(&arena);
+            if (sim->spec >= 0) {
+                /* the specialized call (its result is already the field asked
+                 * for), the rest of the block in one go */
+                uint64_t done, unknown;
+                /* once this worker knows where its first '?' is, the later
+                 * ones are only counted, without leaving the interpreter */
+                vm->skip_unknown = w->unknown > 0;
+                int rc = vm_call_many(vm, sim->spec, to - i, results, &done, &unknown);
+                for (uint64_t k = 0; k < done; k++)
+                    tally(&w->t, &results[k]);
+                w->unknown += unknown;
+                i += done + unknown;
+                if (rc == 0) {
+                    i--;            /* (the loop's i++ moves past the last) */
+                    continue;
+                }
+                /* It rolled what the original rolls up to the error, so the
+                 * dice are in step; a '?' after the first is only counted. */
+                if (vm->error_unknown && w->unknown && i > w->unknown_first) {
+                    w->unknown++;
+                    continue;
+                }
+                /* Otherwise the same trial again with the original, which
+                 * says where the error is: back to the dice this trial
+                 * started with, by replaying the block up to it. */
+                rng_seed(&rng.rng, block_seed(sim->seed, b));
+                for (uint64_t k = from; k < i; k++) {
+                    Value ignored;
+                    arena_reset(&arena);
+                    (void)vm_call(vm, sim->spec, NULL, 0, &ignored);
+                }
+                arena_reset(&arena);
+            }
+            if ((defaults && api_fill_defaults(sig, sim->given, vm, argv)) || vm_call(vm, sig->proto, argv, sig->nparams, &r)) {
+                if (vm->error_unknown) {
+                    /* the odds of reaching a gap in the rules are part of the answer */
+                    if (!w->unknown || i < w->unknown_first) {
+                        w->unknown_first = i;
+                        w->unknown_at = vm->error_proto;
+                        w->unknown_offset = vm->error_offset;
+                    }
+                    w->unknown++;
+                    continue;
+                }
+                pthread_mutex_lock(&sim->lock);
+                if (i < sim->failed_trial) {
+                    sim->failed_trial = i;
+                    sim->failed_vm = *vm;
+                }
+                pthread_mutex_unlock(&sim->lock);
+                break;
+            }
+            tally(&w->t, sim->field >= 0 ? &r.as.r->field[sim->field] : &r);
+        }
+        if (sim->progress) {
+            pthread_mutex_lock(&sim->lock);
+            uint64_t done = ++sim->blocks_done;
+            if (done * 100 / sim->nblocks != (done - 1) * 100 / sim->nblocks) {
+                int pct = (int)(done * 100 / sim->nblocks);
+                fprintf(stderr, "\r[%-40.*s] %3d%%", pct * 40 / 100, "########################################", pct);
+            }
+            pthread_mutex_unlock(&sim->lock);
+        }
+    }
+    tally_flush(&w->t);
+    return NULL;
+}
+
+/* The simulated odds of a call: `trials` runs of it in blocks, shared out
+ * among threads, counted into o.  per_run says which arguments are worked
+ * out afresh each trial; field is the record field counted, or -1. */
+int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts *opts, Vm *vm, const ProcSig *sig,
+                      Value *argv, const bool *per_run, int field, uint64_t seed, uint64_t trials, Odds *o)
+{
+    /* simulate in blocks with a stream each, shared out among threads: the
+     * counts are the same whatever the number of threads */
+    int nthreads = opts->threads > 0 ? opts->threads : 1;
+    uint64_t nblocks = (trials + SIM_BLOCK - 1) / SIM_BLOCK;
+    if ((uint64_t)nthreads > nblocks)
+        nthreads = (int)nblocks;
+    Sim sim = { .ctx = ctx, .c = c, .sig = sig, .argv = argv, .given = per_run, .choices = vm->choices,
+                .field = field, .seed = seed, .trials = trials, .nblocks = nblocks, .failed_trial = UINT64_MAX,
+                .spec = -1 };
+    /* every argument fixed: compile the call once more for them (see specialize.h) */
+    bool all_fixed = true;
+    for (int p = 0; p < sig->nparams; p++)
+        all_fixed &= per_run[p];
+    if (all_fixed && !opts->no_specialize)
+        sim.spec = specialize_call(vm, sig->proto, argv, sig->nparams, field);
+    sim.progress = ctx->err == stderr && isatty(2) && trials >= 200000;
+    pthread_mutex_init(&sim.lock, NULL);
+    Worker *w = mem_alloc(sizeof(Worker) * (size_t)nthreads);
+    for (int k = 0; k < nthreads; k++) {
+        w[k].sim = &sim;
+        if (k > 0 && mem_thread_create(&w[k].thread, simulate, &w[k]) != 0) {
+            nthreads = k;   /* fewer threads than asked for: the rest is done by those running */
+            break;
+        }
+    }
+    simulate(&w[0]);
+    for (int k = 1; k < nthreads; k++)
+        mem_thread_join(w[k].thread);
+    pthread_mutex_destroy(&sim.lock);
+    if (sim.progress)
+        fputs("\r\033[K", stderr);
+    if (sim.failed_trial != UINT64_MAX) {
+        api_report_runtime(ctx, c, &sim.failed_vm);
+        diag_report(&ctx->diag, DIAG_NOTE, NULL, (Span){ 0, 0 },
+                    "this happened in trial %llu of the simulation with seed %llu; "
+                    "--seed %llu --trials %llu repeats it",
+                    (unsigned long long)sim.failed_trial + 1, (unsigned long long)seed, (unsigned long long)seed,
+                    (unsigned long long)sim.failed_trial + 1);
+        return MUSTER_ERROR;
+    }
+    /* merge the threads' counts */
+    Tallies t = { 0 };
+    for (int k = 0; k < nthreads; k++) {
+        for (size_t i = 0; i < w[k].t.n; i++)
+            tally_n(&t, w[k].t.items[i].value, w[k].t.items[i].count);
+        o->unknown += w[k].unknown;
+        if (w[k].unknown && (!o->unknown_at || w[k].unknown_first < sim.unknown_first)) {
+            sim.unknown_first = w[k].unknown_first;
+            o->unknown_at = w[k].unknown_at;
+            o->unknown_offset = w[k].unknown_offset;
+        }
+    }
+    o->t = t;
+    o->trials = trials;
+    return MUSTER_OK;
+}
