@@ -7,13 +7,6 @@
 #include <stdbool.h>
 #include <string.h>
 
-static bool is_jump(uint8_t op)
-{
-    return op == OP_JUMP || op == OP_JUMP_FALSE || op == OP_AND_JUMP || op == OP_OR_JUMP;
-}
-
-static unsigned u16_at(const uint8_t *c) { return (unsigned)c[0] | ((unsigned)c[1] << 8); }
-
 /* Write one fused instruction at code[*n]: its bytes, each with the source
  * offset `off` (that of the part that can fail, for its errors). */
 static void put(uint8_t *code, uint32_t *offsets, int *n, const uint8_t *bytes, int len, uint32_t off)
@@ -34,15 +27,12 @@ void peephole_proto(Proto *p)
     /* where jumps land: no fused sequence may swallow one */
     bool *target = mem_alloc_atomic((size_t)len + 1);
     memset(target, 0, (size_t)len + 1);
-    for (int pc = 0; pc < len; pc += chunk_insn_len(old, pc)) {
-        if (is_jump(old[pc]))
-            target[pc + 3 + (int)u16_at(old + pc + 1)] = true;
-        else if (old[pc] == OP_JUMP_UNLESS)
-            target[pc + 6 + (int)u16_at(old + pc + 4)] = true;
-    }
-    /* the jumps of the new code: where each one's offset goes, where it
-     * ends, and the old target, moved when all is placed */
-    typedef struct { int field, end, to; } Fix;
+    for (int pc = 0; pc < len; pc += chunk_insn_len(old, pc))
+        if (chunk_is_jump(old[pc]))
+            target[chunk_jump_target(old, pc)] = true;
+    /* the jumps of the new code: where each one is, and its old target,
+     * moved when all is placed */
+    typedef struct { int at, to; } Fix;
     Fix *fix = mem_alloc_atomic(sizeof(Fix) * ((size_t)len + 1));
     int nfix = 0;
 
@@ -98,7 +88,7 @@ void peephole_proto(Proto *p)
             if (fused == OP_CMPK && pc + 6 < len && old[pc + 4] == OP_JUMP_FALSE && !target[pc + 4]) {
                 /* ... and a jump on what it says */
                 moved[pc + 3] = moved[pc + 4] = n;
-                fix[nfix++] = (Fix){ n + 4, n + 6, pc + 7 + (int)u16_at(old + pc + 5) };
+                fix[nfix++] = (Fix){ n, chunk_jump_target(old, pc + 4) };
                 put(code, offsets, &n,
                     (const uint8_t[]){ OP_JUMP_UNLESS, old[pc + 1], old[pc + 2], (uint8_t)(next - OP_EQ), 0, 0 },
                     6, p->offsets[pc + 3]);
@@ -129,20 +119,15 @@ void peephole_proto(Proto *p)
         int il = chunk_insn_len(old, pc);
         memcpy(code + n, old + pc, (size_t)il);
         memcpy(offsets + n, p->offsets + pc, sizeof(uint32_t) * (size_t)il);
-        if (is_jump(op))
-            fix[nfix++] = (Fix){ n + 1, n + 3, pc + 3 + (int)u16_at(old + pc + 1) };
-        else if (op == OP_JUMP_UNLESS)
-            fix[nfix++] = (Fix){ n + 4, n + 6, pc + 6 + (int)u16_at(old + pc + 4) };
+        if (chunk_is_jump(op))
+            fix[nfix++] = (Fix){ n, chunk_jump_target(old, pc) };
         n += il;
         pc += il;
     }
     moved[len] = n;
     /* jumps: the same targets, at their new places */
-    for (int i = 0; i < nfix; i++) {
-        unsigned off = (unsigned)(moved[fix[i].to] - fix[i].end);
-        code[fix[i].field] = (uint8_t)(off & 0xff);
-        code[fix[i].field + 1] = (uint8_t)(off >> 8);
-    }
+    for (int i = 0; i < nfix; i++)
+        chunk_set_jump(code, fix[i].at, moved[fix[i].to]);
     p->code = code;
     p->offsets = offsets;
     p->len = p->cap = n;

@@ -74,8 +74,6 @@ typedef struct Spec {
     int nslices, slices_cap;
 } Spec;
 
-static inline unsigned u16_at(const uint8_t *c) { return (unsigned)c[0] | ((unsigned)c[1] << 8); }
-
 static AVal known(Value v)
 {
     AVal a = { .kind = AV_KNOWN, .v = v };
@@ -176,26 +174,26 @@ static AVal emit_op(Spec *S, const uint8_t *insn, int len, const AVal *in, int n
     return a;
 }
 
+/* A JUMP_FALSE on cond, to be patched; returns where it is. */
 static int emit_jump_false(Spec *S, const AVal *cond, uint32_t off)
 {
     S->depth_now = 0;
     emit_value(S, cond, off);
+    int at = S->out->len;
     emit(S, OP_JUMP_FALSE, off);
-    int pos = S->out->len;
     emit(S, 0xff, off);
     emit(S, 0xff, off);
-    return pos;
+    return at;
 }
 
-static void patch(Spec *S, int pos)
+/* Make the jump at `at` land here. */
+static void patch(Spec *S, int at)
 {
-    int dist = S->out->len - (pos + 2);
-    if (dist > 0xffff) {
+    if (S->out->len - (at + chunk_insn_len(S->out->code, at)) > 0xffff) {
         S->failed = true;
         return;
     }
-    S->out->code[pos] = (uint8_t)(dist & 0xff);
-    S->out->code[pos + 1] = (uint8_t)(dist >> 8);
+    chunk_set_jump(S->out->code, at, S->out->len);
 }
 
 /* ---- following the code ---- */
@@ -237,24 +235,11 @@ static void enter(SState *st, const Proto *p, int index, const AVal *args, int n
     f->sp = 0;
 }
 
-/* How many values an instruction takes (those with a result of one value). */
+/* How many values an instruction takes, if it computes one value from
+ * them (VALUE in opcodes.def); -1 for any other. */
 static int inputs_of(const Program *prog, const uint8_t *ip)
 {
-    switch ((OpCode)ip[0]) {
-    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_MOD:
-    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
-    case OP_MIN: case OP_MAX: case OP_SHIFT: case OP_FILTER: case OP_ANY: case OP_ALL:
-    case OP_COUNT_IF: case OP_HIGHEST_N: case OP_LOWEST_N: case OP_ROLL_POOL: case OP_ADD_IF:
-        return 2;
-    case OP_NEG: case OP_NOT: case OP_BOOL_INT: case OP_ROLL: case OP_COUNT: case OP_SUM: case OP_HIGHEST:
-    case OP_LOWEST: case OP_DOUBLES: case OP_FLOOR: case OP_CEIL: case OP_ROUND: case OP_ABS:
-    case OP_FIELD:
-        return 1;
-    case OP_TABLE:
-        return prog->tables[u16_at(ip + 1)]->ndims;
-    default:
-        return -1;
-    }
+    return op_is(ip[0], OPF_VALUE) ? chunk_insn_pops(prog, ip) : -1;
 }
 
 static bool is_int(const AVal *a)
@@ -399,14 +384,14 @@ static void result_bounds(uint8_t op, const AVal *in, int n, AVal *r)
 }
 
 /* Can the instruction be dropped when nobody reads its result: it rolls
- * nothing and cannot fail on these inputs? */
+ * nothing and cannot fail on these inputs?  What opcodes.def says of it
+ * (a VALUE that neither FAILS nor rolls DICE), or, for a few that fail
+ * only on some inputs, what these inputs prove. */
 static bool removable(uint8_t op, const AVal *in)
 {
-    switch ((OpCode)op) {
-    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_NOT: case OP_BOOL_INT:
-    case OP_FIELD: case OP_COUNT: case OP_COUNT_IF: case OP_ANY: case OP_ALL: case OP_SUM:
-    case OP_FILTER: case OP_DOUBLES: case OP_FLOOR: case OP_MIN: case OP_MAX: case OP_SHIFT:
+    if (op_is(op, OPF_VALUE) && !(op_info[op].effects & (OPF_FAILS | OPF_DICE)))
         return true;
+    switch ((OpCode)op) {
     case OP_CEIL: case OP_ROUND:
         /* of a whole number or a rational within bounds: no overflow */
         return is_int(&in[0]) || (in[0].kind == AV_TEMP && in[0].bounded);
@@ -503,12 +488,13 @@ static void follow(Spec *S, SState *st)
         const Proto *p = fr->p;
         const uint8_t *ip = p->code + fr->pc;
         uint8_t op = ip[0];
-        int len = chunk_insn_len(p->code, fr->pc);
-        uint32_t off = p->offsets[fr->pc];
+        int at = fr->pc;
+        int len = chunk_insn_len(p->code, at);
+        uint32_t off = p->offsets[at];
         fr->pc += len;
         uint8_t plain_op[2];
         if (op == OP_COUNT_IFK || op == OP_ANYK || op == OP_ALLK) {
-            PUSHA(fr, known(p->consts[u16_at(ip + 1)]));
+            PUSHA(fr, known(p->consts[chunk_u16(ip + 1)]));
             plain_op[0] = op == OP_COUNT_IFK ? OP_COUNT_IF : op == OP_ANYK ? OP_ANY : OP_ALL;
             plain_op[1] = ip[3];
             op = plain_op[0];
@@ -516,8 +502,8 @@ static void follow(Spec *S, SState *st)
             len = 2;
         }
         if (op == OP_ROLL_POOLK) {
-            PUSHA(fr, known(p->consts[u16_at(ip + 1)]));
-            PUSHA(fr, known(p->consts[u16_at(ip + 3)]));
+            PUSHA(fr, known(p->consts[chunk_u16(ip + 1)]));
+            PUSHA(fr, known(p->consts[chunk_u16(ip + 3)]));
             plain_op[0] = OP_ROLL_POOL;
             op = plain_op[0];
             ip = plain_op;
@@ -525,7 +511,7 @@ static void follow(Spec *S, SState *st)
         }
         if (op == OP_ROLLK || op == OP_ADDK || op == OP_SUBK || op == OP_CMPK) {
             /* the peephole pass's pairs, taken apart: the constant, then the operation */
-            PUSHA(fr, known(p->consts[u16_at(ip + 1)]));
+            PUSHA(fr, known(p->consts[chunk_u16(ip + 1)]));
             plain_op[0] = op == OP_ROLLK ? OP_ROLL : op == OP_ADDK ? OP_ADD : op == OP_SUBK ? OP_SUB
                         : (uint8_t)(OP_EQ + ip[3]);
             op = plain_op[0];
@@ -533,7 +519,7 @@ static void follow(Spec *S, SState *st)
             len = 1;
         }
         switch ((OpCode)op) {
-        case OP_CONST: PUSHA(fr, known(p->consts[u16_at(ip + 1)])); break;
+        case OP_CONST: PUSHA(fr, known(p->consts[chunk_u16(ip + 1)])); break;
         case OP_TRUE: PUSHA(fr, known(val_bool(true))); break;
         case OP_FALSE: PUSHA(fr, known(val_bool(false))); break;
         case OP_LOAD: PUSHA(fr, fr->locals[ip[1]]); break;
@@ -546,19 +532,19 @@ static void follow(Spec *S, SState *st)
         case OP_POP: fr->sp--; break;
         case OP_NOTE: break;   /* for explanations only */
         case OP_CHOOSE: {
-            int id = (int)u16_at(ip + 1);
+            int id = (int)chunk_u16(ip + 1);
             int pick = S->ev.choices ? S->ev.choices[id] : -1;
             PUSHA(fr, known(val_enum(id, pick >= 0 ? pick : S->prog->enums[id].deflt)));
             break;
         }
-        case OP_JUMP: fr->pc += (int)u16_at(ip + 1); break;
+        case OP_JUMP: fr->pc = chunk_jump_target(p->code, at); break;
         case OP_JUMP_FALSE: case OP_JUMP_UNLESS: {
             AVal c = POPA(fr);
-            int target = fr->pc + (int)u16_at(ip + (op == OP_JUMP_UNLESS ? 4 : 1));
+            int target = chunk_jump_target(p->code, at);
             if (op == OP_JUMP_UNLESS) {
                 /* the peephole pass's test and branch, taken apart: the test first */
                 uint8_t test[1] = { (uint8_t)(OP_EQ + ip[3]) };
-                AVal in[2] = { c, known(p->consts[u16_at(ip + 1)]) };
+                AVal in[2] = { c, known(p->consts[chunk_u16(ip + 1)]) };
                 Value vals[2] = { c.v, in[1].v }, r;
                 if (c.kind == AV_KNOWN && eval_insn(S, test, 1, vals, 2, &r))
                     c = known(r);
@@ -577,7 +563,7 @@ static void follow(Spec *S, SState *st)
         case OP_AND_JUMP: case OP_OR_JUMP: {
             /* AND: false jumps keeping it, true is dropped; OR the other way */
             AVal c = fr->stack[fr->sp - 1];
-            int target = fr->pc + (int)u16_at(ip + 1);
+            int target = chunk_jump_target(p->code, at);
             bool jump_on = op == OP_OR_JUMP;
             if (c.kind == AV_KNOWN) {
                 if (c.v.as.b == jump_on)
@@ -605,7 +591,7 @@ static void follow(Spec *S, SState *st)
             break;
         }
         case OP_CALL: {
-            int ci = (int)u16_at(ip + 1), argc = ip[3];
+            int ci = (int)chunk_u16(ip + 1), argc = ip[3];
             const Proto *callee = S->prog->protos[ci];
             fr->sp -= argc;
             AVal *args = copy_avals(fr->stack + fr->sp, argc);
@@ -665,7 +651,7 @@ static void follow(Spec *S, SState *st)
             emit(S, OP_REROLL, off);
             return;
         case OP_RECORD: {
-            int type = (int)u16_at(ip + 1), n = ip[3];
+            int type = (int)chunk_u16(ip + 1), n = ip[3];
             fr->sp -= n;
             AVal *fields = copy_avals(fr->stack + fr->sp, n);
             bool all_known = true;
@@ -710,7 +696,7 @@ static void follow(Spec *S, SState *st)
             AVal in[2];
             fr->sp -= n;
             memcpy(in, fr->stack + fr->sp, sizeof(AVal) * (size_t)n);
-            bool dice = op == OP_ROLL || op == OP_ROLL_POOL;
+            bool dice = op_is(op, OPF_DICE);
             bool all_known = !dice;
             for (int i = 0; i < n; i++)
                 all_known &= in[i].kind == AV_KNOWN;
@@ -726,7 +712,7 @@ static void follow(Spec *S, SState *st)
             /* a two-key table looked up with its column known: one column of it */
             uint8_t sliced[3];
             if (op == OP_TABLE && n == 2 && in[1].kind == AV_KNOWN) {
-                int col_table = column_of(S, (int)u16_at(ip + 1), in[1].v);
+                int col_table = column_of(S, (int)chunk_u16(ip + 1), in[1].v);
                 if (col_table >= 0) {
                     sliced[0] = OP_TABLE;
                     sliced[1] = (uint8_t)(col_table & 0xff);
@@ -770,11 +756,6 @@ static void follow(Spec *S, SState *st)
 
 /* ---- tidying the residual code ---- */
 
-static bool is_jump(uint8_t op)
-{
-    return op == OP_JUMP || op == OP_JUMP_FALSE || op == OP_AND_JUMP || op == OP_OR_JUMP;
-}
-
 /* Keep only the bytes marked in keep (whole instructions), moving jumps. */
 static void compact(Proto *p, const bool *keep)
 {
@@ -793,18 +774,14 @@ static void compact(Proto *p, const bool *keep)
     }
     moved[len] = n;
     for (int pc = 0; pc < len; pc += chunk_insn_len(p->code, pc))
-        if (keep[pc] && is_jump(p->code[pc])) {
-            int to = moved[pc + 3 + (int)u16_at(p->code + pc + 1)];
-            unsigned dist = (unsigned)(to - (moved[pc] + 3));
-            code[moved[pc] + 1] = (uint8_t)(dist & 0xff);
-            code[moved[pc] + 2] = (uint8_t)(dist >> 8);
-        }
+        if (keep[pc] && chunk_is_jump(p->code[pc]))
+            chunk_set_jump(code, moved[pc], moved[chunk_jump_target(p->code, pc)]);
     p->code = code;
     p->offsets = offsets;
     p->len = p->cap = n;
 }
 
-static bool ends_path(uint8_t op) { return op == OP_RETURN || op == OP_REROLL; }
+static bool ends_path(uint8_t op) { return op_is(op, OPF_ENDS); }
 
 /* The kept instructions of one side of a branch, from instruction index i:
  * up to the end of its path (a RETURN or REROLL), or up to byte `stop`.
@@ -816,7 +793,7 @@ static int side(const Proto *p, const int *starts, int ninsn, const bool *keep, 
         int pc = starts[i];
         if (!keep[pc])
             continue;
-        if (p->code[pc] == OP_JUMP_FALSE)
+        if (chunk_is_jump(p->code[pc]))
             return -1;
         out[n++] = pc;
         if (ends_path(p->code[pc]))
@@ -844,7 +821,7 @@ static bool add_if(Spec *S, Proto *p, const int *starts, bool *keep, bool *dead,
         || uses[c[fa[3] + 1]] != 1)
         return false;
     int cond_at = starts[prev], jump_at = starts[i];
-    Value k = p->consts[u16_at(c + fa[1] + 1)];
+    Value k = p->consts[chunk_u16(c + fa[1] + 1)];
     if (k.tag != VAL_INT)
         return false;
     int x = c[fa[0] + 1], y = c[fa[3] + 1], cond = c[cond_at + 1];
@@ -931,7 +908,7 @@ static void tidy(Spec *S)
                 prev--;
             if (prev < 0 || p->code[starts[prev]] != OP_LOAD)
                 continue;
-            int target = pc + 3 + (int)u16_at(p->code + pc + 1);
+            int target = chunk_jump_target(p->code, pc);
             int nf = side(p, starts, ninsn, keep, i + 1, target, fa);
             int j = i + 1;
             while (j < ninsn && starts[j] < target)
@@ -991,7 +968,7 @@ static void tidy(Spec *S)
         if (p->code[pc] != OP_STORE || uses[p->code[pc + 1]] != 1 || !keep[pc])
             continue;
         int t = p->code[pc + 1], q = pc + 2;
-        while (q < p->len && p->code[q] != OP_STORE && p->code[q] != OP_JUMP_FALSE && p->code[q] != OP_TEE
+        while (q < p->len && !op_is(p->code[q], OPF_WRITES) && !chunk_is_jump(p->code[q])
                && !ends_path(p->code[q]))
             q += chunk_insn_len(p->code, q);
         if (q == pc + 2 || q + 6 > p->len || p->code[q] != OP_STORE)
@@ -1020,21 +997,9 @@ static int max_stack_of(const Program *prog, const Proto *p)
         if (at[pc] >= 0)
             depth = at[pc];
         const uint8_t *ip = p->code + pc;
-        switch ((OpCode)ip[0]) {
-        case OP_LOADN: depth += ip[2]; break;
-        case OP_CALL: depth += 1 - ip[3]; break;
-        case OP_RECORD: depth += 1 - ip[3]; break;
-        case OP_TABLE: depth += 1 - prog->tables[u16_at(ip + 1)]->ndims; break;
-        case OP_JUMP_FALSE:
-            depth -= 1;
-            at[pc + 3 + (int)u16_at(ip + 1)] = depth;
-            break;
-        case OP_JUMP_UNLESS:
-            depth -= 1;
-            at[pc + 6 + (int)u16_at(ip + 4)] = depth;
-            break;
-        default: depth += op_info[ip[0]].stack_effect; break;
-        }
+        depth += chunk_insn_pushes(prog, ip) - chunk_insn_pops(prog, ip);
+        if (chunk_is_jump(ip[0]))
+            at[chunk_jump_target(p->code, pc)] = depth;
         most = depth > most ? depth : most;
     }
     return most;

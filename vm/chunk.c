@@ -157,13 +157,14 @@ int chunk_find_proto(const Program *prog, const char *name)
     return -1;
 }
 
-/* A proto is impure if it rolls, asks for odds, picks an option, checks an
- * expectation or rerolls, or calls something impure.  (A choice taken at
+/* A proto is impure if it has an instruction opcodes.def does not declare
+ * PURE (one that rolls, asks for odds, picks an option, checks an
+ * expectation or rerolls), or calls something impure.  (A choice taken at
  * its default or its override is fixed while a program runs: an owner that
  * remembers results keeps the choices unchanged.)  It is worth
- * remembering when it calls something or does more than a few steps.  Calls may be
- * recursive, so start from "pure" everywhere and strike protos out until
- * nothing changes. */
+ * remembering when it calls something or does more than a few steps that
+ * are not MOVES.  Calls may be recursive, so start from "pure" everywhere
+ * and strike protos out until nothing changes. */
 void chunk_mark_pure(Program *prog)
 {
     for (int i = 0; i < prog->nprotos; i++) {
@@ -171,22 +172,15 @@ void chunk_mark_pure(Program *prog)
         p->pure = true;
         p->memo = false;
         int work = 0;         /* instructions that compute something */
-        for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc))
-            switch ((OpCode)p->code[pc]) {
-            case OP_ROLL: case OP_ROLLK: case OP_ROLL_POOL: case OP_ROLL_POOLK: case OP_PROB: case OP_PICK:
-            case OP_EXPECT: case OP_REROLL:
+        for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
+            uint8_t op = p->code[pc];
+            if (!op_is(op, OPF_PURE))
                 p->pure = false;
-                break;
-            case OP_CALL:
+            else if (op == OP_CALL)
                 p->memo = true;
-                break;
-            case OP_CONST: case OP_TRUE: case OP_FALSE: case OP_LOAD: case OP_LOADN: case OP_STORE: case OP_TEE: case OP_POP:
-            case OP_RETURN: case OP_RETURNL: case OP_RECORD: case OP_NOTE:
-                break;
-            default:
+            else if (!op_is(op, OPF_MOVES))
                 work++;
-                break;
-            }
+        }
         /* a lone table lookup or record is cheaper than looking it up */
         if (work >= 6)
             p->memo = true;
@@ -199,7 +193,7 @@ void chunk_mark_pure(Program *prog)
                 continue;
             for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc))
                 if (p->code[pc] == OP_CALL) {
-                    unsigned callee = (unsigned)p->code[pc + 1] | ((unsigned)p->code[pc + 2] << 8);
+                    unsigned callee = chunk_u16(p->code + pc + 1);
                     if ((int)callee < prog->nprotos && !prog->protos[callee]->pure) {
                         p->pure = false;
                         changed = true;
@@ -212,12 +206,29 @@ void chunk_mark_pure(Program *prog)
         prog->protos[i]->memo &= prog->protos[i]->pure;
 }
 
-int chunk_insn_len(const uint8_t *code, int pc)
+int chunk_insn_pops(const Program *prog, const uint8_t *ip)
 {
-    return 1 + op_info[code[pc]].operand_bytes;
+    int n = op_info[ip[0]].pops;
+    if (n != OP_VARIES)
+        return n;
+    switch ((OpCode)ip[0]) {
+    case OP_CALL: case OP_RECORD: return ip[3];
+    case OP_TABLE: return prog->tables[chunk_u16(ip + 1)]->ndims;
+    default: return 0;   /* (a unit test checks that none is missing) */
+    }
 }
 
-static unsigned u16_at(const uint8_t *c) { return (unsigned)c[0] | ((unsigned)c[1] << 8); }
+int chunk_insn_pushes(const Program *prog, const uint8_t *ip)
+{
+    (void)prog;
+    int n = op_info[ip[0]].pushes;
+    if (n != OP_VARIES)
+        return n;
+    switch ((OpCode)ip[0]) {
+    case OP_LOADN: return ip[2];
+    default: return 0;   /* (a unit test checks that none is missing) */
+    }
+}
 
 void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
 {
@@ -231,31 +242,31 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             fprintf(out, "%*s", 11 - (int)strlen(info->name), "");
         switch ((OpCode)*ip) {
         case OP_CONST:
-            fprintf(out, " %-5u ; ", u16_at(ip + 1));
-            val_print(out, p->consts[u16_at(ip + 1)], prog);
+            fprintf(out, " %-5u ; ", chunk_u16(ip + 1));
+            val_print(out, p->consts[chunk_u16(ip + 1)], prog);
             break;
         case OP_ROLLK: case OP_ADDK: case OP_SUBK:
-            fprintf(out, " %-5u ; ", u16_at(ip + 1));
-            val_print(out, p->consts[u16_at(ip + 1)], prog);
+            fprintf(out, " %-5u ; ", chunk_u16(ip + 1));
+            val_print(out, p->consts[chunk_u16(ip + 1)], prog);
             break;
         case OP_ROLL_POOLK:
-            fprintf(out, " %u %u ; ", u16_at(ip + 1), u16_at(ip + 3));
-            val_print(out, p->consts[u16_at(ip + 1)], prog);
+            fprintf(out, " %u %u ; ", chunk_u16(ip + 1), chunk_u16(ip + 3));
+            val_print(out, p->consts[chunk_u16(ip + 1)], prog);
             fputs("d", out);
-            val_print(out, p->consts[u16_at(ip + 3)], prog);
+            val_print(out, p->consts[chunk_u16(ip + 3)], prog);
             break;
         case OP_COUNT_IFK: case OP_ANYK: case OP_ALLK:
-            fprintf(out, " %-5u ; %s ", u16_at(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
-            val_print(out, p->consts[u16_at(ip + 1)], prog);
+            fprintf(out, " %-5u ; %s ", chunk_u16(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
+            val_print(out, p->consts[chunk_u16(ip + 1)], prog);
             break;
         case OP_JUMP_UNLESS:
-            fprintf(out, " %-5u ; unless %s ", u16_at(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
-            val_print(out, p->consts[u16_at(ip + 1)], prog);
-            fprintf(out, " -> %04u", pc + 6 + u16_at(ip + 4));
+            fprintf(out, " %-5u ; unless %s ", chunk_u16(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
+            val_print(out, p->consts[chunk_u16(ip + 1)], prog);
+            fprintf(out, " -> %04d", chunk_jump_target(p->code, pc));
             break;
         case OP_CMPK:
-            fprintf(out, " %-5u ; %s ", u16_at(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
-            val_print(out, p->consts[u16_at(ip + 1)], prog);
+            fprintf(out, " %-5u ; %s ", chunk_u16(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
+            val_print(out, p->consts[chunk_u16(ip + 1)], prog);
             break;
         case OP_LOAD: case OP_STORE: case OP_TEE: case OP_RETURNL:
             if (ip[1] < p->nparams)
@@ -267,37 +278,37 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             fprintf(out, " %u %u ; slots %u..%u", ip[1], ip[2], ip[1], ip[1] + ip[2] - 1);
             break;
         case OP_JUMP: case OP_JUMP_FALSE: case OP_AND_JUMP: case OP_OR_JUMP:
-            fprintf(out, " %-5u ; -> %04u", u16_at(ip + 1), pc + 3 + u16_at(ip + 1));
+            fprintf(out, " %-5u ; -> %04d", chunk_u16(ip + 1), chunk_jump_target(p->code, pc));
             break;
         case OP_CALL:
-            fprintf(out, " %-5u ; %s, %u args", u16_at(ip + 1),
-                    prog->protos[u16_at(ip + 1)]->name, ip[3]);
+            fprintf(out, " %-5u ; %s, %u args", chunk_u16(ip + 1),
+                    prog->protos[chunk_u16(ip + 1)]->name, ip[3]);
             break;
         case OP_TABLE:
-            fprintf(out, " %-5u ; %s", u16_at(ip + 1), prog->tables[u16_at(ip + 1)]->name);
+            fprintf(out, " %-5u ; %s", chunk_u16(ip + 1), prog->tables[chunk_u16(ip + 1)]->name);
             break;
         case OP_RECORD:
-            fprintf(out, " %-5u ; %s, %u fields", u16_at(ip + 1), prog->records[u16_at(ip + 1)].name, ip[3]);
+            fprintf(out, " %-5u ; %s, %u fields", chunk_u16(ip + 1), prog->records[chunk_u16(ip + 1)].name, ip[3]);
             break;
         case OP_FIELD:
             fprintf(out, " %u", ip[1]);
             break;
         case OP_NOTE:
-            fprintf(out, " %-5u ; ", u16_at(ip + 1));
-            val_print(out, p->consts[u16_at(ip + 1)], prog);
+            fprintf(out, " %-5u ; ", chunk_u16(ip + 1));
+            val_print(out, p->consts[chunk_u16(ip + 1)], prog);
             break;
         case OP_CHOOSE:
-            fprintf(out, " %-5u ; %s", u16_at(ip + 1), prog->enums[u16_at(ip + 1)].name);
+            fprintf(out, " %-5u ; %s", chunk_u16(ip + 1), prog->enums[chunk_u16(ip + 1)].name);
             break;
         case OP_PROB:
-            fprintf(out, " %-5u ; %s", u16_at(ip + 1), prog->protos[u16_at(ip + 1)]->name);
+            fprintf(out, " %-5u ; %s", chunk_u16(ip + 1), prog->protos[chunk_u16(ip + 1)]->name);
             break;
         case OP_PICK:
-            fprintf(out, " %u %u ; %s = %s", u16_at(ip + 1), u16_at(ip + 3), prog->enums[u16_at(ip + 1)].name,
-                    prog->enums[u16_at(ip + 1)].members[u16_at(ip + 3)]);
+            fprintf(out, " %u %u ; %s = %s", chunk_u16(ip + 1), chunk_u16(ip + 3), prog->enums[chunk_u16(ip + 1)].name,
+                    prog->enums[chunk_u16(ip + 1)].members[chunk_u16(ip + 3)]);
             break;
         case OP_EXPECT:
-            fprintf(out, " %u", u16_at(ip + 1));
+            fprintf(out, " %u", chunk_u16(ip + 1));
             break;
         case OP_FILTER: case OP_ANY: case OP_ALL: case OP_COUNT_IF:
             fprintf(out, " %-5u ; %s", ip[1], ip[1] < 6 ? cmp_op_text[ip[1]] : "?");

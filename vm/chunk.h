@@ -11,6 +11,7 @@
 #define MUSTER_VM_CHUNK_H
 
 #include "value.h"
+#include "opcodes.h"
 
 #include <stdint.h>
 
@@ -129,8 +130,51 @@ int chunk_find_proto(const Program *prog, const char *name);
 /* Work out every proto's `pure` and `memo` flags (after compiling). */
 void chunk_mark_pure(Program *prog);
 
+/* ---- the instruction decoder ----
+ * The one reader of bytecode, shared by the VM, the disassembler, purity,
+ * the peephole pass and the specializer; what it knows of each opcode
+ * comes from op_info (opcodes.def). */
+
+/* The u16 operand at `at` (little-endian). */
+static inline unsigned chunk_u16(const uint8_t *at)
+{
+    return (unsigned)at[0] | ((unsigned)at[1] << 8);
+}
+
 /* Length of the instruction at code[pc], operands included. */
-int chunk_insn_len(const uint8_t *code, int pc);
+static inline int chunk_insn_len(const uint8_t *code, int pc)
+{
+    return 1 + op_info[code[pc]].operand_bytes;
+}
+
+/* Is op a (forward) jump? */
+static inline bool chunk_is_jump(uint8_t op)
+{
+    return op_info[op].jump_at != OP_NOJUMP;
+}
+
+/* Where the jump at code[pc] lands: its offset counts from the end of the
+ * instruction. */
+static inline int chunk_jump_target(const uint8_t *code, int pc)
+{
+    const OpInfo *info = &op_info[code[pc]];
+    return pc + 1 + info->operand_bytes + (int)chunk_u16(code + pc + 1 + info->jump_at);
+}
+
+/* Make the jump at code[pc] land on `target` (at or after its end). */
+static inline void chunk_set_jump(uint8_t *code, int pc, int target)
+{
+    const OpInfo *info = &op_info[code[pc]];
+    unsigned off = (unsigned)(target - (pc + 1 + info->operand_bytes));
+    code[pc + 1 + info->jump_at] = (uint8_t)(off & 0xff);
+    code[pc + 2 + info->jump_at] = (uint8_t)(off >> 8);
+}
+
+/* How many values the instruction at ip takes from the stack and puts on
+ * it, with the counts opcodes.def gives as VARIES worked out from its
+ * operands (and, for TABLE, the table's keys). */
+int chunk_insn_pops(const Program *prog, const uint8_t *ip);
+int chunk_insn_pushes(const Program *prog, const uint8_t *ip);
 /* Disassemble one procedure / the whole program. */
 void chunk_disassemble(FILE *out, const Program *prog, const Proto *p);
 void chunk_disassemble_program(FILE *out, const Program *prog);

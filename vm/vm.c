@@ -231,7 +231,6 @@ static int fail(Vm *vm, const Proto *p, const uint8_t *ip, const char *fmt, ...)
 #define PUT_BOOL(d, b) (*(d) = val_bool(b))
 #define PUT_ENUM(d, id, i) (*(d) = val_enum((id), (i)))
 
-static inline unsigned u16(const uint8_t *ip) { return (unsigned)ip[0] | ((unsigned)ip[1] << 8); }
 static void key_text(char *buf, size_t len, Value key, const Program *prog)
 {
     FILE *f = fmemopen(buf, len, "w");
@@ -310,9 +309,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         if (++steps > lim->max_steps)
             ERR("step limit reached: %llu instructions without finishing; is a recursion or a reroll running away?",
                 (unsigned long long)lim->max_steps);
+        /* a byte that is no opcode stops here, so the switch needs no
+         * default and the compiler warns of an opcode it does not handle */
+        if (__builtin_expect(op >= OP__COUNT, 0))
+            ERR("bad instruction %d", op);
         switch ((OpCode)op) {
         case OP_CONST:
-            PUSH(p->consts[u16(ip)]);
+            PUSH(p->consts[chunk_u16(ip)]);
             ip += 2;
             break;
         case OP_TRUE: PUT_BOOL(sp, true); sp++; break;
@@ -329,7 +332,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         case OP_STORE: base[*ip++] = POP(); break;
         case OP_POP: sp--; break;
         case OP_ADDK: {
-            const Value *k = &p->consts[u16(ip)];
+            const Value *k = &p->consts[chunk_u16(ip)];
             ip += 2;
             if (sp[-1].tag == VAL_INT && k->tag == VAL_INT) {
                 int64_t r;
@@ -362,7 +365,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_SUBK:
-            PUSH(p->consts[u16(ip)]);
+            PUSH(p->consts[chunk_u16(ip)]);
             ip += 2;
             goto sub;
         case OP_SUB: sub:
@@ -378,7 +381,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         case OP_CMPK: {
             CmpOp c = (CmpOp)ip[2];
-            PUT_BOOL(&sp[-1], compare(&sp[-1], &p->consts[u16(ip)], c));
+            PUT_BOOL(&sp[-1], compare(&sp[-1], &p->consts[chunk_u16(ip)], c));
             ip += 3;
             break;
         }
@@ -408,28 +411,28 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             sp++;
             break;
         }
-        case OP_JUMP: ip += 2 + u16(ip); break;
+        case OP_JUMP: ip += 2 + chunk_u16(ip); break;
         case OP_JUMP_UNLESS: {
-            bool holds = compare(&sp[-1], &p->consts[u16(ip)], (CmpOp)ip[2]);
+            bool holds = compare(&sp[-1], &p->consts[chunk_u16(ip)], (CmpOp)ip[2]);
             sp--;
-            ip += holds ? 5 : 5 + u16(ip + 3);
+            ip += holds ? 5 : 5 + chunk_u16(ip + 3);
             break;
         }
         case OP_JUMP_FALSE: {
             Value c = POP();
-            ip += c.as.b ? 2 : 2 + u16(ip);
+            ip += c.as.b ? 2 : 2 + chunk_u16(ip);
             break;
         }
         case OP_AND_JUMP:
-            if (!PEEK(0).as.b) ip += 2 + u16(ip);
+            if (!PEEK(0).as.b) ip += 2 + chunk_u16(ip);
             else { sp--; ip += 2; }
             break;
         case OP_OR_JUMP:
-            if (PEEK(0).as.b) ip += 2 + u16(ip);
+            if (PEEK(0).as.b) ip += 2 + chunk_u16(ip);
             else { sp--; ip += 2; }
             break;
         case OP_CALL: {
-            int callee_index = (int)u16(ip);
+            int callee_index = (int)chunk_u16(ip);
             const Proto *callee = prog->protos[callee_index];
             int argc = ip[2];
             ip += 3;
@@ -539,7 +542,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             sp = base + p->nlocals;
             break;
         case OP_ROLLK:
-            operand = p->consts[u16(ip)];
+            operand = p->consts[chunk_u16(ip)];
             ip += 2;
             goto roll;
         case OP_ROLL:
@@ -560,8 +563,8 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_ROLL_POOLK:
-            PUSH(p->consts[u16(ip)]);
-            PUSH(p->consts[u16(ip + 2)]);
+            PUSH(p->consts[chunk_u16(ip)]);
+            PUSH(p->consts[chunk_u16(ip + 2)]);
             ip += 4;
             /* fall through */
         case OP_ROLL_POOL: {
@@ -617,7 +620,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_ANYK:
-            operand = p->consts[u16(ip)];
+            operand = p->consts[chunk_u16(ip)];
             ip += 2;
             goto any;
         case OP_ANY:
@@ -635,7 +638,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_ALLK:
-            operand = p->consts[u16(ip)];
+            operand = p->consts[chunk_u16(ip)];
             ip += 2;
             goto all;
         case OP_ALL:
@@ -657,7 +660,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             PUT_INT(&sp[-1], sp[-1].as.p->n);
             break;
         case OP_COUNT_IFK:
-            operand = p->consts[u16(ip)];
+            operand = p->consts[chunk_u16(ip)];
             ip += 2;
             goto count_if;
         case OP_COUNT_IF:
@@ -724,7 +727,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         case OP_ROUND: UNARY(val_round); break;
         case OP_ABS: UNARY(val_abs); break;
         case OP_TABLE: {
-            const Table *t = prog->tables[u16(ip)];
+            const Table *t = prog->tables[chunk_u16(ip)];
             ip += 2;
             if (t->fast && !(t->row_texts && vm->trace)) {
                 /* the usual case first: one key, a value in its cell */
@@ -768,7 +771,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             }
             int cell = t->col_rows ? at[0] : at[0] * (t->ndims == 2 ? t->dim[1].n : 1) + at[1];
             if (t->row_texts && t->row_texts[at[0]] && vm->trace && vm->trace->on_row)
-                vm->trace->on_row(vm->trace->ud, p, p->offsets[ip - 3 - p->code], (int)u16(ip - 2), at[0]);
+                vm->trace->on_row(vm->trace->ud, p, p->offsets[ip - 3 - p->code], (int)chunk_u16(ip - 2), at[0]);
             if (t->kinds[cell] == CELL_UNKNOWN && vm->skip_unknown && repeat > 1) {
                 /* one of many runs reached a '?': counted, and on to the next run */
                 skipped++;
@@ -835,7 +838,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_RECORD: {
-            int type = (int)u16(ip), n = ip[2];
+            int type = (int)chunk_u16(ip), n = ip[2];
             ip += 3;
             size_t size = sizeof(Record) + sizeof(Value) * (size_t)n;
             Record *r = vm->scratch ? arena_alloc(vm->scratch, size) : mem_alloc(size);
@@ -850,7 +853,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             sp[-1] = sp[-1].as.r->field[*ip++];
             break;
         case OP_NOTE: {
-            const MuStr *label = p->consts[u16(ip)].as.s;
+            const MuStr *label = p->consts[chunk_u16(ip)].as.s;
             int kind = ip[2];
             ip += 3;
             if (vm->trace && vm->trace->on_note)
@@ -858,7 +861,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_CHOOSE: {
-            int id = (int)u16(ip);
+            int id = (int)chunk_u16(ip);
             ip += 2;
             int pick = vm->choices ? vm->choices[id] : -1;
             PUT_ENUM(sp, id, pick >= 0 ? pick : prog->enums[id].deflt);
@@ -870,7 +873,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         case OP_PROB: {
             Value odds;
             char why[sizeof vm->error];
-            if (exact_claim(vm, (int)u16(ip), depth, &odds, why, sizeof why)) {
+            if (exact_claim(vm, (int)chunk_u16(ip), depth, &odds, why, sizeof why)) {
                 ip += 2;
                 ERR("%s", why);
             }
@@ -881,11 +884,11 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         case OP_PICK:
             if (!vm->choices)
                 ERR("a choice can only be made in an example");
-            vm->choices[u16(ip)] = (int)u16(ip + 2);
+            vm->choices[chunk_u16(ip)] = (int)chunk_u16(ip + 2);
             ip += 4;
             break;
         case OP_EXPECT: {
-            int index = (int)u16(ip);
+            int index = (int)chunk_u16(ip);
             ip += 2;
             Value ok = POP(), right = POP(), left = POP();
             if (vm->trace && vm->trace->on_expect)
@@ -900,8 +903,6 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             PUSH((op == OP_MIN) == (c <= 0) ? a : b);
             break;
         }
-        default:
-            ERR("bad instruction %d", op);
         }
     }
 #undef PUSH

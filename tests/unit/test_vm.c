@@ -1564,6 +1564,101 @@ static void test_trials_with_records_allocate_nothing(void)
     CU_ASSERT_EQUAL(mem_collections(), collections);
 }
 
+/* ---- the instruction set (vm/opcodes.def) ---- */
+
+/* Every opcode says what it is: the passes derive their classifications
+ * from these columns, so one left out or contradictory is a failure here,
+ * never a silent default. */
+static void test_opcodes_classified(void)
+{
+    Program *prog = chunk_program_new();
+    Table *t = mem_alloc(sizeof *t);
+    t->ndims = 2;
+    chunk_add_table(prog, t);
+    for (int op = 0; op < OP__COUNT; op++) {
+        const OpInfo *in = &op_info[op];
+        unsigned e = in->effects;
+        char what[96];
+        snprintf(what, sizeof what, "opcode %d (%s)", op, in->name ? in->name : "?");
+        bool ok = in->name && in->name[0] && in->summary && in->summary[0];
+        /* purity is declared, one way or the other */
+        ok &= !(e & OPF_PURE) != !(e & OPF_IMPURE);
+        /* what rolls dice is never remembered nor worked out ahead */
+        ok &= !(e & OPF_DICE) || (e & OPF_IMPURE);
+        ok &= !(e & OPF_MOVES) || !(e & (OPF_DICE | OPF_IMPURE | OPF_FAILS));
+        ok &= in->operand_bytes >= 0 && in->operand_bytes <= 5;
+        /* a jump has its u16 offset among its operands */
+        ok &= in->jump_at == OP_NOJUMP || (in->jump_at >= 0 && in->jump_at + 2 <= in->operand_bytes);
+        /* a VALUE pushes its one result and does nothing else */
+        ok &= !(e & OPF_VALUE) || (in->pushes == 1 && in->jump_at == OP_NOJUMP && !(e & (OPF_ENDS | OPF_TRACE | OPF_WRITES)));
+        ok &= !(e & OPF_ENDS) || (in->pushes == 0 && in->jump_at == OP_NOJUMP);
+        ok &= !(e & OPF_WRITES) || in->operand_bytes >= 1;
+        ok &= (in->pops >= 0 || in->pops == OP_VARIES) && (in->pushes >= 0 || in->pushes == OP_VARIES);
+        ok &= in->stack_effect == (in->pops == OP_VARIES || in->pushes == OP_VARIES ? 0 : in->pushes - in->pops);
+        /* a count given as VARIES is worked out from the operands */
+        uint8_t insn[8] = { (uint8_t)op, 0, 0, 3, 0, 0, 0, 0 };
+        if (in->pops == OP_VARIES)
+            ok &= chunk_insn_pops(prog, insn) == (op == OP_TABLE ? 2 : 3);
+        if (in->pushes == OP_VARIES) {
+            insn[2] = 4;
+            ok &= chunk_insn_pushes(prog, insn) == 4;
+        }
+        if (!ok)
+            fprintf(stderr, "\n%s: missing or inconsistent in opcodes.def\n", what);
+        CU_ASSERT(ok);
+    }
+    /* the dice opcodes are the ones opcodes.def says roll */
+    CU_ASSERT(op_is(OP_ROLL, OPF_DICE) && op_is(OP_ROLL_POOL, OPF_DICE) && op_is(OP_ROLLK, OPF_DICE)
+              && op_is(OP_ROLL_POOLK, OPF_DICE));
+    CU_ASSERT(chunk_is_jump(OP_JUMP_UNLESS) && op_info[OP_JUMP_UNLESS].jump_at == 3);
+}
+
+/* chunk_mark_pure reads purity from opcodes.def: a procedure of one
+ * instruction of each opcode is pure exactly when that opcode is PURE. */
+static void test_purity_from_opcodes(void)
+{
+    for (int op = 0; op < OP__COUNT; op++) {
+        Program *prog = chunk_program_new();
+        Proto *p = chunk_proto_new(prog, "f", 0, 0);
+        chunk_emit(p, (uint8_t)op, 0);
+        for (int i = 0; i < op_info[op].operand_bytes; i++)
+            chunk_emit(p, 0, 0);   /* a CALL calls f itself */
+        chunk_emit(p, OP_RETURN, 0);
+        chunk_mark_pure(prog);
+        CU_ASSERT_EQUAL(p->pure, op_is((uint8_t)op, OPF_PURE));
+    }
+}
+
+/* The decoder: lengths, and jumps landing where their offset says. */
+static void test_decoder(void)
+{
+    for (int op = 0; op < OP__COUNT; op++) {
+        uint8_t code[16] = { 0 };
+        code[2] = (uint8_t)op;
+        CU_ASSERT_EQUAL(chunk_insn_len(code, 2), 1 + op_info[op].operand_bytes);
+        if (!chunk_is_jump((uint8_t)op))
+            continue;
+        chunk_set_jump(code, 2, 300);
+        CU_ASSERT_EQUAL(chunk_jump_target(code, 2), 300);
+        CU_ASSERT_EQUAL(chunk_u16(code + 3 + op_info[op].jump_at), 300u - (3u + (unsigned)op_info[op].operand_bytes));
+    }
+}
+
+/* A byte that is no opcode is a runtime error, not a crash. */
+static void test_bad_instruction(void)
+{
+    Program *prog = chunk_program_new();
+    Proto *p = chunk_proto_new(prog, "f", 0, 0);
+    chunk_emit(p, (uint8_t)OP__COUNT, 0);
+    chunk_emit(p, 0xff, 0);
+    p->max_stack = 2;
+    Vm vm;
+    vm_init(&vm, prog, NULL);
+    Value r;
+    CU_ASSERT_EQUAL(vm_call(&vm, 0, NULL, 0, &r), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(vm.error, "bad instruction"));
+}
+
 void register_tests(void)
 {
     static const TestDef arithmetic[] = {
@@ -1624,6 +1719,14 @@ void register_tests(void)
         { NULL, NULL },
     };
     add_suite("vm: errors", errors);
+    static const TestDef isa[] = {
+        { "every opcode is classified", test_opcodes_classified },
+        { "purity follows opcodes.def", test_purity_from_opcodes },
+        { "the instruction decoder", test_decoder },
+        { "a bad instruction is an error", test_bad_instruction },
+        { NULL, NULL },
+    };
+    add_suite("vm: instruction set", isa);
     add_suite("vm: tracing and values", other);
     static const TestDef rules[] = {
         { "table lookups", test_table_lookups },
