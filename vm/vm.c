@@ -127,7 +127,8 @@ static int memo_lookup(MemoSet *m, const Value *args, int argc, Value *out, int 
             return 0;
     if (!e->args && argc)
         e->args = mem_alloc(sizeof(Value) * (size_t)argc);
-    memcpy(e->args, args, sizeof(Value) * (size_t)argc);
+    if (argc)   /* (no arguments: args and e->args may be NULL) */
+        memcpy(e->args, args, sizeof(Value) * (size_t)argc);
     e->state = MEMO_BUSY;
     *remember = m->next;
     m->next = (m->next + 1) % MEMO_WAYS;
