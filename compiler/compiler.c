@@ -139,18 +139,14 @@ static void consider(Suggest *s, const char *name)
     }
 }
 
-static const char *const builtin_names[] = {
-    "floor", "ceil", "round", "abs", "min", "max", "clamp",
-    "count", "sum", "highest", "lowest", "any", "all", "doubles",
-    "shift", "choose", "text", "prob", NULL
-};
+/* The table of built-in functions is with the code that compiles their calls. */
+typedef struct Builtin Builtin;
+static const Builtin *find_builtin(const char *name);
+static void consider_builtins(Suggest *s);
 
 static bool is_builtin_name(const char *name)
 {
-    for (int i = 0; builtin_names[i]; i++)
-        if (strcmp(builtin_names[i], name) == 0)
-            return true;
-    return false;
+    return find_builtin(name) != NULL;
 }
 
 static bool is_type_name(const char *name)
@@ -172,8 +168,7 @@ static const char *suggest_name(Compiler *c, const char *name, bool values, bool
     if (calls) {
         for (int i = 0; i < c->nprocs; i++)
             consider(&s, c->procs[i].name);
-        for (int i = 0; builtin_names[i]; i++)
-            consider(&s, builtin_names[i]);
+        consider_builtins(&s);
     }
     return s.best;
 }
@@ -597,188 +592,282 @@ static Type arg_expect(Compiler *c, const Expr *e, int i, TypeKind kind, const c
     return ok ? t : T_ERR;
 }
 
-static Type call_builtin(Compiler *c, const Expr *e, bool *handled)
+/* ---- built-in functions ----
+ *
+ * Built-in functions are compiled inline, from one row each of `builtins`.
+ * A row gives the name, how many arguments it takes and how to call it, and
+ * either the kind every argument must be and the opcode that follows them,
+ * or an emitter for a function a row cannot describe. */
+
+/* Compiles the arguments of a call whose count is already checked, emits
+ * the call and returns its type. */
+typedef Type (*BuiltinEmit)(Compiler *c, const Expr *e, const Builtin *b);
+
+typedef enum {
+    RES_INT, RES_RAT, RES_BOOL, RES_STR,   /* always this type, even for a malformed call */
+    RES_ARG,       /* the type of the first argument: abs, shift */
+    RES_WIDEST,    /* int, or rat if an argument is: min, max, clamp */
+    RES_EMITTER,   /* as the emitter finds: an int or a pool (highest, lowest), the choice (choose) */
+} ResultRule;
+
+struct Builtin {
+    const char *name;
+    int min_args, max_args;
+    const char *usage;       /* shown when the number of arguments is wrong */
+    TypeKind arg;            /* what each argument must be (TY_RAT: any number), */
+    const char *arg_what;    /* and how a message says it; TY_ERROR, NULL: the emitter checks */
+    OpCode ops[2];           /* ops[0] follows a lone argument, or joins each two (min, max);
+                                an emitter's second, if it has one: clamp's MIN, highest(n, p)'s */
+    ResultRule result;
+    BuiltinEmit emit;        /* NULL: the arguments and ops[0] are the whole call */
+};
+
+static Type emit_clamp(Compiler *c, const Expr *e, const Builtin *b);
+static Type emit_pick(Compiler *c, const Expr *e, const Builtin *b);
+static Type emit_any(Compiler *c, const Expr *e, const Builtin *b);
+static Type emit_all(Compiler *c, const Expr *e, const Builtin *b);
+static Type emit_shift(Compiler *c, const Expr *e, const Builtin *b);
+static Type emit_choose(Compiler *c, const Expr *e, const Builtin *b);
+static Type emit_text(Compiler *c, const Expr *e, const Builtin *b);
+static Type emit_prob(Compiler *c, const Expr *e, const Builtin *b);
+
+/* The order is the order "did you mean" considers them in. */
+static const Builtin builtins[] = {
+    /* name      args   usage                                           argument  as said                       opcodes                       result       emitter */
+    { "floor",   1, 1,  "one number",                                   TY_RAT,   "a number",                   { OP_FLOOR },                 RES_INT,     NULL },
+    { "ceil",    1, 1,  "one number",                                   TY_RAT,   "a number",                   { OP_CEIL },                  RES_INT,     NULL },
+    { "round",   1, 1,  "one number",                                   TY_RAT,   "a number",                   { OP_ROUND },                 RES_INT,     NULL },
+    { "abs",     1, 1,  "abs(x)",                                       TY_RAT,   "a number",                   { OP_ABS },                   RES_ARG,     NULL },
+    { "min",     2, 64, "two or more numbers",                          TY_RAT,   "numbers",                    { OP_MIN },                   RES_WIDEST,  NULL },
+    { "max",     2, 64, "two or more numbers",                          TY_RAT,   "numbers",                    { OP_MAX },                   RES_WIDEST,  NULL },
+    { "clamp",   3, 3,  "clamp(x, low, high)",                          TY_RAT,   "numbers",                    { OP_MAX, OP_MIN },           RES_WIDEST,  emit_clamp },
+    { "count",   1, 1,  "one pool",                                     TY_POOL,  "a pool",                     { OP_COUNT },                 RES_INT,     NULL },
+    { "sum",     1, 1,  "one pool",                                     TY_POOL,  "a pool",                     { OP_SUM },                   RES_INT,     NULL },
+    { "highest", 1, 2,  "highest(p) or highest(n, p)",                  TY_POOL,  "a pool",                     { OP_HIGHEST, OP_HIGHEST_N }, RES_EMITTER, emit_pick },
+    { "lowest",  1, 2,  "lowest(p) or lowest(n, p)",                    TY_POOL,  "a pool",                     { OP_LOWEST, OP_LOWEST_N },   RES_EMITTER, emit_pick },
+    { "any",     1, 1,  "any(p == 6) or any(p)",                        TY_ERROR, NULL,                         { OP_ANY },                   RES_BOOL,    emit_any },
+    { "all",     1, 1,  "all(p == 1)",                                  TY_ERROR, NULL,                         { OP_ALL },                   RES_BOOL,    emit_all },
+    { "doubles", 1, 1,  "one pool",                                     TY_POOL,  "a pool",                     { OP_DOUBLES },               RES_BOOL,    NULL },
+    { "shift",   2, 2,  "shift(state, steps), as in shift(morale, +1)", TY_INT,   "a number of steps (an int)", { OP_SHIFT },                 RES_ARG,     emit_shift },
+    { "choose",  1, 1,  "choose(Choice)",                               TY_ERROR, NULL,                         { OP_CHOOSE },                RES_EMITTER, emit_choose },
+    { "text",    1, 1,  "text(x)",                                      TY_ERROR, NULL,                         { OP_TABLE },                 RES_STR,     emit_text },
+    { "prob",    1, 1,  "prob(claim), as in prob(hits(6) >= 3)",        TY_ERROR, NULL,                         { OP_PROB },                  RES_RAT,     emit_prob },
+};
+
+static const Builtin *find_builtin(const char *name)
 {
-    const char *f = e->as.call.callee;
-    *handled = true;
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+        if (strcmp(builtins[i].name, name) == 0)
+            return &builtins[i];
+    return NULL;
+}
+
+static void consider_builtins(Suggest *s)
+{
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+        consider(s, builtins[i].name);
+}
+
+/* The type of a call whose result does not depend on its arguments; T_ERR
+ * for one that does. */
+static Type fixed_result(ResultRule rule)
+{
+    switch (rule) {
+    case RES_INT: return T_INT;
+    case RES_RAT: return T_RAT;
+    case RES_BOOL: return T_BOOL;
+    case RES_STR: return T_STR;
+    default: return T_ERR;
+    }
+}
+
+/* The type of min, max and clamp so far: rat once an argument is rat. */
+static Type widen(Type so_far, Type t)
+{
+    if (t.kind == TY_RAT)
+        so_far = T_RAT;
+    if (is_err(t))
+        so_far = T_ERR;
+    return so_far;
+}
+
+/* A row without an emitter: each argument is of the row's kind, and the
+ * opcode follows a lone argument or joins each further one to those before
+ * it. */
+static Type emit_plain(Compiler *c, const Expr *e, const Builtin *b)
+{
+    Type first = T_ERR, widest = T_INT;
+    for (int i = 0; i < e->as.call.nargs; i++) {
+        Type t = arg_expect(c, e, i, b->arg, b->arg_what);
+        if (i == 0)
+            first = t;
+        widest = widen(widest, t);
+        if (i > 0 || b->max_args == 1)
+            comp_emit_op(c, b->ops[0], e->span);
+    }
+    return b->result == RES_ARG ? first : b->result == RES_WIDEST ? widest : fixed_result(b->result);
+}
+
+/* clamp(x, low, high) is min(max(x, low), high). */
+static Type emit_clamp(Compiler *c, const Expr *e, const Builtin *b)
+{
+    Type result = T_INT;
+    for (int i = 0; i < 3; i++) {
+        result = widen(result, arg_expect(c, e, i, b->arg, b->arg_what));
+        if (i > 0)
+            comp_emit_op(c, b->ops[i - 1], e->span);
+    }
+    return result;
+}
+
+/* highest(p) is an int; highest(n, p) the pool of the n highest dice. */
+static Type emit_pick(Compiler *c, const Expr *e, const Builtin *b)
+{
+    if (e->as.call.nargs == 1) {
+        arg_expect(c, e, 0, b->arg, b->arg_what);
+        comp_emit_op(c, b->ops[0], e->span);
+        return T_INT;
+    }
+    const Expr *first = e->as.call.args[0].value;
+    Type t0 = comp_expr(c, first, T_INT);
+    if (t0.kind == TY_POOL)
+        comp_error(c, first->span, "%s(n, p) takes the number of dice first and the pool second", b->name);
+    else if (t0.kind != TY_INT && !is_err(t0))
+        comp_error(c, first->span, "%s() needs a number of dice (an int) here, not %s", b->name,
+                   comp_type_name(c, t0));
+    arg_expect(c, e, 1, b->arg, b->arg_what);
+    comp_emit_op(c, b->ops[1], e->span);
+    return T_POOL;
+}
+
+/* any(p OP x) and all(p OP x) ask the pool directly, building no filtered
+ * pool; any(p) alone asks whether the pool has dice at all.  `sample` is
+ * the comparison the messages show. */
+static Type emit_pool_test(Compiler *c, const Expr *e, const Builtin *b, bool bare_pool, const char *sample)
+{
+    const char *f = b->name;
     Span at = e->span;
-    if (!strcmp(f, "floor") || !strcmp(f, "ceil") || !strcmp(f, "round")) {
-        if (!no_named_args(c, e) || !arity(c, e, 1, 1, "one number"))
-            return T_INT;
-        arg_expect(c, e, 0, TY_RAT, "a number");
-        comp_emit_op(c, f[0] == 'f' ? OP_FLOOR : f[0] == 'c' ? OP_CEIL : OP_ROUND, at);
-        return T_INT;
-    }
-    if (!strcmp(f, "abs")) {
-        if (!no_named_args(c, e) || !arity(c, e, 1, 1, "abs(x)"))
-            return T_ERR;
-        Type t = arg_expect(c, e, 0, TY_RAT, "a number");
-        comp_emit_op(c, OP_ABS, at);
-        return t;
-    }
-    if (!strcmp(f, "min") || !strcmp(f, "max") || !strcmp(f, "clamp")) {
-        bool clamp = f[1] == 'l';
-        if (!no_named_args(c, e) || !arity(c, e, clamp ? 3 : 2, clamp ? 3 : 64, clamp ? "clamp(x, low, high)" : "two or more numbers"))
-            return T_ERR;
-        Type result = T_INT;
-        for (int i = 0; i < e->as.call.nargs; i++) {
-            Type t = arg_expect(c, e, i, TY_RAT, "numbers");
-            if (t.kind == TY_RAT)
-                result = T_RAT;
-            if (is_err(t))
-                result = T_ERR;
-            if (clamp && i == 1)
-                comp_emit_op(c, OP_MAX, at);
-            else if (clamp && i == 2)
-                comp_emit_op(c, OP_MIN, at);
-            else if (!clamp && i > 0)
-                comp_emit_op(c, f[1] == 'i' ? OP_MIN : OP_MAX, at);
-        }
-        return result;
-    }
-    if (!strcmp(f, "count") || !strcmp(f, "sum")) {
-        if (!no_named_args(c, e) || !arity(c, e, 1, 1, "one pool"))
-            return T_INT;
-        arg_expect(c, e, 0, TY_POOL, "a pool");
-        comp_emit_op(c, f[0] == 'c' ? OP_COUNT : OP_SUM, at);
-        return T_INT;
-    }
-    if (!strcmp(f, "highest") || !strcmp(f, "lowest")) {
-        bool hi = f[0] == 'h';
-        if (!no_named_args(c, e) || !arity(c, e, 1, 2, hi ? "highest(p) or highest(n, p)" : "lowest(p) or lowest(n, p)"))
-            return T_ERR;
-        if (e->as.call.nargs == 1) {
-            arg_expect(c, e, 0, TY_POOL, "a pool");
-            comp_emit_op(c, hi ? OP_HIGHEST : OP_LOWEST, at);
-            return T_INT;
-        }
-        const Expr *first = e->as.call.args[0].value;
-        Type t0 = comp_expr(c, first, T_INT);
-        if (t0.kind == TY_POOL)
-            comp_error(c, first->span, "%s(n, p) takes the number of dice first and the pool second", f);
-        else if (t0.kind != TY_INT && !is_err(t0))
-            comp_error(c, first->span, "%s() needs a number of dice (an int) here, not %s", f, comp_type_name(c, t0));
-        arg_expect(c, e, 1, TY_POOL, "a pool");
-        comp_emit_op(c, hi ? OP_HIGHEST_N : OP_LOWEST_N, at);
-        return T_POOL;
-    }
-    if (!strcmp(f, "any") || !strcmp(f, "all")) {
-        bool any = f[1] == 'n';
-        if (!no_named_args(c, e) || !arity(c, e, 1, 1, any ? "any(p == 6) or any(p)" : "all(p == 1)"))
-            return T_BOOL;
-        const Expr *a = e->as.call.args[0].value;
-        if (a->kind == EX_BINARY && is_cmp(a->as.binary.op)) {
-            /* any(p OP x) / all(p OP x): ask the pool directly, no filtered pool is built */
-            Type lt = comp_expr(c, a->as.binary.left, T_NONE);
-            if (lt.kind == TY_POOL) {
-                Type rt = comp_expr(c, a->as.binary.right, T_INT);
-                if (!is_num(rt) && !is_err(rt))
-                    comp_error(c, a->as.binary.right->span, "a pool's dice are compared with a number, not %s",
-                          comp_type_name(c, rt));
-                comp_emit_op(c, any ? OP_ANY : OP_ALL, at);
-                comp_emit_byte(c, (uint8_t)cmp_of(a->as.binary.op), at);
-                return T_BOOL;
-            }
-            if (!is_err(lt))
-                comp_error(c, a->span, "%s() needs a comparison of a pool's dice with the pool first, as in %s(p %s 6)",
-                      f, f, any ? ">=" : "==");
+    const Expr *a = e->as.call.args[0].value;
+    if (a->kind == EX_BINARY && is_cmp(a->as.binary.op)) {
+        Type lt = comp_expr(c, a->as.binary.left, T_NONE);
+        if (lt.kind == TY_POOL) {
+            Type rt = comp_expr(c, a->as.binary.right, T_INT);
+            if (!is_num(rt) && !is_err(rt))
+                comp_error(c, a->as.binary.right->span, "a pool's dice are compared with a number, not %s",
+                      comp_type_name(c, rt));
+            comp_emit_op(c, b->ops[0], at);
+            comp_emit_byte(c, (uint8_t)cmp_of(a->as.binary.op), at);
             return T_BOOL;
         }
-        Type t = comp_expr(c, a, T_NONE);
-        if (any && t.kind == TY_POOL) {
-            /* any(p): does the pool have dice at all? */
-            comp_emit_op(c, OP_COUNT, at);
-            comp_emit_const(c, val_int(0), at);
-            comp_emit_op(c, OP_GT, at);
-        } else if (!is_err(t)) {
-            comp_error(c, a->span, "%s() needs a comparison of a pool's dice, as in %s(p %s 6)", f, f, any ? ">=" : "==");
-        }
+        if (!is_err(lt))
+            comp_error(c, a->span, "%s() needs a comparison of a pool's dice with the pool first, as in %s(p %s 6)",
+                  f, f, sample);
         return T_BOOL;
     }
-    if (!strcmp(f, "doubles")) {
-        if (!no_named_args(c, e) || !arity(c, e, 1, 1, "one pool"))
-            return T_BOOL;
-        arg_expect(c, e, 0, TY_POOL, "a pool");
-        comp_emit_op(c, OP_DOUBLES, at);
-        return T_BOOL;
+    Type t = comp_expr(c, a, T_NONE);
+    if (bare_pool && t.kind == TY_POOL) {
+        comp_emit_op(c, OP_COUNT, at);
+        comp_emit_const(c, val_int(0), at);
+        comp_emit_op(c, OP_GT, at);
+    } else if (!is_err(t)) {
+        comp_error(c, a->span, "%s() needs a comparison of a pool's dice, as in %s(p %s 6)", f, f, sample);
     }
-    if (!strcmp(f, "shift")) {
-        if (!no_named_args(c, e) || !arity(c, e, 2, 2, "shift(state, steps), as in shift(morale, +1)"))
-            return T_ERR;
-        const Expr *a = e->as.call.args[0].value;
-        Type t = comp_expr(c, a, T_NONE);
-        if (!is_err(t) && (t.kind != TY_ENUM || c->prog->enums[t.enum_id].flavour != FLAVOUR_LADDER)) {
-            comp_error(c, a->span, "shift() moves along a ladder; %s is not one (declare it with 'ladder')",
-                       comp_type_name(c, t));
-            t = T_ERR;
-        }
-        arg_expect(c, e, 1, TY_INT, "a number of steps (an int)");
-        comp_emit_op(c, OP_SHIFT, at);
-        return t;
+    return T_BOOL;
+}
+
+static Type emit_any(Compiler *c, const Expr *e, const Builtin *b)
+{
+    return emit_pool_test(c, e, b, true, ">=");
+}
+
+static Type emit_all(Compiler *c, const Expr *e, const Builtin *b)
+{
+    return emit_pool_test(c, e, b, false, "==");
+}
+
+/* shift(state, steps): the state must be a ladder, and is the result. */
+static Type emit_shift(Compiler *c, const Expr *e, const Builtin *b)
+{
+    const Expr *a = e->as.call.args[0].value;
+    Type t = comp_expr(c, a, T_NONE);
+    if (!is_err(t) && (t.kind != TY_ENUM || c->prog->enums[t.enum_id].flavour != FLAVOUR_LADDER)) {
+        comp_error(c, a->span, "shift() moves along a ladder; %s is not one (declare it with 'ladder')",
+                   comp_type_name(c, t));
+        t = T_ERR;
     }
-    if (!strcmp(f, "choose")) {
-        if (!no_named_args(c, e) || !arity(c, e, 1, 1, "choose(Choice)"))
-            return T_ERR;
-        const Expr *a = e->as.call.args[0].value;
-        int id = a->kind == EX_NAME ? comp_find_enum(c, a->as.name) : -1;
-        if (id < 0 || c->prog->enums[id].flavour != FLAVOUR_CHOICE) {
-            comp_error(c, a->span, "choose() takes the name of a choice (declared with 'choice')");
-            return T_ERR;
-        }
-        comp_emit_op(c, OP_CHOOSE, at);
-        comp_emit_u16(c, (unsigned)id, at);
-        return (Type){ TY_ENUM, id };
+    arg_expect(c, e, 1, b->arg, b->arg_what);
+    comp_emit_op(c, b->ops[0], e->span);
+    return t;
+}
+
+static Type emit_choose(Compiler *c, const Expr *e, const Builtin *b)
+{
+    const Expr *a = e->as.call.args[0].value;
+    int id = a->kind == EX_NAME ? comp_find_enum(c, a->as.name) : -1;
+    if (id < 0 || c->prog->enums[id].flavour != FLAVOUR_CHOICE) {
+        comp_error(c, a->span, "choose() takes the name of a choice (declared with 'choice')");
+        return T_ERR;
     }
-    if (!strcmp(f, "prob")) {
-        /* prob(claim): the claim becomes a procedure of its own, worked out exactly */
-        if (!no_named_args(c, e) || !arity(c, e, 1, 1, "prob(claim), as in prob(hits(6) >= 3)"))
-            return T_RAT;
-        const Expr *claim = e->as.call.args[0].value;
-        char *name = mem_alloc_atomic(64);
-        snprintf(name, 64, "prob() at line %u", 0u);
-        int line, col;
-        source_linecol(c->src, claim->span.begin, &line, &col);
-        snprintf(name, 64, "prob() on line %d", line);
-        Proto *p = chunk_proto_new(c->prog, name, c->source_id, claim->span.begin);
-        p->hidden = true;
-        int index = c->prog->nprotos - 1;
-        ProcSig *sig = mem_alloc(sizeof *sig);
-        *sig = (ProcSig){ .kind = SIG_PROC, .name = name, .proto = index, .ret = T_BOOL, .span = claim->span };
-        FnState *outer = c->fn;
-        FnState *fn = mem_alloc(sizeof *fn);
-        comp_begin_fn(c, fn, sig, name, claim->span);
-        fn->scope = 1;
-        FnState *outer_claim = c->claim_outer;
-        c->claim_outer = outer;
-        Type t = comp_expr(c, claim, T_BOOL);
-        c->claim_outer = outer_claim;
-        if (!fits(T_BOOL, t))
-            comp_error(c, claim->span, "prob() takes a claim that is true or false, such as prob(hits(6) >= 3), not %s",
-                       comp_type_name(c, t));
-        comp_emit_op(c, OP_RETURN, claim->span);
-        comp_end_fn(c, fn);
-        c->fn = outer;
-        comp_emit_op(c, OP_PROB, at);
-        comp_emit_u16(c, (unsigned)index, at);
-        return T_RAT;
-    }
-    if (!strcmp(f, "text")) {
-        if (!no_named_args(c, e) || !arity(c, e, 1, 1, "text(x)"))
-            return T_STR;
-        const Expr *a = e->as.call.args[0].value;
-        Type t = comp_expr(c, a, T_NONE);
-        if (is_err(t))
-            return T_STR;
-        if (t.kind != TY_ENUM) {
-            comp_error(c, a->span, "text() gives the words of an enum member or outcome, not of %s",
-                       comp_type_name(c, t));
-            return T_STR;
-        }
-        comp_emit_table(c, comp_text_table(c, t.enum_id), 1, at);
+    comp_emit_op(c, b->ops[0], e->span);
+    comp_emit_u16(c, (unsigned)id, e->span);
+    return (Type){ TY_ENUM, id };
+}
+
+/* text(x): a lookup in the table of the enum's words (see comp_text_table). */
+static Type emit_text(Compiler *c, const Expr *e, const Builtin *b)
+{
+    const Expr *a = e->as.call.args[0].value;
+    Type t = comp_expr(c, a, T_NONE);
+    if (is_err(t))
+        return T_STR;
+    if (t.kind != TY_ENUM) {
+        comp_error(c, a->span, "text() gives the words of an enum member or outcome, not of %s",
+                   comp_type_name(c, t));
         return T_STR;
     }
-    *handled = false;
-    return T_ERR;
+    comp_emit_table(c, comp_text_table(c, t.enum_id), 1, e->span);
+    return T_STR;
+}
+
+/* prob(claim): the claim becomes a procedure of its own, worked out exactly. */
+static Type emit_prob(Compiler *c, const Expr *e, const Builtin *b)
+{
+    const Expr *claim = e->as.call.args[0].value;
+    char *name = mem_alloc_atomic(64);
+    snprintf(name, 64, "prob() at line %u", 0u);
+    int line, col;
+    source_linecol(c->src, claim->span.begin, &line, &col);
+    snprintf(name, 64, "prob() on line %d", line);
+    Proto *p = chunk_proto_new(c->prog, name, c->source_id, claim->span.begin);
+    p->hidden = true;
+    int index = c->prog->nprotos - 1;
+    ProcSig *sig = mem_alloc(sizeof *sig);
+    *sig = (ProcSig){ .kind = SIG_PROC, .name = name, .proto = index, .ret = T_BOOL, .span = claim->span };
+    FnState *outer = c->fn;
+    FnState *fn = mem_alloc(sizeof *fn);
+    comp_begin_fn(c, fn, sig, name, claim->span);
+    fn->scope = 1;
+    FnState *outer_claim = c->claim_outer;
+    c->claim_outer = outer;
+    Type t = comp_expr(c, claim, T_BOOL);
+    c->claim_outer = outer_claim;
+    if (!fits(T_BOOL, t))
+        comp_error(c, claim->span, "prob() takes a claim that is true or false, such as prob(hits(6) >= 3), not %s",
+                   comp_type_name(c, t));
+    comp_emit_op(c, OP_RETURN, claim->span);
+    comp_end_fn(c, fn);
+    c->fn = outer;
+    comp_emit_op(c, b->ops[0], e->span);
+    comp_emit_u16(c, (unsigned)index, e->span);
+    return T_RAT;
+}
+
+/* A call of a built-in function: its checks are the same for all of them. */
+static Type call_builtin(Compiler *c, const Expr *e, const Builtin *b)
+{
+    if (!no_named_args(c, e) || !arity(c, e, b->min_args, b->max_args, b->usage))
+        return fixed_result(b->result);
+    return b->emit ? b->emit(c, e, b) : emit_plain(c, e, b);
 }
 
 void comp_emit_call(Compiler *c, int proto, int argc, Span at)
@@ -897,10 +986,9 @@ static Type comp_call_proc(Compiler *c, const Expr *e, ProcSig *sig)
 
 static Type call(Compiler *c, const Expr *e)
 {
-    bool handled;
-    Type t = call_builtin(c, e, &handled);
-    if (handled)
-        return t;
+    const Builtin *b = find_builtin(e->as.call.callee);
+    if (b)
+        return call_builtin(c, e, b);
     ProcSig *sig = comp_find_proc(c, e->as.call.callee);
     if (sig)
         return comp_call_proc(c, e, sig);

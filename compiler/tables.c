@@ -156,108 +156,129 @@ typedef struct DimSpec {
     bool bands;              /* must cover its domain exactly */
 } DimSpec;
 
-/* Build one dimension from the keys of its rows (or column headings).
- * keys[r] is the key list of row r. */
-static bool build_dim(Compiler *c, const char *table, const DimSpec *spec, const KeyList *const *keys, int n,
-                      TableDim *out)
+/* The member (or, for bool, 0 or 1) a row key names; -1, reported, if it
+ * names none. */
+static int index_key(Compiler *c, const DimSpec *spec, const Key *key)
+{
+    Type t = spec->type;
+    int k = -1;
+    if (key->kind == KEY_NAME && t.kind == TY_BOOL)
+        k = !strcmp(key->name, "true") ? 1 : !strcmp(key->name, "false") ? 0 : -1;
+    else if (key->kind == KEY_NAME)
+        k = comp_find_member(c, t.enum_id, key->name);
+    if (k < 0)
+        comp_error(c, key->span, "this %s key must be %s%s", spec->what,
+                   t.kind == TY_BOOL ? "true or false" : "a member of ",
+                   t.kind == TY_BOOL ? "" : comp_type_name(c, t));
+    return k;
+}
+
+/* Member k has no row (or column): say how to give it one. */
+static void missing_key(Compiler *c, const char *table, const DimSpec *spec, int k)
+{
+    Type t = spec->type;
+    const char *m = t.kind == TY_BOOL ? (k ? "true" : "false") : c->prog->enums[t.enum_id].members[k];
+    if (!strcmp(spec->what, "row"))
+        comp_error(c, spec->param->span, "%s has no row for %s (write '%s: ?' if the rules text does not give it)",
+                   table, m, m);
+    else if (spec->blocks)
+        comp_error(c, spec->param->span, "%s has no column for %s (add a 'column %s' block)", table, m, m);
+    else
+        comp_error(c, spec->param->span, "%s has no column for %s (add it to the columns, with '?' "
+                   "in the rows where the rules text does not give it)", table, m);
+}
+
+/* Enum and bool keys: every member has exactly one row. */
+static bool build_index_dim(Compiler *c, const char *table, const DimSpec *spec, const KeyList *const *keys, int n,
+                            TableDim *out)
 {
     bool ok = true;
     Type t = spec->type;
-    memset(out, 0, sizeof *out);
-    out->n = n;
-    out->labels = mem_alloc(sizeof(char *) * (size_t)(n + 1));
-    if (t.kind == TY_ENUM || t.kind == TY_BOOL) {
-        int nkeys = t.kind == TY_BOOL ? 2 : c->prog->enums[t.enum_id].nmembers;
-        out->mode = KEYS_INDEX;
-        out->nkeys = nkeys;
-        out->index = mem_alloc_atomic(sizeof(int) * (size_t)(nkeys + 1));
-        Span *where = mem_alloc_atomic(sizeof(Span) * (size_t)(nkeys + 1));
-        for (int k = 0; k < nkeys; k++)
-            out->index[k] = -1;
-        for (int r = 0; r < n; r++)
-            for (int j = 0; j < keys[r]->n; j++) {
-                const Key *key = &keys[r]->items[j];
-                int k = -1;
-                if (key->kind == KEY_NAME && t.kind == TY_BOOL)
-                    k = !strcmp(key->name, "true") ? 1 : !strcmp(key->name, "false") ? 0 : -1;
-                else if (key->kind == KEY_NAME)
-                    k = comp_find_member(c, t.enum_id, key->name);
-                if (k < 0) {
-                    comp_error(c, key->span, "this %s key must be %s%s", spec->what,
-                               t.kind == TY_BOOL ? "true or false" : "a member of ",
-                               t.kind == TY_BOOL ? "" : comp_type_name(c, t));
-                    ok = false;
-                    continue;
-                }
-                if (out->index[k] >= 0) {
-                    comp_error(c, key->span, "%s has two %ss for %s", table, spec->what, key->name);
-                    comp_note(c, where[k], "the first is here");
-                    ok = false;
-                    continue;
-                }
-                out->index[k] = r;
-                where[k] = key->span;
-                if (!out->labels[r])
-                    out->labels[r] = key->name;
-            }
-        for (int k = 0; k < nkeys && ok; k++)
-            if (out->index[k] < 0) {
-                const char *m = t.kind == TY_BOOL ? (k ? "true" : "false") : c->prog->enums[t.enum_id].members[k];
-                if (!strcmp(spec->what, "row"))
-                    comp_error(c, spec->param->span, "%s has no row for %s (write '%s: ?' if the rules text does not give it)",
-                               table, m, m);
-                else if (spec->blocks)
-                    comp_error(c, spec->param->span, "%s has no column for %s (add a 'column %s' block)", table, m, m);
-                else
-                    comp_error(c, spec->param->span, "%s has no column for %s (add it to the columns, with '?' "
-                               "in the rows where the rules text does not give it)", table, m);
-                ok = false;
-            }
-        return ok;
-    }
-    if (t.kind != TY_INT) {
-        comp_error(c, spec->param->type.span, "a table is looked up by an enum, a bool or an int, not by %s",
-                   comp_type_name(c, t));
-        return false;
-    }
-    /* int keys: exact values or ranges, sorted for binary search */
-    int count = 0;
+    int nkeys = t.kind == TY_BOOL ? 2 : c->prog->enums[t.enum_id].nmembers;
+    out->mode = KEYS_INDEX;
+    out->nkeys = nkeys;
+    out->index = mem_alloc_atomic(sizeof(int) * (size_t)(nkeys + 1));
+    Span *where = mem_alloc_atomic(sizeof(Span) * (size_t)(nkeys + 1));
+    for (int k = 0; k < nkeys; k++)
+        out->index[k] = -1;
     for (int r = 0; r < n; r++)
-        count += keys[r]->n;
-    Entry *e = mem_alloc_atomic(sizeof(Entry) * (size_t)(count + 1));
-    count = 0;
-    bool ranges = spec->bands;
+        for (int j = 0; j < keys[r]->n; j++) {
+            const Key *key = &keys[r]->items[j];
+            int k = index_key(c, spec, key);
+            if (k < 0) {
+                ok = false;
+                continue;
+            }
+            if (out->index[k] >= 0) {
+                comp_error(c, key->span, "%s has two %ss for %s", table, spec->what, key->name);
+                comp_note(c, where[k], "the first is here");
+                ok = false;
+                continue;
+            }
+            out->index[k] = r;
+            where[k] = key->span;
+            if (!out->labels[r])
+                out->labels[r] = key->name;
+        }
+    for (int k = 0; k < nkeys && ok; k++)
+        if (out->index[k] < 0) {
+            missing_key(c, table, spec, k);
+            ok = false;
+        }
+    return ok;
+}
+
+/* A row's label lists all its keys: "5, 6". */
+static void add_label(TableDim *out, int r, int64_t lo, int64_t hi)
+{
+    char buf[64];
+    range_text(buf, sizeof buf, lo, hi);
+    if (!out->labels[r]) {
+        out->labels[r] = mem_strdup(buf);
+    } else {
+        char *both = mem_alloc_atomic(strlen(out->labels[r]) + strlen(buf) + 3);
+        sprintf(both, "%s, %s", out->labels[r], buf);
+        out->labels[r] = both;
+    }
+}
+
+/* The entries of int keys, one for each value, range and list item, in the
+ * order written; *ranges is set if any is a range, *ok cleared by a bad key. */
+static Entry *int_entries(Compiler *c, const DimSpec *spec, const KeyList *const *keys, int n, TableDim *out,
+                          int *count, bool *ranges, bool *ok)
+{
+    int total = 0;
+    for (int r = 0; r < n; r++)
+        total += keys[r]->n;
+    Entry *e = mem_alloc_atomic(sizeof(Entry) * (size_t)(total + 1));
+    *count = 0;
     for (int r = 0; r < n; r++)
         for (int j = 0; j < keys[r]->n; j++) {
             const Key *key = &keys[r]->items[j];
             if (key->kind == KEY_NAME) {
                 comp_error(c, key->span, "this %s key must be a number or a range like 3..4, not '%s'", spec->what,
                            key->name);
-                ok = false;
+                *ok = false;
                 continue;
             }
             int64_t lo = key->lo_open ? INT64_MIN : key->lo, hi = key->hi_open ? INT64_MAX : key->hi;
             if (lo > hi) {
                 comp_error(c, key->span, "this range is empty: it starts above where it ends");
-                ok = false;
+                *ok = false;
                 continue;
             }
-            ranges |= key->kind == KEY_RANGE;
-            e[count++] = (Entry){ lo, hi, r, key->span };
-            /* the row's label lists all its keys: "5, 6" */
-            char buf[64];
-            range_text(buf, sizeof buf, lo, hi);
-            if (!out->labels[r]) {
-                out->labels[r] = mem_strdup(buf);
-            } else {
-                char *both = mem_alloc_atomic(strlen(out->labels[r]) + strlen(buf) + 3);
-                sprintf(both, "%s, %s", out->labels[r], buf);
-                out->labels[r] = both;
-            }
+            *ranges |= key->kind == KEY_RANGE;
+            e[(*count)++] = (Entry){ lo, hi, r, key->span };
+            add_label(out, r, lo, hi);
         }
-    qsort(e, (size_t)count, sizeof *e, entry_order);
-    /* in sorted order, an entry overlaps an earlier one exactly when it starts
-     * at or below the furthest end reached so far */
+    return e;
+}
+
+/* Sorted entries: an entry overlaps an earlier one exactly when it starts
+ * at or below the furthest end reached so far. */
+static bool no_overlaps(Compiler *c, const char *table, const DimSpec *spec, const Entry *e, int count)
+{
+    bool ok = true;
     int reach = 0;
     for (int i = 1; i < count; i++) {
         if (e[i].lo <= e[reach].hi) {
@@ -272,8 +293,50 @@ static bool build_dim(Compiler *c, const char *table, const DimSpec *spec, const
         if (e[i].hi > e[reach].hi)
             reach = i;
     }
+    return ok;
+}
+
+/* The coverage proof of bands: walk the sorted bands over the key's domain
+ * [lo, hi], keeping the lowest value not yet covered, and report each gap. */
+static bool covers_domain(Compiler *c, const char *table, const Param *p, const Entry *e, int count, int64_t lo,
+                          int64_t hi)
+{
+    bool ok = true;
+    int64_t next = lo;   /* the lowest value not yet covered */
+    bool to_end = false;
+    char buf[64];
+    for (int i = 0; i < count && !to_end; i++) {
+        if (e[i].hi < next)
+            continue;   /* below the declared values: harmless */
+        if (e[i].lo > next) {
+            range_text(buf, sizeof buf, next, e[i].lo - 1 < hi ? e[i].lo - 1 : hi);
+            comp_error(c, e[i].span, "%s: no band covers %s of '%s'", table, buf, p->name);
+            ok = false;
+        }
+        if (e[i].hi >= hi)
+            to_end = true;
+        else
+            next = e[i].hi + 1;
+    }
+    if (!to_end) {
+        range_text(buf, sizeof buf, next, hi);
+        comp_error(c, p->span, "%s: no band covers %s of '%s'", table, buf, p->name);
+        ok = false;
+    }
+    return ok;
+}
+
+/* Int keys: exact values or ranges, sorted for binary search; bands must
+ * also cover their domain. */
+static bool build_int_dim(Compiler *c, const char *table, const DimSpec *spec, const KeyList *const *keys, int n,
+                          TableDim *out)
+{
+    bool ok = true, ranges = spec->bands;
+    int count;
+    Entry *e = int_entries(c, spec, keys, n, out, &count, &ranges, &ok);
+    qsort(e, (size_t)count, sizeof *e, entry_order);
+    ok &= no_overlaps(c, table, spec, e, count);
     if (spec->bands && ok) {
-        /* every value of the domain in exactly one band: walk the sorted bands */
         const Param *p = spec->param;
         int64_t lo = p->has_range && !p->lo_open ? p->lo : INT64_MIN;
         int64_t hi = p->has_range && !p->hi_open ? p->hi : INT64_MAX;
@@ -281,27 +344,7 @@ static bool build_dim(Compiler *c, const char *table, const DimSpec *spec, const
             comp_error(c, p->range_span, "this range is empty: it starts above where it ends");
             return false;
         }
-        int64_t next = lo;   /* the lowest value not yet covered */
-        bool to_end = false;
-        char buf[64];
-        for (int i = 0; i < count && !to_end; i++) {
-            if (e[i].hi < next)
-                continue;   /* below the declared values: harmless */
-            if (e[i].lo > next) {
-                range_text(buf, sizeof buf, next, e[i].lo - 1 < hi ? e[i].lo - 1 : hi);
-                comp_error(c, e[i].span, "%s: no band covers %s of '%s'", table, buf, p->name);
-                ok = false;
-            }
-            if (e[i].hi >= hi)
-                to_end = true;
-            else
-                next = e[i].hi + 1;
-        }
-        if (!to_end) {
-            range_text(buf, sizeof buf, next, hi);
-            comp_error(c, p->span, "%s: no band covers %s of '%s'", table, buf, p->name);
-            ok = false;
-        }
+        ok &= covers_domain(c, table, p, e, count, lo, hi);
     }
     out->mode = ranges ? KEYS_RANGES : KEYS_INTS;
     out->nkeys = count;
@@ -316,6 +359,25 @@ static bool build_dim(Compiler *c, const char *table, const DimSpec *spec, const
     return ok;
 }
 
+/* Build one dimension from the keys of its rows (or column headings).
+ * keys[r] is the key list of row r. */
+static bool build_dim(Compiler *c, const char *table, const DimSpec *spec, const KeyList *const *keys, int n,
+                      TableDim *out)
+{
+    Type t = spec->type;
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    out->labels = mem_alloc(sizeof(char *) * (size_t)(n + 1));
+    if (t.kind == TY_ENUM || t.kind == TY_BOOL)
+        return build_index_dim(c, table, spec, keys, n, out);
+    if (t.kind != TY_INT) {
+        comp_error(c, spec->param->type.span, "a table is looked up by an enum, a bool or an int, not by %s",
+                   comp_type_name(c, t));
+        return false;
+    }
+    return build_int_dim(c, table, spec, keys, n, out);
+}
+
 static void add_unknown(Compiler *c, Span at, const char *what)
 {
     Compiled *out = c->out;
@@ -324,46 +386,201 @@ static void add_unknown(Compiler *c, Span at, const char *what)
     out->unknowns[out->nunknowns++] = (Unknown){ c->src, at, what };
 }
 
+/* Is the table's shape one it can be built from: one or two keys, columns
+ * only with two, rows?  *ncols becomes the number of columns, of either
+ * kind. */
+static bool table_shape(Compiler *c, const Decl *d, const char *kind, const char *title, int *ncols)
+{
+    int ndims = d->params.n;
+    int nblocks = d->as.table.blocks.n;
+    *ncols = d->as.table.columns.n;
+    if (ndims < 1 || ndims > 2) {
+        comp_error(c, d->name_span, "a %s is looked up by one or two keys, not %d", kind, ndims);
+        return false;
+    }
+    if (nblocks) {
+        /* `column` blocks instead of a `columns` line: one column of values a block */
+        if (ndims != 2) {
+            comp_error(c, d->as.table.blocks.items[0].span, "'column' blocks need two keys, a row key and a column key");
+            return false;
+        }
+        if (*ncols) {
+            comp_error(c, d->as.table.blocks.items[0].span,
+                       "write either a 'columns' line or 'column' blocks, not both");
+            return false;
+        }
+        *ncols = nblocks;
+    }
+    if (ndims == 2 && *ncols == 0) {
+        comp_error(c, d->name_span, "%s has two keys, so it needs a 'columns' line naming the values of '%s'", title,
+                   d->params.items[1].name);
+        return false;
+    }
+    if (ndims == 1 && *ncols > 0) {
+        comp_error(c, d->as.table.columns.items[0].span, "%s has one key, so it has no columns", title);
+        return false;
+    }
+    if (d->as.table.nrows == 0) {
+        comp_error(c, d->name_span, "%s has no rows", title);
+        return false;
+    }
+    return true;
+}
+
+/* Each column heading, or each `column` line, as a key list of one key. */
+static const KeyList **one_key_each(const KeyList *keys)
+{
+    const KeyList **lists = mem_alloc(sizeof(KeyList *) * (size_t)(keys->n + 1));
+    for (int k = 0; k < keys->n; k++) {
+        KeyList *one = mem_alloc(sizeof *one);
+        one->items = &keys->items[k];
+        one->n = one->cap = 1;
+        lists[k] = one;
+    }
+    return lists;
+}
+
+/* The column key: from the `columns` line, or one column a `column` block. */
+static bool build_columns(Compiler *c, const char *title, const Decl *d, const ProcSig *sig, bool blocks,
+                          Table *t)
+{
+    const KeyList *heads = blocks ? &d->as.table.blocks : &d->as.table.columns;
+    DimSpec cspec = { "column", blocks, &d->params.items[1], sig->ptypes[1], false };
+    return build_dim(c, title, &cspec, one_key_each(heads), heads->n, &t->dim[1]);
+}
+
+/* Rows written before the first `column` line belong to no block. */
+static bool rows_in_blocks(Compiler *c, const Decl *d)
+{
+    bool ok = true;
+    for (int r = 0; r < d->as.table.nrows; r++)
+        if (d->as.table.rows[r].block < 0) {
+            comp_error(c, d->as.table.rows[r].span, "this row comes before the first 'column' line");
+            ok = false;
+        }
+    return ok;
+}
+
+/* In column blocks, each block's rows are a dimension of their own,
+ * numbered into the one list of rows; none is built once `ok` is false. */
+static bool build_block_rows(Compiler *c, const char *title, const Decl *d, const DimSpec *rspec, Table *t,
+                             bool ok)
+{
+    int nrows = d->as.table.nrows, nblocks = d->as.table.blocks.n;
+    t->col_rows = mem_alloc(sizeof(TableDim) * (size_t)(nblocks + 1));
+    t->dim[0].n = nrows;
+    t->dim[0].labels = mem_alloc(sizeof(char *) * (size_t)(nrows + 1));
+    int *global = mem_alloc_atomic(sizeof(int) * (size_t)(nrows + 1));
+    const KeyList **rows = mem_alloc(sizeof(KeyList *) * (size_t)(nrows + 1));
+    for (int b = 0; b < nblocks && ok; b++) {
+        int n = 0;
+        for (int r = 0; r < nrows; r++)
+            if (d->as.table.rows[r].block == b) {
+                global[n] = r;
+                rows[n++] = &d->as.table.rows[r].keys;
+            }
+        char *btitle = mem_alloc_atomic(strlen(title) + 64);
+        sprintf(btitle, "%s, column %s", title, d->as.table.blocks.items[b].name ? d->as.table.blocks.items[b].name : "?");
+        TableDim *dim = &t->col_rows[b];
+        ok &= build_dim(c, btitle, rspec, rows, n, dim);
+        if (!ok)
+            break;
+        if (dim->mode == KEYS_INDEX) {
+            for (int k = 0; k < dim->nkeys; k++)
+                if (dim->index[k] >= 0)
+                    dim->index[k] = global[dim->index[k]];
+        } else {
+            for (int k = 0; k < dim->nkeys; k++)
+                dim->row[k] = global[dim->row[k]];
+        }
+        for (int k = 0; k < n; k++)
+            t->dim[0].labels[global[k]] = dim->labels[k];
+    }
+    return ok;
+}
+
+/* The row key of a table without `column` blocks. */
+static bool build_rows(Compiler *c, const char *title, const Decl *d, const DimSpec *rspec, Table *t)
+{
+    int nrows = d->as.table.nrows;
+    const KeyList **rows = mem_alloc(sizeof(KeyList *) * (size_t)(nrows + 1));
+    for (int r = 0; r < nrows; r++)
+        rows[r] = &d->as.table.rows[r].keys;
+    return build_dim(c, title, rspec, rows, nrows, &t->dim[0]);
+}
+
+/* A `?` cell: record it for the warnings, described by its row and column. */
+static void unknown_cell(Compiler *c, const char *title, const Decl *d, const Table *t, int r, int k, Span at)
+{
+    const Row *row = &d->as.table.rows[r];
+    char *what = mem_alloc_atomic(256);
+    const char *col = d->as.table.blocks.n ? (row->block >= 0 ? t->dim[1].labels[row->block] : "?")
+                      : t->dim[1].labels && t->dim[1].labels[k] ? t->dim[1].labels[k] : "?";
+    if (t->ndims == 2)
+        snprintf(what, 256, "%s, row %s, column %s", title, t->dim[0].labels[r] ? t->dim[0].labels[r] : "?",
+                 col ? col : "?");
+    else
+        snprintf(what, 256, "%s, row %s", title, t->dim[0].labels[r] ? t->dim[0].labels[r] : "?");
+    add_unknown(c, at, what);
+}
+
+/* The cells, row by row, and the bands' words for each row. */
+static bool fill_cells(Compiler *c, const char *title, const Decl *d, const ProcSig *sig, Table *t, int width)
+{
+    bool ok = true;
+    int nrows = d->as.table.nrows;
+    t->row_texts = mem_alloc(sizeof(char *) * (size_t)(nrows + 1));
+    for (int r = 0; r < nrows; r++) {
+        const Row *row = &d->as.table.rows[r];
+        t->row_texts[r] = row->text;
+        if (row->text && !t->bands)
+            comp_error(c, row->span, "only bands give each row the sheet's words");
+        if (row->cells.n != width) {
+            comp_error(c, row->span, "this row has %d %s, but %s has %d column%s", row->cells.n,
+                       row->cells.n == 1 ? "value" : "values", title, width, width == 1 ? "" : "s");
+            ok = false;
+            continue;
+        }
+        for (int k = 0; k < width; k++) {
+            const Expr *cell = row->cells.items[k];
+            int at = r * width + k;
+            t->cell_offsets[at] = cell->span.begin;
+            if (cell->kind == EX_UNKNOWN || cell->kind == EX_NA) {
+                t->kinds[at] = cell->kind == EX_UNKNOWN ? CELL_UNKNOWN : CELL_NA;
+                if (cell->kind == EX_UNKNOWN)
+                    unknown_cell(c, title, d, t, r, k, cell->span);
+                continue;
+            }
+            ok &= comp_const_value(c, cell, sig->ret, &t->cells[at]);
+        }
+    }
+    return ok;
+}
+
+/* The procedure behind the table: LOAD each key, TABLE, RETURN. */
+static void table_proc(Compiler *c, ProcSig *sig, const Decl *d, int index)
+{
+    int ndims = d->params.n;
+    FnState *fn = comp_begin_params(c, sig, &d->params);
+    for (int i = 0; i < ndims; i++) {
+        comp_emit_op(c, OP_LOAD, d->name_span);
+        comp_emit_byte(c, (uint8_t)i, d->name_span);
+    }
+    comp_emit_table(c, index, ndims, d->name_span);
+    comp_emit_op(c, OP_RETURN, d->name_span);
+    comp_end_fn(c, fn);
+}
+
 void comp_table(Compiler *c, ProcSig *sig, const Decl *d)
 {
     bool bands = d->kind == DECL_BANDS;
     const char *kind = bands ? "bands" : "table";
     char *title = mem_alloc_atomic(strlen(d->name) + 16);
     sprintf(title, "%s '%s'", kind, d->name);
-    int ndims = d->params.n;
-    int nrows = d->as.table.nrows, ncols = d->as.table.columns.n;
+    int ndims = d->params.n, nrows = d->as.table.nrows, nblocks = d->as.table.blocks.n, ncols;
     bool ok = true;
-    if (ndims < 1 || ndims > 2) {
-        comp_error(c, d->name_span, "a %s is looked up by one or two keys, not %d", kind, ndims);
+    if (!table_shape(c, d, kind, title, &ncols))
         return;
-    }
-    int nblocks = d->as.table.blocks.n;
-    if (nblocks) {
-        /* `column` blocks instead of a `columns` line: one column of values a block */
-        if (ndims != 2) {
-            comp_error(c, d->as.table.blocks.items[0].span, "'column' blocks need two keys, a row key and a column key");
-            return;
-        }
-        if (ncols) {
-            comp_error(c, d->as.table.blocks.items[0].span,
-                       "write either a 'columns' line or 'column' blocks, not both");
-            return;
-        }
-        ncols = nblocks;
-    }
-    if (ndims == 2 && ncols == 0) {
-        comp_error(c, d->name_span, "%s has two keys, so it needs a 'columns' line naming the values of '%s'", title,
-                   d->params.items[1].name);
-        return;
-    }
-    if (ndims == 1 && ncols > 0) {
-        comp_error(c, d->as.table.columns.items[0].span, "%s has one key, so it has no columns", title);
-        return;
-    }
-    if (nrows == 0) {
-        comp_error(c, d->name_span, "%s has no rows", title);
-        return;
-    }
     for (int i = 0; i < ndims; i++)
         if (d->params.items[i].deflt) {
             comp_error(c, d->params.items[i].deflt->span, "the keys of a %s have no defaults", kind);
@@ -382,115 +599,17 @@ void comp_table(Compiler *c, ProcSig *sig, const Decl *d)
     t->bands = bands;
     DimSpec rspec = { "row", false, &d->params.items[0], sig->ptypes[0], bands };
     if (nblocks) {
-        const KeyList **cols = mem_alloc(sizeof(KeyList *) * (size_t)(nblocks + 1));
-        for (int k = 0; k < nblocks; k++) {
-            KeyList *one = mem_alloc(sizeof *one);
-            one->items = &d->as.table.blocks.items[k];
-            one->n = one->cap = 1;
-            cols[k] = one;
-        }
-        DimSpec cspec = { "column", true, &d->params.items[1], sig->ptypes[1], false };
-        ok &= build_dim(c, title, &cspec, cols, nblocks, &t->dim[1]);
-        /* each block's rows are a dimension of their own, numbered into the one list of rows */
-        t->col_rows = mem_alloc(sizeof(TableDim) * (size_t)(nblocks + 1));
-        t->dim[0].n = nrows;
-        t->dim[0].labels = mem_alloc(sizeof(char *) * (size_t)(nrows + 1));
-        int *global = mem_alloc_atomic(sizeof(int) * (size_t)(nrows + 1));
-        const KeyList **rows = mem_alloc(sizeof(KeyList *) * (size_t)(nrows + 1));
-        for (int r = 0; r < nrows; r++)
-            if (d->as.table.rows[r].block < 0) {
-                comp_error(c, d->as.table.rows[r].span, "this row comes before the first 'column' line");
-                ok = false;
-            }
-        for (int b = 0; b < nblocks && ok; b++) {
-            int n = 0;
-            for (int r = 0; r < nrows; r++)
-                if (d->as.table.rows[r].block == b) {
-                    global[n] = r;
-                    rows[n++] = &d->as.table.rows[r].keys;
-                }
-            char *btitle = mem_alloc_atomic(strlen(title) + 64);
-            sprintf(btitle, "%s, column %s", title, d->as.table.blocks.items[b].name ? d->as.table.blocks.items[b].name : "?");
-            TableDim *dim = &t->col_rows[b];
-            ok &= build_dim(c, btitle, &rspec, rows, n, dim);
-            if (!ok)
-                break;
-            if (dim->mode == KEYS_INDEX) {
-                for (int k = 0; k < dim->nkeys; k++)
-                    if (dim->index[k] >= 0)
-                        dim->index[k] = global[dim->index[k]];
-            } else {
-                for (int k = 0; k < dim->nkeys; k++)
-                    dim->row[k] = global[dim->row[k]];
-            }
-            for (int k = 0; k < n; k++)
-                t->dim[0].labels[global[k]] = dim->labels[k];
-        }
+        ok &= build_columns(c, title, d, sig, true, t);
+        ok &= rows_in_blocks(c, d);
+        ok = build_block_rows(c, title, d, &rspec, t, ok);
     } else {
-        const KeyList **rows = mem_alloc(sizeof(KeyList *) * (size_t)(nrows + 1));
-        for (int r = 0; r < nrows; r++)
-            rows[r] = &d->as.table.rows[r].keys;
-        ok &= build_dim(c, title, &rspec, rows, nrows, &t->dim[0]);
+        ok &= build_rows(c, title, d, &rspec, t);
+        if (ndims == 2)
+            ok &= build_columns(c, title, d, sig, false, t);
     }
-    if (ndims == 2 && !nblocks) {
-        /* each column heading is one key */
-        const KeyList **cols = mem_alloc(sizeof(KeyList *) * (size_t)(ncols + 1));
-        for (int k = 0; k < ncols; k++) {
-            KeyList *one = mem_alloc(sizeof *one);
-            one->items = &d->as.table.columns.items[k];
-            one->n = one->cap = 1;
-            cols[k] = one;
-        }
-        DimSpec cspec = { "column", false, &d->params.items[1], sig->ptypes[1], false };
-        ok &= build_dim(c, title, &cspec, cols, ncols, &t->dim[1]);
-    }
-    if (!ok)
+    if (!ok || !fill_cells(c, title, d, sig, t, width))
         return;
-    t->row_texts = mem_alloc(sizeof(char *) * (size_t)(nrows + 1));
-    for (int r = 0; r < nrows; r++) {
-        const Row *row = &d->as.table.rows[r];
-        t->row_texts[r] = row->text;
-        if (row->text && !bands)
-            comp_error(c, row->span, "only bands give each row the sheet's words");
-        if (row->cells.n != width) {
-            comp_error(c, row->span, "this row has %d %s, but %s has %d column%s", row->cells.n,
-                       row->cells.n == 1 ? "value" : "values", title, width, width == 1 ? "" : "s");
-            ok = false;
-            continue;
-        }
-        for (int k = 0; k < width; k++) {
-            const Expr *cell = row->cells.items[k];
-            int at = r * width + k;
-            t->cell_offsets[at] = cell->span.begin;
-            if (cell->kind == EX_UNKNOWN || cell->kind == EX_NA) {
-                t->kinds[at] = cell->kind == EX_UNKNOWN ? CELL_UNKNOWN : CELL_NA;
-                if (cell->kind == EX_UNKNOWN) {
-                    char *what = mem_alloc_atomic(256);
-                    const char *col = nblocks ? (row->block >= 0 ? t->dim[1].labels[row->block] : "?")
-                                      : t->dim[1].labels && t->dim[1].labels[k] ? t->dim[1].labels[k] : "?";
-                    if (ndims == 2)
-                        snprintf(what, 256, "%s, row %s, column %s", title, t->dim[0].labels[r] ? t->dim[0].labels[r] : "?",
-                                 col ? col : "?");
-                    else
-                        snprintf(what, 256, "%s, row %s", title, t->dim[0].labels[r] ? t->dim[0].labels[r] : "?");
-                    add_unknown(c, cell->span, what);
-                }
-                continue;
-            }
-            ok &= comp_const_value(c, cell, sig->ret, &t->cells[at]);
-        }
-    }
-    if (!ok)
-        return;
-    int index = chunk_add_table(c->prog, t);
-    FnState *fn = comp_begin_params(c, sig, &d->params);
-    for (int i = 0; i < ndims; i++) {
-        comp_emit_op(c, OP_LOAD, d->name_span);
-        comp_emit_byte(c, (uint8_t)i, d->name_span);
-    }
-    comp_emit_table(c, index, ndims, d->name_span);
-    comp_emit_op(c, OP_RETURN, d->name_span);
-    comp_end_fn(c, fn);
+    table_proc(c, sig, d, chunk_add_table(c->prog, t));
 }
 
 /* ---- outcomes and texts ---- */
