@@ -14,7 +14,7 @@
 #include "compiler.h"
 #include "dice.h"
 #include "exact.h"
-#include "mem.h"
+#include "base/mem.h"
 #include "vm.h"
 
 #include <stdbool.h>

@@ -11,7 +11,7 @@
  */
 #include "config.h"
 #include "sheet.h"
-#include "mem.h"
+#include "base/mem.h"
 
 #include <stdlib.h>
 #include <string.h>

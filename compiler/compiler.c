@@ -2,7 +2,7 @@
 #include "config.h"
 #include "internal.h"
 #include "peephole.h"
-#include "mem.h"
+#include "base/mem.h"
 #include "opcodes.h"
 
 #include <stdarg.h>

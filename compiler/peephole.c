@@ -1,7 +1,7 @@
 /* peephole.c — fusing common instruction sequences (see peephole.h). */
 #include "config.h"
 #include "peephole.h"
-#include "mem.h"
+#include "base/mem.h"
 #include "opcodes.h"
 
 #include <stdbool.h>

@@ -11,7 +11,7 @@
  */
 #include "config.h"
 #include "internal.h"
-#include "mem.h"
+#include "base/mem.h"
 
 #include <string.h>
 

@@ -8,7 +8,7 @@
  */
 #include "config.h"
 #include "internal.h"
-#include "mem.h"
+#include "base/mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>

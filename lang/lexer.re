@@ -9,7 +9,7 @@
 #include "config.h"
 #include "parse.h"
 #include "parser.h"
-#include "mem.h"
+#include "base/mem.h"
 
 #include <string.h>
 

@@ -22,7 +22,7 @@ void lang_yyerror(Span *loc, Parser *ps, const char *msg);
 
 %code {
 #include "parse.h"
-#include "mem.h"
+#include "base/mem.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* chunk.c — building protos and programs, and the disassembler. */
 #include "config.h"
 #include "chunk.h"
-#include "mem.h"
+#include "base/mem.h"
 #include "opcodes.h"
 
 #include <string.h>

@@ -1,7 +1,7 @@
 /* exact.c — the exact engine: every path through a procedure's dice, once. */
 #include "config.h"
 #include "exact.h"
-#include "mem.h"
+#include "base/mem.h"
 #include "pool.h"
 
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 #include "config.h"
 #include "pool.h"
 #include "dice.h"
-#include "mem.h"
+#include "base/mem.h"
 
 #include <stdlib.h>
 #include <string.h>

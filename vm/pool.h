@@ -8,7 +8,7 @@
 #define MUSTER_VM_POOL_H
 
 #include "opcodes.h"
-#include "mem.h"
+#include "base/mem.h"
 #include "value.h"
 
 #include <stdbool.h>

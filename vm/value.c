@@ -2,7 +2,7 @@
 #include "config.h"
 #include "value.h"
 #include "chunk.h"
-#include "mem.h"
+#include "base/mem.h"
 #include "pool.h"
 
 #include <string.h>

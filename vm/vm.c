@@ -1,7 +1,7 @@
 /* vm.c — the interpreter loop. */
 #include "config.h"
 #include "vm.h"
-#include "mem.h"
+#include "base/mem.h"
 #include "opcodes.h"
 #include "pool.h"
 #include "exact.h"

@@ -18,7 +18,7 @@
 
 #include "chunk.h"
 #include "dice.h"
-#include "mem.h"
+#include "base/mem.h"
 
 #include <stdint.h>
 

@@ -4,7 +4,7 @@
 
 #include <CUnit/Basic.h>
 
-#include "mem.h"
+#include "base/mem.h"
 #include "parse.h"
 
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 #include "muster.h"
 #include "opcodes.h"
 #include "specialize.h"
-#include "mem.h"
+#include "base/mem.h"
 #include "rng.h"
 
 #include <stdlib.h>

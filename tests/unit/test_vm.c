@@ -1,7 +1,7 @@
 /* test_vm.c — running compiled procedures: arithmetic, control, dice, limits. */
 #include "config.h"
 #include "harness.h"
-#include "mem.h"
+#include "base/mem.h"
 
 #include "opcodes.h"
 #include "pool.h"
