@@ -10,7 +10,7 @@
  * Letter.
  */
 #include "config.h"
-#include "sheet.h"
+#include "api/sheet.h"
 #include "base/mem.h"
 
 #include <stdlib.h>

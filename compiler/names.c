@@ -1,6 +1,6 @@
 /* names.c — the compiler's string map. */
 #include "config.h"
-#include "names.h"
+#include "compiler/names.h"
 #include "base/mem.h"
 
 #include <stdint.h>

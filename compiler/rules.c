@@ -10,7 +10,7 @@
  * both sides (EXPECT), with the dice it declares fed in as scripted dice.
  */
 #include "config.h"
-#include "internal.h"
+#include "compiler/internal.h"
 #include "base/mem.h"
 
 #include <string.h>

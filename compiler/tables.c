@@ -7,7 +7,7 @@
  * values that do not.
  */
 #include "config.h"
-#include "internal.h"
+#include "compiler/internal.h"
 #include "base/mem.h"
 
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* ast.c — building syntax trees. */
 #include "config.h"
-#include "ast.h"
+#include "lang/ast.h"
 #include "base/mem.h"
 
 const char *const ast_operator_text[] = {

@@ -7,8 +7,8 @@
  * several problems.
  */
 #include "config.h"
-#include "parse.h"
-#include "parser.h"
+#include "lang/parse.h"
+#include "lang/parser.h"
 #include "base/mem.h"
 
 #include <string.h>

@@ -10,8 +10,8 @@
 #ifndef MUSTER_LANG_PARSE_H
 #define MUSTER_LANG_PARSE_H
 
-#include "ast.h"
-#include "source.h"
+#include "lang/ast.h"
+#include "lang/source.h"
 
 typedef struct Parser {
     const Source *src;

@@ -1,6 +1,6 @@
 /* source.c — reading scripts and printing diagnostics with carets. */
 #include "config.h"
-#include "source.h"
+#include "lang/source.h"
 #include "base/mem.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* dice.c — the seeded and scripted dice sources. */
 #include "config.h"
-#include "dice.h"
+#include "vm/dice.h"
 #include "base/mem.h"
 
 #include <ctype.h>

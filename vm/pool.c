@@ -1,7 +1,7 @@
 /* pool.c — pool operations. */
 #include "config.h"
-#include "pool.h"
-#include "dice.h"
+#include "vm/pool.h"
+#include "vm/dice.h"
 #include "base/mem.h"
 
 #include <stdlib.h>
