@@ -7,7 +7,7 @@
  * several problems.
  */
 #include "config.h"
-#include "lang/parse.h"
+#include "lang/parser_state.h"
 #include "lang/parser.h"
 #include "base/mem.h"
 

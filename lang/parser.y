@@ -21,7 +21,7 @@ void lang_yyerror(Span *loc, Parser *ps, const char *msg);
 }
 
 %code {
-#include "lang/parse.h"
+#include "lang/parser_state.h"
 #include "base/mem.h"
 
 #include <string.h>

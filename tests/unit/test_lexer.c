@@ -2,7 +2,7 @@
 #include "config.h"
 #include "tests/unit/harness.h"
 
-#include "lang/parse.h"
+#include "lang/parser_state.h"
 #include "lang/parser.h"
 
 #include <string.h>
