@@ -7,7 +7,7 @@
  * call and a signature are printed, for the headings of run and prob.
  */
 #include "config.h"
-#include "internal.h"
+#include "api/internal.h"
 
 #include <ctype.h>
 #include <errno.h>

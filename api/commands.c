@@ -6,9 +6,9 @@
  * the procedure for its arguments first.
  */
 #include "config.h"
-#include "internal.h"
-#include "sheet.h"
-#include "specialize.h"
+#include "api/internal.h"
+#include "api/sheet.h"
+#include "compiler/specialize.h"
 
 #include <string.h>
 

@@ -8,9 +8,9 @@
  * file:line:col in the right Source, since the VM knows no source text.
  */
 #include "config.h"
-#include "internal.h"
-#include "ast.h"
-#include "parse.h"
+#include "api/internal.h"
+#include "lang/ast.h"
+#include "lang/parse.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * check also prints the compiler's warnings and the `?` values left open.
  */
 #include "config.h"
-#include "internal.h"
+#include "api/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

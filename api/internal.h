@@ -11,11 +11,11 @@
 #define MUSTER_API_INTERNAL_H
 
 #include "muster.h"
-#include "compiler.h"
-#include "dice.h"
-#include "exact.h"
-#include "mem.h"
-#include "vm.h"
+#include "compiler/compiler.h"
+#include "vm/dice.h"
+#include "vm/exact.h"
+#include "base/mem.h"
+#include "vm/vm.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -8,7 +8,7 @@
  * and the change; odds_print.c only prints them.
  */
 #include "config.h"
-#include "internal.h"
+#include "api/internal.h"
 
 #include <math.h>
 #include <string.h>

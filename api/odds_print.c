@@ -5,7 +5,7 @@
  * per row, since a die of a million sides has a million rows.
  */
 #include "config.h"
-#include "internal.h"
+#include "api/internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -6,8 +6,8 @@
  * prints anything.
  */
 #include "config.h"
-#include "internal.h"
-#include "opcodes.h"
+#include "api/internal.h"
+#include "vm/opcodes.h"
 
 #include <string.h>
 

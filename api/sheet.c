@@ -10,8 +10,8 @@
  * Letter.
  */
 #include "config.h"
-#include "sheet.h"
-#include "mem.h"
+#include "api/sheet.h"
+#include "base/mem.h"
 
 #include <stdlib.h>
 #include <string.h>

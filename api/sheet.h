@@ -7,7 +7,7 @@
 #ifndef MUSTER_API_SHEET_H
 #define MUSTER_API_SHEET_H
 
-#include "compiler.h"
+#include "compiler/compiler.h"
 
 #include <stdbool.h>
 #include <stdio.h>

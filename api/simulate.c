@@ -8,8 +8,8 @@
  * count, with no allocation once the worker has warmed up.
  */
 #include "config.h"
-#include "internal.h"
-#include "specialize.h"
+#include "api/internal.h"
+#include "compiler/specialize.h"
 
 #include <string.h>
 #include <pthread.h>

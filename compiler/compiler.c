@@ -1,9 +1,9 @@
 /* compiler.c — name resolution, type checking and code generation. */
 #include "config.h"
-#include "internal.h"
-#include "peephole.h"
-#include "mem.h"
-#include "opcodes.h"
+#include "compiler/internal.h"
+#include "compiler/peephole.h"
+#include "base/mem.h"
+#include "vm/opcodes.h"
 
 #include <stdarg.h>
 #include <string.h>

@@ -15,9 +15,9 @@
 #ifndef MUSTER_COMPILER_COMPILER_H
 #define MUSTER_COMPILER_COMPILER_H
 
-#include "ast.h"
-#include "chunk.h"
-#include "source.h"
+#include "lang/ast.h"
+#include "vm/chunk.h"
+#include "lang/source.h"
 
 typedef enum { TY_ERROR, TY_INT, TY_RAT, TY_BOOL, TY_STR, TY_POOL, TY_ENUM, TY_RECORD } TypeKind;
 

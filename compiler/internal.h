@@ -10,9 +10,9 @@
 #ifndef MUSTER_COMPILER_INTERNAL_H
 #define MUSTER_COMPILER_INTERNAL_H
 
-#include "compiler.h"
-#include "names.h"
-#include "opcodes.h"
+#include "compiler/compiler.h"
+#include "compiler/names.h"
+#include "vm/opcodes.h"
 
 #include <stdbool.h>
 

@@ -1,7 +1,7 @@
 /* names.c — the compiler's string map. */
 #include "config.h"
-#include "names.h"
-#include "mem.h"
+#include "compiler/names.h"
+#include "base/mem.h"
 
 #include <stdint.h>
 #include <string.h>

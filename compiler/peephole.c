@@ -1,8 +1,8 @@
 /* peephole.c — fusing common instruction sequences (see peephole.h). */
 #include "config.h"
-#include "peephole.h"
-#include "mem.h"
-#include "opcodes.h"
+#include "compiler/peephole.h"
+#include "base/mem.h"
+#include "vm/opcodes.h"
 
 #include <stdbool.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 #ifndef MUSTER_COMPILER_PEEPHOLE_H
 #define MUSTER_COMPILER_PEEPHOLE_H
 
-#include "chunk.h"
+#include "vm/chunk.h"
 
 void peephole_proto(Proto *p);
 void peephole_program(Program *prog);

@@ -10,8 +10,8 @@
  * both sides (EXPECT), with the dice it declares fed in as scripted dice.
  */
 #include "config.h"
-#include "internal.h"
-#include "mem.h"
+#include "compiler/internal.h"
+#include "base/mem.h"
 
 #include <string.h>
 

@@ -1,9 +1,9 @@
 /* specialize.c — a procedure compiled once more for fixed arguments (see specialize.h). */
 #include "config.h"
-#include "specialize.h"
-#include "peephole.h"
-#include "mem.h"
-#include "opcodes.h"
+#include "compiler/specialize.h"
+#include "compiler/peephole.h"
+#include "base/mem.h"
+#include "vm/opcodes.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -32,7 +32,7 @@
 #ifndef MUSTER_COMPILER_SPECIALIZE_H
 #define MUSTER_COMPILER_SPECIALIZE_H
 
-#include "vm.h"
+#include "vm/vm.h"
 
 /* Add to vm->prog a procedure of no arguments equivalent to calling
  * protos[index](args) — or, with field >= 0, to taking that field of its

@@ -7,8 +7,8 @@
  * values that do not.
  */
 #include "config.h"
-#include "internal.h"
-#include "mem.h"
+#include "compiler/internal.h"
+#include "base/mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* ast.c — building syntax trees. */
 #include "config.h"
-#include "ast.h"
-#include "mem.h"
+#include "lang/ast.h"
+#include "base/mem.h"
 
 const char *const ast_operator_text[] = {
     "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or", "-", "not", "+", "~"

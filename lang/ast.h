@@ -10,7 +10,7 @@
 #ifndef MUSTER_LANG_AST_H
 #define MUSTER_LANG_AST_H
 
-#include "source.h"
+#include "lang/source.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -7,9 +7,9 @@
  * several problems.
  */
 #include "config.h"
-#include "parse.h"
-#include "parser.h"
-#include "mem.h"
+#include "lang/parser_state.h"
+#include "lang/parser.h"
+#include "base/mem.h"
 
 #include <string.h>
 

@@ -10,7 +10,7 @@
 }
 
 %code requires {
-#include "ast.h"
+#include "lang/ast.h"
 typedef struct Parser Parser;
 typedef struct Cite { const char *text; Span span; } Cite;
 }
@@ -21,8 +21,8 @@ void lang_yyerror(Span *loc, Parser *ps, const char *msg);
 }
 
 %code {
-#include "parse.h"
-#include "mem.h"
+#include "lang/parser_state.h"
+#include "base/mem.h"
 
 #include <string.h>
 

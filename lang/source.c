@@ -1,7 +1,7 @@
 /* source.c — reading scripts and printing diagnostics with carets. */
 #include "config.h"
-#include "source.h"
-#include "mem.h"
+#include "lang/source.h"
+#include "base/mem.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,8 +1,8 @@
 /* chunk.c — building protos and programs, and the disassembler. */
 #include "config.h"
-#include "chunk.h"
-#include "mem.h"
-#include "opcodes.h"
+#include "vm/chunk.h"
+#include "base/mem.h"
+#include "vm/opcodes.h"
 
 #include <string.h>
 

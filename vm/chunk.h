@@ -10,8 +10,8 @@
 #ifndef MUSTER_VM_CHUNK_H
 #define MUSTER_VM_CHUNK_H
 
-#include "value.h"
-#include "opcodes.h"
+#include "vm/value.h"
+#include "vm/opcodes.h"
 
 #include <stdint.h>
 

@@ -1,7 +1,7 @@
 /* dice.c — the seeded and scripted dice sources. */
 #include "config.h"
-#include "dice.h"
-#include "mem.h"
+#include "vm/dice.h"
+#include "base/mem.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -12,9 +12,9 @@
 #ifndef MUSTER_VM_DICE_H
 #define MUSTER_VM_DICE_H
 
-#include "opcodes.h"
-#include "rng.h"
-#include "value.h"
+#include "vm/opcodes.h"
+#include "vm/rng.h"
+#include "vm/value.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* exact.c — the exact engine: every path through a procedure's dice, once. */
 #include "config.h"
-#include "exact.h"
-#include "mem.h"
-#include "pool.h"
+#include "vm/exact.h"
+#include "base/mem.h"
+#include "vm/pool.h"
 
 #include <stdlib.h>
 #include <pthread.h>

@@ -29,7 +29,7 @@
 #ifndef MUSTER_VM_EXACT_H
 #define MUSTER_VM_EXACT_H
 
-#include "vm.h"
+#include "vm/vm.h"
 
 #include <gmp.h>
 #include <stdbool.h>

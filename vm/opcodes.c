@@ -1,6 +1,6 @@
 /* opcodes.c — the opcode information table. */
 #include "config.h"
-#include "opcodes.h"
+#include "vm/opcodes.h"
 
 const OpInfo op_info[OP__COUNT] = {
 #define VARIES OP_VARIES
@@ -17,7 +17,7 @@ const OpInfo op_info[OP__COUNT] = {
 #define OP(name, operands, pops, pushes, jump_at, effects, summary) \
     { #name, operands, (pops) == OP_VARIES || (pushes) == OP_VARIES ? 0 : (pushes) - (pops), \
       pops, pushes, jump_at, effects, summary },
-#include "opcodes.def"
+#include "vm/opcodes.def"
 #undef OP
 #undef VARIES
 #undef NOJUMP

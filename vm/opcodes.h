@@ -11,7 +11,7 @@
 
 typedef enum {
 #define OP(name, operands, pops, pushes, jump_at, effects, summary) OP_##name,
-#include "opcodes.def"
+#include "vm/opcodes.def"
 #undef OP
 } OpCode;
 
@@ -20,7 +20,7 @@ typedef enum {
 enum {
     OP__COUNT = 0
 #define OP(name, operands, pops, pushes, jump_at, effects, summary) + 1
-#include "opcodes.def"
+#include "vm/opcodes.def"
 #undef OP
 };
 

@@ -1,8 +1,8 @@
 /* pool.c — pool operations. */
 #include "config.h"
-#include "pool.h"
-#include "dice.h"
-#include "mem.h"
+#include "vm/pool.h"
+#include "vm/dice.h"
+#include "base/mem.h"
 
 #include <stdlib.h>
 #include <string.h>

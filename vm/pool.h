@@ -7,9 +7,9 @@
 #ifndef MUSTER_VM_POOL_H
 #define MUSTER_VM_POOL_H
 
-#include "opcodes.h"
-#include "mem.h"
-#include "value.h"
+#include "vm/opcodes.h"
+#include "base/mem.h"
+#include "vm/value.h"
 
 #include <stdbool.h>
 

@@ -1,7 +1,7 @@
 /* rng.c — xoshiro256** and splitmix64 (public-domain algorithms by
  * Blackman and Vigna), written for muster. */
 #include "config.h"
-#include "rng.h"
+#include "vm/rng.h"
 
 #include <stdio.h>
 #include <time.h>

@@ -1,9 +1,9 @@
 /* value.c — exact integer and rational arithmetic, ordering and printing. */
 #include "config.h"
-#include "value.h"
-#include "chunk.h"
-#include "mem.h"
-#include "pool.h"
+#include "vm/value.h"
+#include "vm/chunk.h"
+#include "base/mem.h"
+#include "vm/pool.h"
 
 #include <string.h>
 

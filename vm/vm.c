@@ -1,10 +1,10 @@
 /* vm.c — the interpreter loop. */
 #include "config.h"
-#include "vm.h"
-#include "mem.h"
-#include "opcodes.h"
-#include "pool.h"
-#include "exact.h"
+#include "vm/vm.h"
+#include "base/mem.h"
+#include "vm/opcodes.h"
+#include "vm/pool.h"
+#include "vm/exact.h"
 
 #include <stdarg.h>
 #include <string.h>

@@ -16,9 +16,9 @@
 #ifndef MUSTER_VM_VM_H
 #define MUSTER_VM_VM_H
 
-#include "chunk.h"
-#include "dice.h"
-#include "mem.h"
+#include "vm/chunk.h"
+#include "vm/dice.h"
+#include "base/mem.h"
 
 #include <stdint.h>
 

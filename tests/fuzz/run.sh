@@ -31,17 +31,17 @@ fi
 out=$build/fuzz-build
 mkdir -p "$out/obj" "$out/artifacts" "$out/corpus/compile" "$out/corpus/args" "$out/seeds/compile" "$out/seeds/args"
 
-cppflags=(-DHAVE_CONFIG_H -I"$build" -I"$src/include" -I"$src/lang" -I"$build/lang" -I"$src/compiler" -I"$src/vm"
+cppflags=(-DHAVE_CONFIG_H -I"$src" -I"$build" -I"$src/include"
           "-DMUSTER_DATADIR=\"$src/stdlib\"" "-DMUSTER_SOURCE_STDLIB=\"$src/stdlib\"")
 sanitize=(-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined)
 # the library: every source of libmuster, the parser from the build tree
 sources=()
-for f in "$src"/lang/*.c "$src"/compiler/*.c "$src"/vm/*.c; do
+for f in "$src"/base/*.c "$src"/lang/*.c "$src"/compiler/*.c "$src"/vm/*.c "$src"/api/*.c; do
     [ "$(basename "$f")" = parser.c ] || sources+=("$f")
 done
 sources+=("$build/lang/parser.c")
 echo "fuzz: building the library with libFuzzer and sanitizers in $out"
-newest_h=$(ls -t "$src"/include/*.h "$src"/lang/*.h "$src"/compiler/*.h "$src"/vm/*.h "$src"/vm/*.def | head -1)
+newest_h=$(ls -t "$src"/include/*.h "$src"/base/*.h "$src"/lang/*.h "$src"/compiler/*.h "$src"/vm/*.h "$src"/vm/*.def "$src"/api/*.h | head -1)
 cc=(clang -std=gnu11 "${sanitize[@]}" -fsanitize=fuzzer-no-link "${cppflags[@]}")
 jobs_running=0
 for f in "${sources[@]}"; do

@@ -1,11 +1,11 @@
 /* harness.c — main() for the unit tests, and the shared functions of harness.h. */
 #include "config.h"
-#include "harness.h"
+#include "tests/unit/harness.h"
 
 #include <CUnit/Basic.h>
 
-#include "mem.h"
-#include "parse.h"
+#include "base/mem.h"
+#include "lang/parse.h"
 
 #include <stdlib.h>
 #include <string.h>

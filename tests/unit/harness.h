@@ -15,12 +15,12 @@
 
 #include <CUnit/CUnit.h>
 
-#include "ast.h"
-#include "compiler.h"
-#include "dice.h"
-#include "source.h"
-#include "value.h"
-#include "vm.h"
+#include "lang/ast.h"
+#include "compiler/compiler.h"
+#include "vm/dice.h"
+#include "lang/source.h"
+#include "vm/value.h"
+#include "vm/vm.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,12 +1,12 @@
 /* test_compiler.c — type checking, name resolution, calls and the bytecode. */
 #include "config.h"
-#include "harness.h"
+#include "tests/unit/harness.h"
 
 #include "muster.h"
-#include "opcodes.h"
-#include "specialize.h"
-#include "mem.h"
-#include "rng.h"
+#include "vm/opcodes.h"
+#include "compiler/specialize.h"
+#include "base/mem.h"
+#include "vm/rng.h"
 
 #include <stdlib.h>
 #include <string.h>

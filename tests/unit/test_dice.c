@@ -1,12 +1,12 @@
 /* test_dice.c — dice sources, the dice list parser and the generator. */
 #include "config.h"
-#include "harness.h"
-#include "exact.h"
-#include "compiler.h"
+#include "tests/unit/harness.h"
+#include "vm/exact.h"
+#include "compiler/compiler.h"
 
 #include <stdlib.h>
 
-#include "rng.h"
+#include "vm/rng.h"
 
 #include <stdlib.h>
 #include <string.h>

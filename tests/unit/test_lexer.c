@@ -1,9 +1,9 @@
 /* test_lexer.c — the re2c lexer: token kinds, spans, values, diagnostics. */
 #include "config.h"
-#include "harness.h"
+#include "tests/unit/harness.h"
 
-#include "parse.h"
-#include "parser.h"
+#include "lang/parser_state.h"
+#include "lang/parser.h"
 
 #include <string.h>
 

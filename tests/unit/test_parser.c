@@ -1,8 +1,8 @@
 /* test_parser.c — the Bison grammar: trees, precedence, errors, limits. */
 #include "config.h"
-#include "harness.h"
+#include "tests/unit/harness.h"
 
-#include "parse.h"
+#include "lang/parse.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* test_vm.c — running compiled procedures: arithmetic, control, dice, limits. */
 #include "config.h"
-#include "harness.h"
-#include "mem.h"
+#include "tests/unit/harness.h"
+#include "base/mem.h"
 
-#include "opcodes.h"
-#include "pool.h"
-#include "rng.h"
+#include "vm/opcodes.h"
+#include "vm/pool.h"
+#include "vm/rng.h"
 
 #include <string.h>
 

@@ -11,8 +11,8 @@
  * Rule: never keep the only pointer to one of these objects in malloc'ed
  * memory; the collector does not scan it.
  */
-#ifndef MUSTER_VM_MEM_H
-#define MUSTER_VM_MEM_H
+#ifndef MUSTER_BASE_MEM_H
+#define MUSTER_BASE_MEM_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* mem.c — allocation: libgc, or plain calloc for the ASan build. */
 #include "config.h"
-#include "mem.h"
+#include "base/mem.h"
 
 #include <gmp.h>
 #include <stdio.h>
