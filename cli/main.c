@@ -430,12 +430,20 @@ static const Command commands[] = {
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
-static const Command *find_command(unsigned bit, const char *name)
+static const Command *command_named(const char *name)
 {
     for (int i = 0; i < NCOMMANDS; i++)
-        if (commands[i].bit == bit || (name && !strcmp(commands[i].name, name)))
+        if (!strcmp(commands[i].name, name))
             return &commands[i];
     return NULL;
+}
+
+static const Command *command_of(unsigned bit)
+{
+    int i = 0;
+    while (commands[i].bit != bit)
+        i++;
+    return &commands[i];
 }
 
 static int print_help(void)
@@ -623,7 +631,7 @@ static int wrong_command(const Command *c, int i)
     unsigned goes = option_table[i].commands;
     char list[256] = "", where[128] = "", text[512];
     if ((c->bit & CMD_RUN_PROB) && (goes & CMD_RUN_PROB)) {
-        const Command *other = find_command(CMD_RUN_PROB & ~c->bit, NULL);
+        const Command *other = command_of(CMD_RUN_PROB & ~c->bit);
         int n = list_options(list, sizeof list, other->bit, c->bit, 0);
         snprintf(text, sizeof text, "%s go%s with '%s', not '%s'", list, n == 1 ? "es" : "", other->name, c->name);
     } else if (goes & CMD_RUN_PROB) {
@@ -745,7 +753,7 @@ int main(int argc, char **argv)
         return print_help();
     if (!strcmp(name, "--version") || !strcmp(name, "-V"))
         return print_version();
-    const Command *c = find_command(0, name);
+    const Command *c = command_named(name);
     if (!c)
         return usage_error("unknown command '%s'", name);
     Options o = { 0 };
