@@ -69,32 +69,6 @@ static int print_version(void)
     return 0;
 }
 
-enum { OPT_SEED = 256, OPT_DICE, OPT_EXPLAIN, OPT_JSON, OPT_CSV, OPT_TRIALS, OPT_MAX_STEPS, OPT_MAX_DEPTH, OPT_CHOOSE,
-       OPT_MD, OPT_HTML, OPT_FIELD, OPT_EXACT, OPT_BUDGET, OPT_VS, OPT_THREADS, OPT_NO_SPECIALIZE };
-
-static const struct option long_options[] = {
-    { "seed", required_argument, NULL, OPT_SEED },
-    { "dice", required_argument, NULL, OPT_DICE },
-    { "explain", no_argument, NULL, OPT_EXPLAIN },
-    { "json", no_argument, NULL, OPT_JSON },
-    { "csv", no_argument, NULL, OPT_CSV },
-    { "trials", required_argument, NULL, OPT_TRIALS },
-    { "max-steps", required_argument, NULL, OPT_MAX_STEPS },
-    { "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
-    { "choose", required_argument, NULL, OPT_CHOOSE },
-    { "md", no_argument, NULL, OPT_MD },
-    { "html", no_argument, NULL, OPT_HTML },
-    { "field", required_argument, NULL, OPT_FIELD },
-    { "exact", no_argument, NULL, OPT_EXACT },
-    { "budget", required_argument, NULL, OPT_BUDGET },
-    { "vs", required_argument, NULL, OPT_VS },
-    { "threads", required_argument, NULL, OPT_THREADS },
-    { "no-specialize", no_argument, NULL, OPT_NO_SPECIALIZE },
-    { "help", no_argument, NULL, 'h' },
-    { "version", no_argument, NULL, 'V' },
-    { NULL, 0, NULL, 0 },
-};
-
 /* A path as text for a terminal: its control characters (a file name may
  * hold any byte but '/') written as \x1b, never raw. */
 static void put_path(FILE *out, const char *path)
@@ -208,10 +182,119 @@ static void find_scripts(const char *dir, Seen *seen, char ***files, int *n, int
     free(here);
 }
 
+/* The commands, one bit each: an option lists the commands it goes with. */
+enum {
+    CMD_CHECK = 1 << 0, CMD_TEST = 1 << 1, CMD_TURN = 1 << 2, CMD_SHEET = 1 << 3,
+    CMD_DIS = 1 << 4, CMD_RUN = 1 << 5, CMD_PROB = 1 << 6,
+    CMD_ALL = (1 << 7) - 1,
+    CMD_RUN_PROB = CMD_RUN | CMD_PROB,
+};
+
+typedef struct Strings {
+    char **items;
+    int n;
+} Strings;
+
+/* Everything the options say; each field is named by one row of option_table. */
+typedef struct Options {
+    muster_run_opts run;        /* --dice, --explain */
+    muster_prob_opts prob;      /* --csv, --trials, --field, --exact, --budget, --vs, --no-specialize */
+    uint64_t seed, threads, max_steps, max_depth;
+    int json, md, html;
+    const char *expression;     /* -e */
+    Strings choices;            /* --choose, in the order given */
+    unsigned long given;        /* bit i: the option of option_table[i] was given */
+} Options;
+
+/* The options, in the order check_options looks at them (so run's and
+ * prob's come before the others) and the usage errors list them. */
+enum {
+    O_SEED, O_DICE, O_EXPLAIN, O_JSON, O_CHOOSE, O_CSV, O_TRIALS, O_FIELD, O_EXACT, O_BUDGET,
+    O_VS, O_THREADS, O_NO_SPECIALIZE, O_EXPRESSION, O_MD, O_HTML, O_MAX_STEPS, O_MAX_DEPTH,
+    NOPTIONS
+};
+
+enum Kind {
+    FLAG,      /* sets an int to 1 */
+    TEXT,      /* a const char *: the value as typed */
+    LIST,      /* appends the value to a Strings */
+    NUMBER,    /* a uint64_t from min to max */
+};
+
+typedef struct OptionSpec {
+    const char *name;       /* --name, or NULL for a short option only */
+    char letter;            /* -letter, or 0 */
+    enum Kind kind;
+    unsigned commands;      /* the commands it goes with (CMD_...) */
+    size_t field;           /* where its value goes, as an offset in Options */
+    uint64_t min, max;      /* NUMBER: the values allowed */
+} OptionSpec;
+
+/* getopt_long gives a long option's row as ID_BASE + its index, past any letter. */
+enum { ID_BASE = 256 };
+
+/* offsetof, as a builtin: this file does without <stddef.h> */
+#define FIELD(member) __builtin_offsetof(Options, member)
+
+static const OptionSpec option_table[NOPTIONS] = {
+    [O_SEED] = { "seed", 0, NUMBER, CMD_RUN_PROB, FIELD(seed), 0, UINT64_MAX },
+    [O_DICE] = { "dice", 0, TEXT, CMD_RUN, FIELD(run.dice), 0, 0 },
+    [O_EXPLAIN] = { "explain", 0, FLAG, CMD_RUN, FIELD(run.explain), 0, 0 },
+    [O_JSON] = { "json", 0, FLAG, CMD_RUN_PROB, FIELD(json), 0, 0 },
+    [O_CHOOSE] = { "choose", 0, LIST, CMD_RUN_PROB | CMD_DIS, FIELD(choices), 0, 0 },
+    [O_CSV] = { "csv", 0, FLAG, CMD_PROB, FIELD(prob.csv), 0, 0 },
+    [O_TRIALS] = { "trials", 0, NUMBER, CMD_PROB, FIELD(prob.trials), 1, UINT64_MAX },
+    [O_FIELD] = { "field", 0, TEXT, CMD_PROB | CMD_DIS, FIELD(prob.field), 0, 0 },
+    [O_EXACT] = { "exact", 0, FLAG, CMD_PROB, FIELD(prob.exact), 0, 0 },
+    [O_BUDGET] = { "budget", 0, NUMBER, CMD_PROB, FIELD(prob.budget), 1, UINT64_MAX },
+    [O_VS] = { "vs", 0, TEXT, CMD_PROB, FIELD(prob.vs), 0, 0 },
+    [O_THREADS] = { "threads", 0, NUMBER, CMD_PROB, FIELD(threads), 1, 256 },
+    [O_NO_SPECIALIZE] = { "no-specialize", 0, FLAG, CMD_PROB, FIELD(prob.no_specialize), 0, 0 },
+    [O_EXPRESSION] = { NULL, 'e', TEXT, CMD_RUN_PROB, FIELD(expression), 0, 0 },
+    [O_MD] = { "md", 0, FLAG, CMD_SHEET, FIELD(md), 0, 0 },
+    [O_HTML] = { "html", 0, FLAG, CMD_SHEET, FIELD(html), 0, 0 },
+    [O_MAX_STEPS] = { "max-steps", 0, NUMBER, CMD_ALL, FIELD(max_steps), 1, UINT64_MAX },
+    [O_MAX_DEPTH] = { "max-depth", 0, NUMBER, CMD_ALL, FIELD(max_depth), 1, 100000 },
+};
+
+/* Two options that cannot be given together, for these commands.  Each is
+ * checked as check_options reaches option row `before` (NOPTIONS: after
+ * them all), which sets which of several errors is reported. */
+typedef struct Conflict {
+    int a, b;
+    unsigned commands;
+    int before;
+    const char *message;    /* NULL: "choose one of A and B" */
+} Conflict;
+
+static const Conflict conflicts[] = {
+    { O_VS, O_CSV, CMD_PROB, 0, "--vs prints a table or --json, not --csv" },
+    { O_EXACT, O_TRIALS, CMD_ALL & ~CMD_RUN, 0, NULL },   /* run: they go with prob, said first */
+    { O_JSON, O_CSV, CMD_PROB, O_MD, NULL },
+    { O_MD, O_HTML, CMD_SHEET, NOPTIONS, NULL },
+    { O_VS, O_EXPRESSION, CMD_PROB, NOPTIONS, "--vs compares two scripts; it does not go with -e" },
+};
+
+/* What a command works on: the operands after the options and, for a
+ * command that loads one script, the program, the procedure and its
+ * NAME=VALUE arguments. */
+typedef struct Target {
+    char **pos;
+    int npos;
+    muster_program *prog;
+    const char *proc;           /* NULL: none named */
+    char *const *args;
+    int nargs;
+} Target;
+
+typedef int command_fn(muster_ctx *ctx, Options *o, const Target *t);
+
 /* muster test: the examples of every script named or found; one line each,
  * then the totals. */
-static int run_tests(muster_ctx *ctx, char **pos, int npos)
+static int cmd_test(muster_ctx *ctx, Options *o, const Target *t)
 {
+    char **pos = t->pos;
+    int npos = t->npos;
     if (npos == 0)
         return usage_error("%stest needs at least one FILE or DIR", "");
     char **files = NULL;
@@ -253,6 +336,409 @@ static int run_tests(muster_ctx *ctx, char **pos, int npos)
     return failed ? MUSTER_ERROR : MUSTER_OK;
 }
 
+
+/* muster check: compile each script and run its examples; "ok" for each
+ * that passes. */
+static int cmd_check(muster_ctx *ctx, Options *o, const Target *t)
+{
+    if (t->npos == 0)
+        return usage_error("%scheck needs at least one FILE", "");
+    int status = MUSTER_OK;
+    for (int i = 0; i < t->npos; i++) {
+        muster_program *prog = muster_load(ctx, t->pos[i]);
+        int passed = 0, failed = 0;
+        if (!prog || muster_check(ctx, prog, &passed, &failed) != MUSTER_OK) {
+            status = MUSTER_ERROR;
+            continue;
+        }
+        put_path(stdout, t->pos[i]);
+        if (passed)
+            printf(": ok (%d example%s pass)\n", passed, passed == 1 ? "" : "s");
+        else
+            fputs(": ok\n", stdout);
+    }
+    return status;
+}
+
+static int cmd_turn(muster_ctx *ctx, Options *o, const Target *t)
+{
+    return muster_turn(ctx, t->prog);
+}
+
+static int cmd_sheet(muster_ctx *ctx, Options *o, const Target *t)
+{
+    return muster_sheet(ctx, t->prog, o->html);
+}
+
+static int cmd_dis(muster_ctx *ctx, Options *o, const Target *t)
+{
+    if (!t->proc)
+        return muster_disassemble(ctx, t->prog);
+    return muster_disassemble_call(ctx, t->prog, t->proc, t->nargs, t->args, o->choices.items, o->choices.n,
+                                   o->prob.field);
+}
+
+static int cmd_run(muster_ctx *ctx, Options *o, const Target *t)
+{
+    o->run.have_seed = (o->given >> O_SEED) & 1;
+    o->run.seed = o->seed;
+    o->run.json = o->json;
+    o->run.choices = o->choices.items;
+    o->run.nchoices = o->choices.n;
+    return muster_run(ctx, t->prog, t->proc, t->nargs, t->args, &o->run);
+}
+
+static int cmd_prob(muster_ctx *ctx, Options *o, const Target *t)
+{
+    o->prob.have_seed = (o->given >> O_SEED) & 1;
+    o->prob.seed = o->seed;
+    o->prob.json = o->json;
+    o->prob.choices = o->choices.items;
+    o->prob.nchoices = o->choices.n;
+    o->prob.threads = (int)o->threads;
+    if (!o->prob.threads) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        o->prob.threads = cores > 0 ? (int)(cores < 64 ? cores : 64) : 1;
+    }
+    return muster_prob(ctx, t->prog, t->proc, t->nargs, t->args, &o->prob);
+}
+
+/* What a command's operands are. */
+enum Operands {
+    FILES,          /* FILE...: the command loads them itself */
+    ONE_FILE,       /* FILE */
+    FILE_AND_CALL,  /* FILE [PROC [NAME=VALUE]...] */
+    CALL,           /* FILE PROC [NAME=VALUE]..., or -e EXPRESSION */
+};
+
+typedef struct Command {
+    const char *name;
+    unsigned bit;           /* CMD_... */
+    enum Operands operands;
+    const char *proc_for;   /* CALL: "needs a procedure to ..." */
+    command_fn *run;
+} Command;
+
+static const Command commands[] = {
+    { "check", CMD_CHECK, FILES, NULL, cmd_check },
+    { "test", CMD_TEST, FILES, NULL, cmd_test },
+    { "turn", CMD_TURN, ONE_FILE, NULL, cmd_turn },
+    { "sheet", CMD_SHEET, ONE_FILE, NULL, cmd_sheet },
+    { "run", CMD_RUN, CALL, "run", cmd_run },
+    { "prob", CMD_PROB, CALL, "simulate", cmd_prob },
+    { "dis", CMD_DIS, FILE_AND_CALL, NULL, cmd_dis },
+};
+enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
+
+static const Command *command_named(const char *name)
+{
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(commands[i].name, name))
+            return &commands[i];
+    return NULL;
+}
+
+static const Command *command_of(unsigned bit)
+{
+    int i = 0;
+    while (commands[i].bit != bit)
+        i++;
+    return &commands[i];
+}
+
+static int print_help(void)
+{
+    fputs(usage_text, stdout);
+    return 0;
+}
+
+/* The options' getopt_long tables, from option_table: the long options
+ * (then --help and --version), and the short ones after ":hV". */
+static void getopt_tables(struct option *longs, char *shorts)
+{
+    int n = 0;
+    char *s = shorts + strlen(strcpy(shorts, ":hV"));
+    for (int i = 0; i < NOPTIONS; i++) {
+        const OptionSpec *spec = &option_table[i];
+        int has_arg = spec->kind == FLAG ? no_argument : required_argument;
+        if (spec->name)
+            longs[n++] = (struct option){ spec->name, has_arg, NULL, ID_BASE + i };
+        if (spec->letter) {
+            *s++ = spec->letter;
+            if (has_arg)
+                *s++ = ':';
+        }
+    }
+    longs[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+    longs[n++] = (struct option){ "version", no_argument, NULL, 'V' };
+    longs[n] = (struct option){ NULL, 0, NULL, 0 };
+    *s = '\0';
+}
+
+/* The usage error for an option getopt_long did not take: typed is the
+ * argument it stopped at. */
+static int bad_option(const char *typed)
+{
+    if (optopt > 0 && optopt < ID_BASE) {
+        char shown[3] = { '-', (char)optopt, '\0' };
+        return usage_error("unknown option '%s'", shown);
+    }
+    if (optopt >= ID_BASE && optopt < ID_BASE + NOPTIONS) {
+        const OptionSpec *spec = &option_table[optopt - ID_BASE];
+        return usage_error(spec->kind == FLAG ? "option '--%s' takes no value" : "option '--%s' needs a value",
+                           spec->name);
+    }
+    return usage_error("unknown or ambiguous option '%s'", typed);
+}
+
+static int bad_number(const OptionSpec *spec, const char *value)
+{
+    char fmt[160];
+    if (spec->max == UINT64_MAX)
+        snprintf(fmt, sizeof fmt, "--%s needs a%s whole number, not '%%s'", spec->name, spec->min ? " positive" : "");
+    else
+        snprintf(fmt, sizeof fmt, "--%s needs a whole number from %llu to %llu, not '%%s'", spec->name,
+                 (unsigned long long)spec->min, (unsigned long long)spec->max);
+    return usage_error(fmt, value);
+}
+
+enum { GO_ON = -1 };   /* not an exit status: parsing and checking went well */
+
+/* Puts the value of option i where its row says. */
+static int set_option(Options *o, int i, char *value)
+{
+    const OptionSpec *spec = &option_table[i];
+    void *field = (char *)o + spec->field;
+    o->given |= 1ul << i;
+    switch (spec->kind) {
+    case FLAG:
+        *(int *)field = 1;
+        break;
+    case TEXT:
+        *(const char **)field = value;
+        break;
+    case LIST: {
+        Strings *list = field;
+        list->items = realloc(list->items, sizeof *list->items * (size_t)(list->n + 1));
+        list->items[list->n++] = value;
+        break;
+    }
+    case NUMBER: {
+        uint64_t v;
+        if (!parse_u64(value, &v) || v < spec->min || v > spec->max)
+            return bad_number(spec, value);
+        *(uint64_t *)field = v;
+        break;
+    }
+    }
+    return GO_ON;
+}
+
+/* Reads the options of a command's argv (argv[0] is the command) into *o;
+ * GO_ON, or the exit status after --help, --version or a usage error.  The
+ * operands left start at argv[optind]. */
+static int parse_options(int argc, char **argv, Options *o)
+{
+    struct option longs[NOPTIONS + 3];
+    char shorts[4 + 2 * NOPTIONS];
+    getopt_tables(longs, shorts);
+    optind = 1;
+    opterr = 0;
+    /* GNU getopt permutes: options may come anywhere, even after NAME=VALUE */
+    int id, status = GO_ON;
+    while (status == GO_ON && (id = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        if (id == 'h')
+            return print_help();
+        if (id == 'V')
+            return print_version();
+        if (id == ':')
+            return usage_error("option '%s' needs a value", argv[optind - 1]);
+        if (id == '?')
+            return bad_option(argv[optind - 1]);
+        int i = id - ID_BASE;
+        if (id < ID_BASE)
+            for (i = 0; option_table[i].letter != id; i++)
+                ;
+        status = set_option(o, i, optarg);
+    }
+    return status;
+}
+
+static int is_given(const Options *o, int i)
+{
+    return (o->given >> i) & 1;
+}
+
+/* Option i as typed: --name, or -letter. */
+static const char *option_name(char buf[32], int i)
+{
+    const OptionSpec *spec = &option_table[i];
+    if (spec->name)
+        snprintf(buf, 32, "--%s", spec->name);
+    else
+        snprintf(buf, 32, "-%c", spec->letter);
+    return buf;
+}
+
+/* names[0..n) as "a", "a and b" or "a, b and c", after what buf holds. */
+static void join(char *buf, size_t size, const char *const *names, int n)
+{
+    for (int k = 0; k < n; k++) {
+        size_t len = strlen(buf);
+        snprintf(buf + len, size - len, "%s%s", k == 0 ? "" : k == n - 1 ? " and " : ", ", names[k]);
+    }
+}
+
+/* Lists, in buf, the options (but those every command takes) that go with
+ * all the commands of `all`, none of `none` and, if `any`, one of `any`;
+ * returns how many. */
+static int list_options(char *buf, size_t size, unsigned all, unsigned none, unsigned any)
+{
+    char text[NOPTIONS][32];
+    const char *names[NOPTIONS];
+    int n = 0;
+    for (int i = 0; i < NOPTIONS; i++) {
+        unsigned c = option_table[i].commands;
+        if (c == CMD_ALL || (c & all) != all || (c & none) || (any && !(c & any)))
+            continue;
+        names[n] = option_name(text[n], i);
+        n++;
+    }
+    join(buf, size, names, n);
+    return n;
+}
+
+/* Lists, in buf, the commands of the set, quoted: "'a' and 'b'". */
+static void list_commands(char *buf, size_t size, unsigned set)
+{
+    char quoted[NCOMMANDS][16];
+    const char *names[NCOMMANDS];
+    int n = 0;
+    for (int k = 0; k < NCOMMANDS; k++)
+        if (set & commands[k].bit) {
+            snprintf(quoted[n], sizeof quoted[n], "'%s'", commands[k].name);
+            names[n] = quoted[n];
+            n++;
+        }
+    join(buf, size, names, n);
+}
+
+/* The usage error for option i given to command c, which it does not go
+ * with: run and prob each name the options of the other; the other
+ * commands take none of theirs; any other option names its commands. */
+static int wrong_command(const Command *c, int i)
+{
+    unsigned goes = option_table[i].commands;
+    char list[256] = "", where[128] = "", text[512];
+    if ((c->bit & CMD_RUN_PROB) && (goes & CMD_RUN_PROB)) {
+        const Command *other = command_of(CMD_RUN_PROB & ~c->bit);
+        int n = list_options(list, sizeof list, other->bit, c->bit, 0);
+        snprintf(text, sizeof text, "%s go%s with '%s', not '%s'", list, n == 1 ? "es" : "", other->name, c->name);
+    } else if (goes & CMD_RUN_PROB) {
+        int n = list_options(list, sizeof list, c->bit, 0, CMD_RUN_PROB);
+        snprintf(text, sizeof text, "'%s' takes no run or prob options%s%s", c->name, n ? " but " : "", list);
+    } else {
+        int n = list_options(list, sizeof list, goes, CMD_ALL & ~goes, 0);
+        list_commands(where, sizeof where, goes);
+        snprintf(text, sizeof text, "%s go%s with %s", list, n == 1 ? "es" : "", where);
+    }
+    return usage_error("%s", text);
+}
+
+/* The first conflict checked before option row `before` (for command c)
+ * that the options given run into, as a usage error; else GO_ON. */
+static int check_conflicts(const Command *c, const Options *o, int before)
+{
+    for (size_t k = 0; k < sizeof conflicts / sizeof conflicts[0]; k++) {
+        const Conflict *x = &conflicts[k];
+        if (x->before != before || !(x->commands & c->bit) || !is_given(o, x->a) || !is_given(o, x->b))
+            continue;
+        if (x->message)
+            return usage_error("%s", x->message);
+        char a[32], b[32], text[128];
+        snprintf(text, sizeof text, "choose one of %s and %s", option_name(a, x->a), option_name(b, x->b));
+        return usage_error("%s", text);
+    }
+    return GO_ON;
+}
+
+/* Whether the options go with command c and with each other: GO_ON, or the
+ * first usage error, options in the order of option_table. */
+static int check_options(const Command *c, const Options *o)
+{
+    int status = GO_ON;
+    for (int i = 0; i <= NOPTIONS && status == GO_ON; i++) {
+        status = check_conflicts(c, o, i);
+        if (status == GO_ON && i < NOPTIONS && is_given(o, i) && !(option_table[i].commands & c->bit))
+            status = wrong_command(c, i);
+    }
+    return status;
+}
+
+/* run or prob -e: the expression is the program. */
+static int run_expression(const Command *c, muster_ctx *ctx, Options *o, Target *t)
+{
+    static char *const none[1] = { NULL };
+    if (t->npos)
+        return usage_error("with -e, '%s' is not wanted (the expression is all there is)", t->pos[0]);
+    if (strspn(o->expression, " \t\r\n") == strlen(o->expression))
+        return usage_error("%s-e needs an expression, as in -e 'sum(roll 2d6)'", "");
+    t->prog = muster_load_expression(ctx, o->expression);
+    if (!t->prog)
+        return MUSTER_ERROR;
+    t->proc = "expression";
+    t->args = none;
+    return c->run(ctx, o, t);
+}
+
+/* run or prob with a FILE but no PROC: say which procedures it has. */
+static int missing_procedure(const Command *c, const Target *t)
+{
+    fprintf(stderr, "muster: %s needs a procedure to %s; ", c->name, c->proc_for);
+    put_path(stderr, t->pos[0]);
+    fputs(" has:\n", stderr);
+    muster_ctx *list = muster_new(stderr, stderr, 0);
+    muster_list(list, t->prog);
+    return MUSTER_USAGE;
+}
+
+/* Command c on its operands: loads what its operands say, then runs it. */
+static int run_command(const Command *c, muster_ctx *ctx, Options *o, char **pos, int npos)
+{
+    Target t = { pos, npos, NULL, NULL, NULL, 0 };
+    if (c->operands == FILES)
+        return c->run(ctx, o, &t);
+    if (o->expression)
+        return run_expression(c, ctx, o, &t);
+    if (npos == 0)
+        return usage_error("%s needs a FILE", c->name);
+    t.prog = muster_load(ctx, pos[0]);
+    if (!t.prog)
+        return MUSTER_ERROR;
+    if (npos > 1 && c->operands == ONE_FILE) {
+        char fmt[64];
+        snprintf(fmt, sizeof fmt, "%s takes one FILE, not '%%s' after it", c->name);
+        return usage_error(fmt, pos[1]);
+    }
+    if (npos < 2 && c->operands == CALL)
+        return missing_procedure(c, &t);
+    if (npos > 1) {
+        t.proc = pos[1];
+        t.args = pos + 2;
+        t.nargs = npos - 2;
+    }
+    return c->run(ctx, o, &t);
+}
+
+static muster_ctx *new_context(const Options *o)
+{
+    const char *no_color = getenv("NO_COLOR");   /* any non-empty value turns colour off */
+    int color = isatty(2) && !(no_color && *no_color);
+    muster_ctx *ctx = muster_new(stdout, stderr, color);
+    muster_set_limits(ctx, o->max_steps, (int)o->max_depth);
+    return ctx;
+}
+
 int main(int argc, char **argv)
 {
     /* Results go to stdout, diagnostics and warnings to stderr: with stdout
@@ -262,212 +748,20 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc < 2)
         return usage_error("%smissing command", "");
-    const char *cmd = argv[1];
-    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-        fputs(usage_text, stdout);
-        return 0;
-    }
-    if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V"))
+    const char *name = argv[1];
+    if (!strcmp(name, "--help") || !strcmp(name, "-h"))
+        return print_help();
+    if (!strcmp(name, "--version") || !strcmp(name, "-V"))
         return print_version();
-    enum Mode { CHECK, RUN, PROB, DIS, TEST, TURN, SHEET } mode;
-    static const struct { const char *name; enum Mode mode; } commands[] = {
-        { "check", CHECK }, { "test", TEST }, { "turn", TURN }, { "sheet", SHEET },
-        { "run", RUN }, { "prob", PROB }, { "dis", DIS },
-    };
-    size_t c = 0, ncommands = sizeof commands / sizeof commands[0];
-    while (c < ncommands && strcmp(cmd, commands[c].name))
-        c++;
-    if (c == ncommands)
-        return usage_error("unknown command '%s'", cmd);
-    mode = commands[c].mode;
-
-    muster_run_opts run = { 0 };
-    muster_prob_opts prob = { 0 };
-    uint64_t max_steps = 0, max_depth = 0, seed = 0;
-    int have_seed = 0, json = 0, md = 0, html = 0;
-    char **choices = calloc((size_t)argc, sizeof *choices);
-    int nchoices = 0;
-    int opt;
-    int sub_argc = argc - 1;
-    char **sub_argv = argv + 1;   /* argv[0] of the sub-command is the command name */
-    optind = 1;
-    opterr = 0;
-    /* GNU getopt permutes: options may come anywhere, even after NAME=VALUE */
-    const char *expression = NULL;
-    while ((opt = getopt_long(sub_argc, sub_argv, ":hVe:", long_options, NULL)) != -1) {
-        switch (opt) {
-        case 'h': fputs(usage_text, stdout); return 0;
-        case 'V': return print_version();
-        case 'e': expression = optarg; break;
-        case OPT_SEED:
-            if (!parse_u64(optarg, &seed))
-                return usage_error("--seed needs a whole number, not '%s'", optarg);
-            have_seed = 1;
-            break;
-        case OPT_DICE: run.dice = optarg; break;
-        case OPT_CHOOSE: choices[nchoices++] = optarg; break;
-        case OPT_MD: md = 1; break;
-        case OPT_HTML: html = 1; break;
-        case OPT_FIELD: prob.field = optarg; break;
-        case OPT_EXACT: prob.exact = 1; break;
-        case OPT_NO_SPECIALIZE: prob.no_specialize = 1; break;
-        case OPT_VS: prob.vs = optarg; break;
-        case OPT_THREADS: {
-            uint64_t t;
-            if (!parse_u64(optarg, &t) || t == 0 || t > 256)
-                return usage_error("--threads needs a whole number from 1 to 256, not '%s'", optarg);
-            prob.threads = (int)t;
-            break;
-        }
-        case OPT_BUDGET:
-            if (!parse_u64(optarg, &prob.budget) || prob.budget == 0)
-                return usage_error("--budget needs a positive whole number, not '%s'", optarg);
-            break;
-        case OPT_EXPLAIN: run.explain = 1; break;
-        case OPT_JSON: json = 1; break;
-        case OPT_CSV: prob.csv = 1; break;
-        case OPT_TRIALS:
-            if (!parse_u64(optarg, &prob.trials) || prob.trials == 0)
-                return usage_error("--trials needs a positive whole number, not '%s'", optarg);
-            break;
-        case OPT_MAX_STEPS:
-            if (!parse_u64(optarg, &max_steps) || max_steps == 0)
-                return usage_error("--max-steps needs a positive whole number, not '%s'", optarg);
-            break;
-        case OPT_MAX_DEPTH:
-            if (!parse_u64(optarg, &max_depth) || max_depth == 0 || max_depth > 100000)
-                return usage_error("--max-depth needs a whole number from 1 to 100000, not '%s'", optarg);
-            break;
-        case ':': return usage_error("option '%s' needs a value", sub_argv[optind - 1]);
-        case '?':
-            if (optopt && optopt < 256) {
-                char shown[3] = { '-', (char)optopt, '\0' };
-                return usage_error("unknown option '%s'", shown);
-            }
-            if (optopt >= 256)
-                for (const struct option *o = long_options; o->name; o++)
-                    if (o->val == optopt)
-                        return usage_error(o->has_arg == no_argument ? "option '--%s' takes no value"
-                                                                     : "option '--%s' needs a value", o->name);
-            return usage_error("unknown or ambiguous option '%s'", sub_argv[optind - 1]);
-        }
-    }
-    if (mode == PROB && prob.vs && prob.csv)
-        return usage_error("%s--vs prints a table or --json, not --csv", "");
-    if (mode == RUN && (prob.csv || prob.trials || prob.field || prob.exact || prob.budget || prob.vs || prob.threads
-                        || prob.no_specialize))
-        return usage_error("%s--csv, --trials, --field, --exact, --budget, --vs, --threads and --no-specialize go "
-                           "with 'prob', not 'run'", "");
-    if (prob.exact && prob.trials)
-        return usage_error("%schoose one of --exact and --trials", "");
-    if (mode == PROB && (run.dice || run.explain))
-        return usage_error("%s--dice and --explain go with 'run', not 'prob'", "");
-    if (mode == PROB && json && prob.csv)
-        return usage_error("%schoose one of --json and --csv", "");
-    if ((mode == CHECK || mode == DIS || mode == TEST || mode == TURN || mode == SHEET)
-        && (run.dice || run.explain || json || prob.csv || prob.trials || have_seed || (nchoices && mode != DIS) || (prob.field && mode != DIS)
-            || prob.exact || prob.budget || prob.vs || prob.threads || prob.no_specialize || expression))
-        return usage_error(mode == DIS ? "'%s' takes no run or prob options but --choose and --field"
-                                       : "'%s' takes no run or prob options", cmd);
-    if ((md || html) && mode != SHEET)
-        return usage_error("%s--md and --html go with 'sheet'", "");
-    if (md && html)
-        return usage_error("%schoose one of --md and --html", "");
-
-    if (!prob.threads) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        prob.threads = cores > 0 ? (int)(cores < 64 ? cores : 64) : 1;
-    }
-    char **pos = sub_argv + optind;
-    int npos = sub_argc - optind;
-
-    const char *no_color = getenv("NO_COLOR");   /* any non-empty value turns colour off */
-    int color = isatty(2) && !(no_color && *no_color);
-    muster_ctx *ctx = muster_new(stdout, stderr, color);
-    muster_set_limits(ctx, max_steps, (int)max_depth);
-
-    if (mode == CHECK) {
-        if (npos == 0)
-            return usage_error("%scheck needs at least one FILE", "");
-        int status = MUSTER_OK;
-        for (int i = 0; i < npos; i++) {
-            muster_program *prog = muster_load(ctx, pos[i]);
-            int passed = 0, failed = 0;
-            if (!prog || muster_check(ctx, prog, &passed, &failed) != MUSTER_OK) {
-                status = MUSTER_ERROR;
-                continue;
-            }
-            put_path(stdout, pos[i]);
-            if (passed)
-                printf(": ok (%d example%s pass)\n", passed, passed == 1 ? "" : "s");
-            else
-                fputs(": ok\n", stdout);
-        }
+    const Command *c = command_named(name);
+    if (!c)
+        return usage_error("unknown command '%s'", name);
+    Options o = { 0 };
+    /* the command's own argv: its argv[0] is the command's name */
+    int status = parse_options(argc - 1, argv + 1, &o);
+    if (status == GO_ON)
+        status = check_options(c, &o);
+    if (status != GO_ON)
         return status;
-    }
-    if (mode == TEST)
-        return run_tests(ctx, pos, npos);
-    if (expression) {
-        if (mode != RUN && mode != PROB)
-            return usage_error("%s-e goes with 'run' and 'prob'", "");
-        if (prob.vs)
-            return usage_error("%s--vs compares two scripts; it does not go with -e", "");
-        if (npos)
-            return usage_error("with -e, '%s' is not wanted (the expression is all there is)", pos[0]);
-        if (strspn(expression, " \t\r\n") == strlen(expression))
-            return usage_error("%s-e needs an expression, as in -e 'sum(roll 2d6)'", "");
-        muster_program *prog = muster_load_expression(ctx, expression);
-        if (!prog)
-            return MUSTER_ERROR;
-        char *none[1] = { NULL };
-        if (mode == RUN) {
-            run.have_seed = have_seed;
-            run.seed = seed;
-            run.json = json;
-            run.choices = choices;
-            run.nchoices = nchoices;
-            return muster_run(ctx, prog, "expression", 0, none, &run);
-        }
-        prob.have_seed = have_seed;
-        prob.seed = seed;
-        prob.json = json;
-        prob.choices = choices;
-        prob.nchoices = nchoices;
-        return muster_prob(ctx, prog, "expression", 0, none, &prob);
-    }
-    if (npos == 0)
-        return usage_error("%s needs a FILE", cmd);
-    muster_program *prog = muster_load(ctx, pos[0]);
-    if (!prog)
-        return MUSTER_ERROR;
-    if (mode == DIS && npos > 1)
-        return muster_disassemble_call(ctx, prog, pos[1], npos - 2, pos + 2, choices, nchoices, prob.field);
-    if (mode == DIS || mode == TURN || mode == SHEET) {
-        if (npos > 1)
-            return usage_error(mode == TURN ? "turn takes one FILE, not '%s' after it" : "sheet takes one FILE, not '%s' after it",
-                               pos[1]);
-        return mode == DIS ? muster_disassemble(ctx, prog) : mode == TURN ? muster_turn(ctx, prog) : muster_sheet(ctx, prog, html);
-    }
-    if (npos < 2) {
-        fprintf(stderr, "muster: %s needs a procedure to %s; ", cmd, mode == RUN ? "run" : "simulate");
-        put_path(stderr, pos[0]);
-        fputs(" has:\n", stderr);
-        muster_ctx *list = muster_new(stderr, stderr, 0);
-        muster_list(list, prog);
-        return MUSTER_USAGE;
-    }
-    if (mode == RUN) {
-        run.have_seed = have_seed;
-        run.seed = seed;
-        run.json = json;
-        run.choices = choices;
-        run.nchoices = nchoices;
-        return muster_run(ctx, prog, pos[1], npos - 2, pos + 2, &run);
-    }
-    prob.have_seed = have_seed;
-    prob.seed = seed;
-    prob.json = json;
-    prob.choices = choices;
-    prob.nchoices = nchoices;
-    return muster_prob(ctx, prog, pos[1], npos - 2, pos + 2, &prob);
+    return run_command(c, new_context(&o), &o, argv + 1 + optind, argc - 1 - optind);
 }
