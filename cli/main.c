@@ -3,6 +3,7 @@
 #include "muster.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <dirent.h>
 #include <getopt.h>
 #include <sys/stat.h>
@@ -234,7 +235,7 @@ typedef struct OptionSpec {
 enum { ID_BASE = 256 };
 
 /* offsetof, as a builtin: this file does without <stddef.h> */
-#define FIELD(member) __builtin_offsetof(Options, member)
+#define FIELD(member) offsetof(Options, member)
 
 static const OptionSpec option_table[NOPTIONS] = {
     [O_SEED] = { "seed", 0, NUMBER, CMD_RUN_PROB, FIELD(seed), 0, UINT64_MAX },
