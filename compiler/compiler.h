@@ -1,8 +1,11 @@
 /* compiler.h — from syntax tree to bytecode.
  *
- * One pass declares every enum and procedure (so order in the file does
- * not matter and procedures may call each other recursively); a second
- * pass checks each procedure body and generates its code in the same walk.
+ * A first pass declares every enum, record, table and procedure (so order
+ * in the file does not matter and procedures may call each other
+ * recursively); then every parameter default gets a procedure of its own,
+ * and those are compiled; then each body (procedures, tables, bands,
+ * modifier lists), then examples, sequences and the ruleset header, each
+ * checked and turned into code in one walk; last the peephole pass.
  * Typing is static: every expression has one type (int, rat, bool, str,
  * pool or an enum), and a mistake such as a pool used where a number is
  * needed is a compile error with the exact span, never a runtime surprise.

@@ -68,7 +68,8 @@ typedef struct muster_prob_opts {
     int threads;             /* simulation threads (the counts are the same for any number) */
 } muster_prob_opts;
 
-/* The distribution of a procedure's results, by simulation. */
+/* The distribution of a procedure's results: exact when counting every way
+ * the dice can fall fits the budget (opts->budget), else simulated. */
 int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc,
                 int nargs, char *const *args, const muster_prob_opts *opts);
 

@@ -1,9 +1,10 @@
 /* dice.h — where dice come from.
  *
- * The VM never draws random numbers itself: every die goes through a
- * DiceSource, so one compiled procedure can be played with seeded dice,
- * replayed with the dice a player actually threw (scripted), and later
- * enumerated exactly or sampled in bulk, without changing the bytecode.
+ * Every die comes from a DiceSource, so one compiled procedure can be played
+ * with seeded dice, replayed with the dice a player actually threw
+ * (scripted), enumerated exactly or sampled in bulk, without changing the
+ * bytecode.  (Seeded dice let the VM draw from their generator directly, the
+ * same draws `roll` would make: see `rng` below.)
  *
  * A source is asked for a whole pool at once (n dice of `sides` faces).
  * That matters: a pool is a multiset, and a source that enumerates outcomes

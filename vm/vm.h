@@ -4,11 +4,14 @@
  * arguments and locals, with the operand stack above them.  The VM trusts
  * the compiler's static types (a pool operand is a pool) and checks only
  * what types cannot promise: overflow, division by zero, empty pools, the
- * dice source running out.  It never recurses on the C stack, so a runaway
- * script meets the step limit or the call-depth limit, never a crash.
+ * dice source running out.  Calls between procedures never recurse on the C
+ * stack, so a runaway script meets the step limit or the call-depth limit,
+ * never a crash; the one C recursion is a machine nested in another (a
+ * prob() claim, or a rerolling procedure the exact engine works out on its
+ * own), which exact.c bounds (250 deep, or half the thread's C stack).
  *
  * There is no global state: everything a run needs is in the Vm struct, and
- * two Vms can run side by side (as Monte Carlo threads will).
+ * two Vms run side by side (the simulation's threads each have one).
  *
  * Errors are reported as a message plus the proto and code offset; the
  * caller maps the offset to a source line through the proto's line table.
