@@ -4,8 +4,10 @@
  * for every byte of code the source byte offset it came from, so a runtime
  * error can point at the exact expression.  The VM only ever sees offsets;
  * turning them into file:line:col is the front end's job (it owns the
- * source text).  A Program is the list of protos plus the enum names that
- * printing a value needs.
+ * source text).  A Program is the list of protos plus what running and
+ * printing them needs: the enums (member names), the records (field names)
+ * and the lookup tables.  The instruction decoder every pass shares
+ * (chunk_u16, chunk_insn_len, the jump helpers) is here too.
  */
 #ifndef MUSTER_VM_CHUNK_H
 #define MUSTER_VM_CHUNK_H
