@@ -1,7 +1,7 @@
 /* context.c — the library's context and loading: muster_new, the limits,
  * reading a script with its imports and compiling it, the error stream.
  *
- * Everything the other api/ files share about a session lives here: the
+ * Everything the other api/ files share about one context lives here: the
  * context's streams and diagnostics, usage errors (which may quote the
  * command line, so they never write its control characters raw), and
  * report_runtime, which maps a VM error (a proto and a byte offset) back to

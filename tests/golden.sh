@@ -54,6 +54,22 @@ transcript()
     echo "--- exit $RUN_STATUS"
 }
 
+# same_as_first CASE FIRST OTHER WHAT LABEL: the run that wrote OTHER (the
+# last run_muster) must not crash and must print what FIRST holds.
+same_as_first()
+{
+    local crash
+    crash=$(crash_reason)
+    if [ -n "$crash" ]; then
+        fail "$1" "$crash"
+    elif cmp -s "$2" "$3"; then
+        pass "$1"
+    else
+        fail "$1" "$4 printed something else:" \
+            "$(diff -u --label "first run" --label "$5" "$2" "$3")"
+    fi
+}
+
 cd "$GOLDEN" || { echo "no directory $GOLDEN" >&2; exit 1; }
 
 if [ $# -gt 0 ]; then
@@ -97,15 +113,7 @@ for cmdfile in "${cases[@]}"; do
         *" --seed"*)
             again=$TEST_TMP/$name.again
             transcript "$line" >"$again"
-            crash=$(crash_reason)
-            if [ -n "$crash" ]; then
-                fail "$name:rerun" "$crash"
-            elif cmp -s "$actual" "$again"; then
-                pass "$name:rerun"
-            else
-                fail "$name:rerun" "a second run with the same seed printed something else:" \
-                    "$(diff -u --label "first run" --label "second run" "$actual" "$again")"
-            fi
+            same_as_first "$name:rerun" "$actual" "$again" "a second run with the same seed" "second run"
             ;;
     esac
     # neither the number of threads nor specializing may change the counts
@@ -113,16 +121,9 @@ for cmdfile in "${cases[@]}"; do
         "prob "*" --seed"*)
             for variant in "--threads=3" "--no-specialize"; do
                 other=$TEST_TMP/$name.variant
-                transcript "$line $variant" | sed '1s/ '"$variant"'$//' >"$other"
-                crash=$(crash_reason)
-                if [ -n "$crash" ]; then
-                    fail "$name:${variant#--}" "$crash"
-                elif cmp -s "$actual" "$other"; then
-                    pass "$name:${variant#--}"
-                else
-                    fail "$name:${variant#--}" "with $variant it printed something else:" \
-                        "$(diff -u --label "as given" --label "with $variant" "$actual" "$other")"
-                fi
+                transcript "$line $variant" >"$other"   # (not in a pipe: RUN_STATUS must survive)
+                sed -i '1s/ '"$variant"'$//' "$other"
+                same_as_first "$name:${variant#--}" "$actual" "$other" "with $variant it" "with $variant"
             done
             ;;
     esac
