@@ -21,23 +21,31 @@
 extern "C" {
 #endif
 
+/* The library is built with every symbol hidden but these: MUSTER_API
+ * marks what it exports (all of it named muster_). */
+#if defined __GNUC__
+#define MUSTER_API __attribute__((visibility("default")))
+#else
+#define MUSTER_API
+#endif
+
 enum { MUSTER_OK = 0, MUSTER_ERROR = 1, MUSTER_USAGE = 2 };
 
 typedef struct muster_ctx muster_ctx;
 typedef struct muster_program muster_program;
 
 /* A context: where output and diagnostics go, and the limits of a run. */
-muster_ctx *muster_new(FILE *out, FILE *err, int color);
-void muster_set_limits(muster_ctx *ctx, uint64_t max_steps, int max_depth);
+MUSTER_API muster_ctx *muster_new(FILE *out, FILE *err, int color);
+MUSTER_API void muster_set_limits(muster_ctx *ctx, uint64_t max_steps, int max_depth);
 /* Errors reported through this context so far. */
-int muster_error_count(const muster_ctx *ctx);
+MUSTER_API int muster_error_count(const muster_ctx *ctx);
 
 /* Compile a script; NULL (after printing diagnostics) if it has errors. */
-muster_program *muster_load(muster_ctx *ctx, const char *path);
-muster_program *muster_load_string(muster_ctx *ctx, const char *name, const char *text, size_t len);
+MUSTER_API muster_program *muster_load(muster_ctx *ctx, const char *path);
+MUSTER_API muster_program *muster_load_string(muster_ctx *ctx, const char *name, const char *text, size_t len);
 /* A one-off expression, as a program with one procedure "expression" of no
  * arguments (for `muster prob -e 'count(roll 6d6 >= 4)'`). */
-muster_program *muster_load_expression(muster_ctx *ctx, const char *expression);
+MUSTER_API muster_program *muster_load_expression(muster_ctx *ctx, const char *expression);
 
 typedef struct muster_run_opts {
     int have_seed;
@@ -50,7 +58,7 @@ typedef struct muster_run_opts {
 } muster_run_opts;
 
 /* Run a procedure; args are "name=value" strings. */
-int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc,
+MUSTER_API int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc,
                int nargs, char *const *args, const muster_run_opts *opts);
 
 typedef struct muster_prob_opts {
@@ -70,32 +78,32 @@ typedef struct muster_prob_opts {
 
 /* The distribution of a procedure's results: exact when counting every way
  * the dice can fall fits the budget (opts->budget), else simulated. */
-int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc,
+MUSTER_API int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc,
                 int nargs, char *const *args, const muster_prob_opts *opts);
 
 /* Check a compiled script further: report the values its tables leave out
  * (warnings) and run its examples; MUSTER_ERROR if an example fails.  The
  * counts of examples that passed and failed are added to *passed and *failed. */
-int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed);
+MUSTER_API int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed);
 /* Run the examples, printing a line for each ("PASS ..." / "FAIL ..."). */
-int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed);
+MUSTER_API int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed);
 /* Render the script as a quick reference sheet: Markdown, or (html) one
  * self-contained HTML page. */
-int muster_sheet(muster_ctx *ctx, const muster_program *prog, int html);
+MUSTER_API int muster_sheet(muster_ctx *ctx, const muster_program *prog, int html);
 /* Print the turn sequence(s) as a numbered checklist. */
-int muster_turn(muster_ctx *ctx, const muster_program *prog);
+MUSTER_API int muster_turn(muster_ctx *ctx, const muster_program *prog);
 
 /* List the procedures with their parameters ("what can I run?"). */
-int muster_list(muster_ctx *ctx, const muster_program *prog);
+MUSTER_API int muster_list(muster_ctx *ctx, const muster_program *prog);
 /* The bytecode listing. */
-int muster_disassemble(muster_ctx *ctx, const muster_program *prog);
+MUSTER_API int muster_disassemble(muster_ctx *ctx, const muster_program *prog);
 /* The bytecode of one call as `muster prob` simulates it: the procedure
  * compiled once more for these arguments (and choices), and for one field
  * of its record result when `field` is not NULL. */
-int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs,
+MUSTER_API int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs,
                             char *const *args, char *const *choices, int nchoices, const char *field);
 
-const char *muster_version(void);
+MUSTER_API const char *muster_version(void);
 
 #ifdef __cplusplus
 }
