@@ -423,9 +423,9 @@ static bool gives_int(uint8_t op, const AVal *in)
 static void follow(Spec *S, SState *st);
 
 /* The table of one column of two-key table ti (the column `key` selects),
- * as a table of one key: made once per column and added to the program.
- * -1 if the key selects no column (the lookup then fails at run time, as
- * written). */
+ * as a table of one key: made once per column and added to the
+ * specializer's program (the copy, see program_copy).  -1 if the key
+ * selects no column (the lookup then fails at run time, as written). */
 static int column_of(Spec *S, int ti, Value key)
 {
     const Table *t = S->prog->tables[ti];
@@ -1054,17 +1054,37 @@ static int max_stack_of(const Program *prog, const Proto *p)
     return most;
 }
 
-int specialize_call(Vm *vm, int index, const Value *args, int nargs, int field)
+/* A program for the specializer to add to: the original's protos and
+ * tables in arrays of its own (it appends a scratch proto, the residual
+ * proto and the columns of two-key tables it slices), sharing the protos,
+ * tables, enums and records themselves, which it only reads.  Every index
+ * into the original means the same in the copy. */
+static Program *program_copy(const Program *orig)
 {
+    Program *prog = chunk_program_new();
+    *prog = *orig;
+    prog->protos_cap = orig->nprotos + 2;
+    prog->protos = mem_alloc(sizeof(Proto *) * (size_t)prog->protos_cap);
+    if (orig->nprotos)
+        memcpy(prog->protos, orig->protos, sizeof(Proto *) * (size_t)orig->nprotos);
+    prog->tables_cap = orig->ntables + 1;
+    prog->tables = mem_alloc(sizeof(Table *) * (size_t)prog->tables_cap);
+    if (orig->ntables)
+        memcpy(prog->tables, orig->tables, sizeof(Table *) * (size_t)orig->ntables);
+    return prog;
+}
+
+const Program *specialize_call(const Vm *vm, int index, const Value *args, int nargs, int field, int *out_index)
+{
+    const Proto *top = vm->prog->protos[index];
+    if (nargs != top->nparams)
+        return NULL;
     Spec *S = mem_alloc(sizeof *S);
-    S->prog = (Program *)vm->prog;
-    vm_init(&S->ev, vm->prog, NULL);
+    S->prog = program_copy(vm->prog);
+    vm_init(&S->ev, S->prog, NULL);
     S->ev.limits = vm->limits;
     S->ev.choices = vm->choices;
     S->field = field;
-    const Proto *top = S->prog->protos[index];
-    if (nargs != top->nparams)
-        return -1;
     Proto *scratch = chunk_proto_new(S->prog, "(working out a known value)", top->source_id, top->decl_offset);
     scratch->hidden = true;
     S->scratch = S->prog->nprotos - 1;
@@ -1074,7 +1094,7 @@ int specialize_call(Vm *vm, int index, const Value *args, int nargs, int field)
     S->out = chunk_proto_new(S->prog, name, top->source_id, top->decl_offset);
     S->out->hidden = true;
     S->out->rerolls = top->rerolls;
-    int out_index = S->prog->nprotos - 1;
+    int spec = S->prog->nprotos - 1;
 
     SState *st = mem_alloc(sizeof *st);
     AVal *a = mem_alloc(sizeof(AVal) * (size_t)(nargs + 1));
@@ -1084,9 +1104,10 @@ int specialize_call(Vm *vm, int index, const Value *args, int nargs, int field)
     enter(st, top, index, a, nargs);
     follow(S, st);
     if (S->failed)
-        return -1;
+        return NULL;
     tidy(S);
     S->out->nlocals = S->ntemps;
     S->out->max_stack = max_stack_of(S->prog, S->out) + 1;
-    return out_index;
+    *out_index = spec;
+    return S->prog;
 }
