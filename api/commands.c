@@ -92,8 +92,10 @@ int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const c
     bool all_fixed = true;
     for (int p = 0; p < sig->nparams; p++)
         all_fixed &= fixed[p];
-    int spec = all_fixed ? specialize_call(&call->vm, sig->proto, call->argv, sig->nparams, field) : -1;
-    if (spec < 0) {
+    int spec = -1;
+    const Program *sp = all_fixed ? specialize_call(&call->vm, sig->proto, call->argv, sig->nparams, field, &spec)
+                                  : NULL;
+    if (!sp) {
         api_err_printf(ctx, "muster: note: %s; 'muster prob' runs '%s' as written:\n",
                 all_fixed ? "this call cannot be specialized (it asks for odds or grows too big)"
                           : "a default rolls dice, so the arguments are not fixed", sig->name);
@@ -105,6 +107,6 @@ int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const c
     if (field >= 0)
         fprintf(ctx->out, ".%s", field_name);
     fputs(", as 'muster prob' simulates it\n", ctx->out);
-    chunk_disassemble(ctx->out, c->prog, c->prog->protos[spec]);
+    chunk_disassemble(ctx->out, sp, sp->protos[spec]);
     return MUSTER_OK;
 }

@@ -103,7 +103,9 @@ typedef struct Sim {
     uint64_t failed_trial;               /* the first trial that failed, UINT64_MAX if none */
     Vm failed_vm;                        /* its machine, to report the error from */
     uint64_t unknown_first;
-    int spec;                            /* the call specialized for its arguments, or -1 */
+    const Program *prog;                 /* what the workers' machines run: the specialized
+                                          * call's program, else the compiled one */
+    int spec;                            /* the call specialized for its arguments (in prog), or -1 */
 } Sim;
 
 typedef struct Worker {
@@ -135,7 +137,7 @@ static void *simulate(void *arg)
      * next to each other would slow both (false sharing) */
     struct { char before[128]; Vm vm; char after[128]; } *own = mem_alloc(sizeof *own);
     Vm *vm = &own->vm;
-    vm_init(vm, sim->c->prog, &rng.base);
+    vm_init(vm, sim->prog, &rng.base);
     vm->limits = sim->ctx->limits;
     vm->choices = sim->choices;
     vm->memo = true;
@@ -242,13 +244,19 @@ int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts
         nthreads = (int)nblocks;
     Sim sim = { .ctx = ctx, .c = c, .sig = sig, .argv = argv, .given = per_run, .choices = vm->choices,
                 .field = field, .seed = seed, .trials = trials, .nblocks = nblocks, .failed_trial = UINT64_MAX,
-                .spec = -1 };
+                .prog = c->prog, .spec = -1 };
     /* every argument fixed: compile the call once more for them (see specialize.h) */
     bool all_fixed = true;
     for (int p = 0; p < sig->nparams; p++)
         all_fixed &= per_run[p];
-    if (all_fixed && !opts->no_specialize)
-        sim.spec = specialize_call(vm, sig->proto, argv, sig->nparams, field);
+    if (all_fixed && !opts->no_specialize) {
+        /* the specialized call lives in a program of its own, in which the
+         * original's procedures keep their indexes (the fallback below calls
+         * sig->proto on the same machine) */
+        const Program *spec = specialize_call(vm, sig->proto, argv, sig->nparams, field, &sim.spec);
+        if (spec)
+            sim.prog = spec;
+    }
     sim.progress = ctx->err == stderr && isatty(2) && trials >= 200000;
     pthread_mutex_init(&sim.lock, NULL);
     Worker *w = mem_alloc(sizeof(Worker) * (size_t)nthreads);

@@ -423,9 +423,9 @@ static bool gives_int(uint8_t op, const AVal *in)
 static void follow(Spec *S, SState *st);
 
 /* The table of one column of two-key table ti (the column `key` selects),
- * as a table of one key: made once per column and added to the program.
- * -1 if the key selects no column (the lookup then fails at run time, as
- * written). */
+ * as a table of one key: made once per column and added to the
+ * specializer's program (the copy, see program_copy).  -1 if the key
+ * selects no column (the lookup then fails at run time, as written). */
 static int column_of(Spec *S, int ti, Value key)
 {
     const Table *t = S->prog->tables[ti];
@@ -477,6 +477,263 @@ static void split(Spec *S, const AVal *cond, uint32_t off, SState *through)
     patch(S, j);
 }
 
+/* The peephole pass's fused instructions, taken apart into the plain ones
+ * they stand for: their constants are pushed as known values, and *ip,
+ * *op and *len are made to describe the plain operation, written into
+ * plain_op.  Other instructions are left as they are. */
+static void take_apart(SFrame *fr, const Proto *p, const uint8_t **ip, uint8_t *op, int *len, uint8_t *plain_op)
+{
+    const uint8_t *at = *ip;
+    if (*op == OP_COUNT_IFK || *op == OP_ANYK || *op == OP_ALLK) {
+        PUSHA(fr, known(p->consts[chunk_u16(at + 1)]));
+        plain_op[0] = *op == OP_COUNT_IFK ? OP_COUNT_IF : *op == OP_ANYK ? OP_ANY : OP_ALL;
+        plain_op[1] = at[3];
+        *len = 2;
+    } else if (*op == OP_ROLL_POOLK) {
+        PUSHA(fr, known(p->consts[chunk_u16(at + 1)]));
+        PUSHA(fr, known(p->consts[chunk_u16(at + 3)]));
+        plain_op[0] = OP_ROLL_POOL;
+        *len = 1;
+    } else if (*op == OP_ROLLK || *op == OP_ADDK || *op == OP_SUBK || *op == OP_CMPK) {
+        /* the peephole pass's pairs, taken apart: the constant, then the operation */
+        PUSHA(fr, known(p->consts[chunk_u16(at + 1)]));
+        plain_op[0] = *op == OP_ROLLK ? OP_ROLL : *op == OP_ADDK ? OP_ADD : *op == OP_SUBK ? OP_SUB
+                    : (uint8_t)(OP_EQ + at[3]);
+        *len = 1;
+    } else {
+        return;
+    }
+    *op = plain_op[0];
+    *ip = plain_op;
+}
+
+/* JUMP_FALSE, or JUMP_UNLESS (its test first), at `at`: a known test picks
+ * its side; one the dice decide splits the path. */
+static void follow_jump(Spec *S, SState *st, const uint8_t *ip, uint8_t op, int at, uint32_t off)
+{
+    SFrame *fr = &st->f[st->depth];
+    AVal c = POPA(fr);
+    int target = chunk_jump_target(fr->p->code, at);
+    if (op == OP_JUMP_UNLESS) {
+        /* the peephole pass's test and branch, taken apart: the test first */
+        uint8_t test[1] = { (uint8_t)(OP_EQ + ip[3]) };
+        AVal in[2] = { c, known(fr->p->consts[chunk_u16(ip + 1)]) };
+        Value vals[2] = { c.v, in[1].v }, r;
+        if (c.kind == AV_KNOWN && eval_insn(S, test, 1, vals, 2, &r))
+            c = known(r);
+        else
+            c = emit_op(S, test, 1, in, 2, off, true);
+    }
+    if (c.kind == AV_KNOWN) {
+        if (!c.v.as.b)
+            fr->pc = target;
+        return;
+    }
+    split(S, &c, off, clone_state(st));
+    st->f[st->depth].pc = target;
+}
+
+/* AND_JUMP or OR_JUMP at `at`.  AND: false jumps keeping it, true is
+ * dropped; OR the other way. */
+static void follow_and_or(Spec *S, SState *st, uint8_t op, int at, uint32_t off)
+{
+    SFrame *fr = &st->f[st->depth];
+    AVal c = fr->stack[fr->sp - 1];
+    int target = chunk_jump_target(fr->p->code, at);
+    bool jump_on = op == OP_OR_JUMP;
+    if (c.kind == AV_KNOWN) {
+        if (c.v.as.b == jump_on)
+            fr->pc = target;
+        else
+            fr->sp--;
+        return;
+    }
+    SState *t = clone_state(st);          /* the side where c is true */
+    SFrame *tf = &t->f[t->depth];
+    if (jump_on) {
+        tf->stack[tf->sp - 1] = known(val_bool(true));
+        tf->pc = target;
+    } else {
+        tf->sp--;
+    }
+    split(S, &c, off, t);
+    fr = &st->f[st->depth];                /* the side where c is false */
+    if (jump_on) {
+        fr->sp--;
+    } else {
+        fr->stack[fr->sp - 1] = known(val_bool(false));
+        fr->pc = target;
+    }
+}
+
+/* CALL: a pure procedure on known arguments is worked out now; otherwise
+ * the callee is inlined (a frame of its own in st), or, if it rerolls or
+ * the inlining runs too deep, the call is kept. */
+static void follow_call(Spec *S, SState *st, const uint8_t *ip, int len, uint32_t off)
+{
+    SFrame *fr = &st->f[st->depth];
+    int ci = (int)chunk_u16(ip + 1), argc = ip[3];
+    const Proto *callee = S->prog->protos[ci];
+    fr->sp -= argc;
+    AVal *args = copy_avals(fr->stack + fr->sp, argc);
+    bool all_known = true;
+    for (int i = 0; i < argc; i++)
+        all_known &= args[i].kind == AV_KNOWN;
+    if (all_known && callee->pure) {
+        Value vals[256], r;
+        for (int i = 0; i < argc; i++)
+            vals[i] = args[i].v;
+        if (vm_call(&S->ev, ci, vals, argc, &r) == 0) {
+            PUSHA(fr, known(r));
+            return;
+        }
+    }
+    int active = 0;
+    for (int d = 0; d <= st->depth; d++)
+        active += st->f[d].index == ci;
+    if (!callee->rerolls && st->depth + 1 < SPEC_MAX_INLINE && active < 2) {
+        st->depth++;
+        enter(st, callee, ci, args, argc);
+        return;
+    }
+    PUSHA(fr, emit_op(S, ip, len, args, argc, off, false));
+}
+
+/* RETURN (or RETURNL, whose local is already pushed): an inlined callee
+ * hands its result to its caller, and true is returned; the top procedure
+ * returns it (the field asked for, if any) from the residual code, and
+ * false is returned: this path is done. */
+static bool follow_return(Spec *S, SState *st, uint32_t off)
+{
+    AVal r = POPA(&st->f[st->depth]);
+    if (st->depth > 0) {
+        st->depth--;
+        PUSHA(&st->f[st->depth], r);
+        return true;
+    }
+    if (S->field >= 0) {
+        if (r.kind == AV_REC) {
+            r = r.fields[S->field];
+        } else if (r.kind == AV_KNOWN) {
+            r = known(r.v.as.r->field[S->field]);
+        } else {
+            uint8_t insn[2] = { OP_FIELD, (uint8_t)S->field };
+            r = emit_op(S, insn, 2, &r, 1, off, true);
+        }
+    }
+    S->depth_now = 0;
+    emit_value(S, &r, off);
+    emit(S, OP_RETURN, off);
+    return false;
+}
+
+/* RECORD: built now if every field is known, else kept virtual. */
+static void follow_record(SFrame *fr, const uint8_t *ip)
+{
+    int type = (int)chunk_u16(ip + 1), n = ip[3];
+    fr->sp -= n;
+    AVal *fields = copy_avals(fr->stack + fr->sp, n);
+    bool all_known = true;
+    for (int i = 0; i < n; i++)
+        all_known &= fields[i].kind == AV_KNOWN;
+    if (all_known) {
+        Record *r = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)n);
+        r->type = type;
+        r->n = n;
+        for (int i = 0; i < n; i++)
+            r->field[i] = fields[i].v;
+        PUSHA(fr, known(val_record(r)));
+    } else {
+        AVal a = { .kind = AV_REC, .type = type, .n = n, .fields = fields };
+        PUSHA(fr, a);
+    }
+}
+
+/* FIELD: of a virtual or known record, taken now; else at run time. */
+static void follow_field(Spec *S, SFrame *fr, const uint8_t *ip, int len, uint32_t off)
+{
+    AVal r = fr->stack[fr->sp - 1];
+    if (r.kind == AV_REC) {
+        fr->stack[fr->sp - 1] = r.fields[ip[1]];
+        return;
+    }
+    if (r.kind == AV_KNOWN) {
+        fr->stack[fr->sp - 1] = known(r.v.as.r->field[ip[1]]);
+        return;
+    }
+    fr->sp--;
+    PUSHA(fr, emit_op(S, ip, len, &r, 1, off, true));
+}
+
+/* An instruction that computes one value from one or two others: worked
+ * out now if its inputs are known (and it rolls nothing), else written
+ * into the residual code with what is certain of its result.  False if
+ * the instruction is not one the specializer can follow. */
+static bool follow_value(Spec *S, SFrame *fr, const uint8_t *ip, uint8_t op, int len, uint32_t off)
+{
+    int n = inputs_of(S->prog, ip);
+    if (n < 0 || n > 2)
+        return false;
+    AVal in[2];
+    fr->sp -= n;
+    memcpy(in, fr->stack + fr->sp, sizeof(AVal) * (size_t)n);
+    bool dice = op_is(op, OPF_DICE);
+    bool all_known = !dice;
+    for (int i = 0; i < n; i++)
+        all_known &= in[i].kind == AV_KNOWN;
+    if (all_known) {
+        Value vals[2], r;
+        for (int i = 0; i < n; i++)
+            vals[i] = in[i].v;
+        if (eval_insn(S, ip, len, vals, n, &r)) {
+            PUSHA(fr, known(r));
+            return true;
+        }
+    }
+    /* a two-key table looked up with its column known: one column of it */
+    uint8_t sliced[3];
+    if (op == OP_TABLE && n == 2 && in[1].kind == AV_KNOWN) {
+        int col_table = column_of(S, (int)chunk_u16(ip + 1), in[1].v);
+        if (col_table >= 0) {
+            sliced[0] = OP_TABLE;
+            sliced[1] = (uint8_t)(col_table & 0xff);
+            sliced[2] = (uint8_t)(col_table >> 8);
+            ip = sliced;
+            n = 1;
+        }
+    }
+    /* x + 0, x - 0, x * 1 on a whole number are x (the same value and type) */
+    if (n == 2 && (op == OP_ADD || op == OP_SUB || op == OP_MUL)) {
+        int64_t unit = op == OP_MUL ? 1 : 0;
+        if (is_int(&in[0]) && in[1].kind == AV_KNOWN && in[1].v.tag == VAL_INT && in[1].v.as.i == unit) {
+            PUSHA(fr, in[0]);
+            return true;
+        }
+        if (op != OP_SUB && is_int(&in[1]) && in[0].kind == AV_KNOWN && in[0].v.tag == VAL_INT
+            && in[0].v.as.i == unit) {
+            PUSHA(fr, in[1]);
+            return true;
+        }
+    }
+    AVal b = { .kind = AV_TEMP };
+    result_bounds(op, in, n, &b);
+    /* arithmetic within bounds cannot overflow */
+    bool arith = op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_NEG || op == OP_ABS;
+    AVal r = emit_op(S, ip, len, in, n, off, removable(op, in) || (arith && b.ranged));
+    r.is_int = gives_int(op, in) || b.ranged;
+    r.ranged = b.ranged;
+    r.bounded = b.bounded;
+    r.lo = b.lo;
+    r.hi = b.hi;
+    r.pooled = b.pooled;
+    r.pn = b.pn;
+    r.ps = b.ps;
+    PUSHA(fr, r);
+    return true;
+}
+
+/* Follow the code from st to the end of every path, writing the residual
+ * code of what is not known. */
 static void follow(Spec *S, SState *st)
 {
     for (;;) {
@@ -493,31 +750,7 @@ static void follow(Spec *S, SState *st)
         uint32_t off = p->offsets[at];
         fr->pc += len;
         uint8_t plain_op[2];
-        if (op == OP_COUNT_IFK || op == OP_ANYK || op == OP_ALLK) {
-            PUSHA(fr, known(p->consts[chunk_u16(ip + 1)]));
-            plain_op[0] = op == OP_COUNT_IFK ? OP_COUNT_IF : op == OP_ANYK ? OP_ANY : OP_ALL;
-            plain_op[1] = ip[3];
-            op = plain_op[0];
-            ip = plain_op;
-            len = 2;
-        }
-        if (op == OP_ROLL_POOLK) {
-            PUSHA(fr, known(p->consts[chunk_u16(ip + 1)]));
-            PUSHA(fr, known(p->consts[chunk_u16(ip + 3)]));
-            plain_op[0] = OP_ROLL_POOL;
-            op = plain_op[0];
-            ip = plain_op;
-            len = 1;
-        }
-        if (op == OP_ROLLK || op == OP_ADDK || op == OP_SUBK || op == OP_CMPK) {
-            /* the peephole pass's pairs, taken apart: the constant, then the operation */
-            PUSHA(fr, known(p->consts[chunk_u16(ip + 1)]));
-            plain_op[0] = op == OP_ROLLK ? OP_ROLL : op == OP_ADDK ? OP_ADD : op == OP_SUBK ? OP_SUB
-                        : (uint8_t)(OP_EQ + ip[3]);
-            op = plain_op[0];
-            ip = plain_op;
-            len = 1;
-        }
+        take_apart(fr, p, &ip, &op, &len, plain_op);
         switch ((OpCode)op) {
         case OP_CONST: PUSHA(fr, known(p->consts[chunk_u16(ip + 1)])); break;
         case OP_TRUE: PUSHA(fr, known(val_bool(true))); break;
@@ -538,111 +771,16 @@ static void follow(Spec *S, SState *st)
             break;
         }
         case OP_JUMP: fr->pc = chunk_jump_target(p->code, at); break;
-        case OP_JUMP_FALSE: case OP_JUMP_UNLESS: {
-            AVal c = POPA(fr);
-            int target = chunk_jump_target(p->code, at);
-            if (op == OP_JUMP_UNLESS) {
-                /* the peephole pass's test and branch, taken apart: the test first */
-                uint8_t test[1] = { (uint8_t)(OP_EQ + ip[3]) };
-                AVal in[2] = { c, known(p->consts[chunk_u16(ip + 1)]) };
-                Value vals[2] = { c.v, in[1].v }, r;
-                if (c.kind == AV_KNOWN && eval_insn(S, test, 1, vals, 2, &r))
-                    c = known(r);
-                else
-                    c = emit_op(S, test, 1, in, 2, off, true);
-            }
-            if (c.kind == AV_KNOWN) {
-                if (!c.v.as.b)
-                    fr->pc = target;
-                break;
-            }
-            split(S, &c, off, clone_state(st));
-            st->f[st->depth].pc = target;
-            break;
-        }
-        case OP_AND_JUMP: case OP_OR_JUMP: {
-            /* AND: false jumps keeping it, true is dropped; OR the other way */
-            AVal c = fr->stack[fr->sp - 1];
-            int target = chunk_jump_target(p->code, at);
-            bool jump_on = op == OP_OR_JUMP;
-            if (c.kind == AV_KNOWN) {
-                if (c.v.as.b == jump_on)
-                    fr->pc = target;
-                else
-                    fr->sp--;
-                break;
-            }
-            SState *t = clone_state(st);          /* the side where c is true */
-            SFrame *tf = &t->f[t->depth];
-            if (jump_on) {
-                tf->stack[tf->sp - 1] = known(val_bool(true));
-                tf->pc = target;
-            } else {
-                tf->sp--;
-            }
-            split(S, &c, off, t);
-            fr = &st->f[st->depth];                /* the side where c is false */
-            if (jump_on) {
-                fr->sp--;
-            } else {
-                fr->stack[fr->sp - 1] = known(val_bool(false));
-                fr->pc = target;
-            }
-            break;
-        }
-        case OP_CALL: {
-            int ci = (int)chunk_u16(ip + 1), argc = ip[3];
-            const Proto *callee = S->prog->protos[ci];
-            fr->sp -= argc;
-            AVal *args = copy_avals(fr->stack + fr->sp, argc);
-            bool all_known = true;
-            for (int i = 0; i < argc; i++)
-                all_known &= args[i].kind == AV_KNOWN;
-            if (all_known && callee->pure) {
-                Value vals[256], r;
-                for (int i = 0; i < argc; i++)
-                    vals[i] = args[i].v;
-                if (vm_call(&S->ev, ci, vals, argc, &r) == 0) {
-                    PUSHA(fr, known(r));
-                    break;
-                }
-            }
-            int active = 0;
-            for (int d = 0; d <= st->depth; d++)
-                active += st->f[d].index == ci;
-            if (!callee->rerolls && st->depth + 1 < SPEC_MAX_INLINE && active < 2) {
-                st->depth++;
-                enter(st, callee, ci, args, argc);
-                break;
-            }
-            PUSHA(fr, emit_op(S, ip, len, args, argc, off, false));
-            break;
-        }
+        case OP_JUMP_FALSE: case OP_JUMP_UNLESS: follow_jump(S, st, ip, op, at, off); break;
+        case OP_AND_JUMP: case OP_OR_JUMP: follow_and_or(S, st, op, at, off); break;
+        case OP_CALL: follow_call(S, st, ip, len, off); break;
         case OP_RETURNL:
             PUSHA(fr, fr->locals[ip[1]]);
             /* fall through */
-        case OP_RETURN: {
-            AVal r = POPA(fr);
-            if (st->depth > 0) {
-                st->depth--;
-                PUSHA(&st->f[st->depth], r);
-                break;
-            }
-            if (S->field >= 0) {
-                if (r.kind == AV_REC) {
-                    r = r.fields[S->field];
-                } else if (r.kind == AV_KNOWN) {
-                    r = known(r.v.as.r->field[S->field]);
-                } else {
-                    uint8_t insn[2] = { OP_FIELD, (uint8_t)S->field };
-                    r = emit_op(S, insn, 2, &r, 1, off, true);
-                }
-            }
-            S->depth_now = 0;
-            emit_value(S, &r, off);
-            emit(S, OP_RETURN, off);
-            return;
-        }
+        case OP_RETURN:
+            if (!follow_return(S, st, off))
+                return;
+            break;
         case OP_REROLL:
             if (st->depth > 0) {
                 S->failed = true;   /* (rerolling callees are never inlined) */
@@ -650,106 +788,17 @@ static void follow(Spec *S, SState *st)
             }
             emit(S, OP_REROLL, off);
             return;
-        case OP_RECORD: {
-            int type = (int)chunk_u16(ip + 1), n = ip[3];
-            fr->sp -= n;
-            AVal *fields = copy_avals(fr->stack + fr->sp, n);
-            bool all_known = true;
-            for (int i = 0; i < n; i++)
-                all_known &= fields[i].kind == AV_KNOWN;
-            if (all_known) {
-                Record *r = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)n);
-                r->type = type;
-                r->n = n;
-                for (int i = 0; i < n; i++)
-                    r->field[i] = fields[i].v;
-                PUSHA(fr, known(val_record(r)));
-            } else {
-                AVal a = { .kind = AV_REC, .type = type, .n = n, .fields = fields };
-                PUSHA(fr, a);
-            }
-            break;
-        }
-        case OP_FIELD: {
-            AVal r = fr->stack[fr->sp - 1];
-            if (r.kind == AV_REC) {
-                fr->stack[fr->sp - 1] = r.fields[ip[1]];
-                break;
-            }
-            if (r.kind == AV_KNOWN) {
-                fr->stack[fr->sp - 1] = known(r.v.as.r->field[ip[1]]);
-                break;
-            }
-            fr->sp--;
-            PUSHA(fr, emit_op(S, ip, len, &r, 1, off, true));
-            break;
-        }
+        case OP_RECORD: follow_record(fr, ip); break;
+        case OP_FIELD: follow_field(S, fr, ip, len, off); break;
         case OP_PROB: case OP_PICK: case OP_EXPECT:
             S->failed = true;
             return;
-        default: {
-            int n = inputs_of(S->prog, ip);
-            if (n < 0 || n > 2) {
+        default:
+            if (!follow_value(S, fr, ip, op, len, off)) {
                 S->failed = true;
                 return;
             }
-            AVal in[2];
-            fr->sp -= n;
-            memcpy(in, fr->stack + fr->sp, sizeof(AVal) * (size_t)n);
-            bool dice = op_is(op, OPF_DICE);
-            bool all_known = !dice;
-            for (int i = 0; i < n; i++)
-                all_known &= in[i].kind == AV_KNOWN;
-            if (all_known) {
-                Value vals[2], r;
-                for (int i = 0; i < n; i++)
-                    vals[i] = in[i].v;
-                if (eval_insn(S, ip, len, vals, n, &r)) {
-                    PUSHA(fr, known(r));
-                    break;
-                }
-            }
-            /* a two-key table looked up with its column known: one column of it */
-            uint8_t sliced[3];
-            if (op == OP_TABLE && n == 2 && in[1].kind == AV_KNOWN) {
-                int col_table = column_of(S, (int)chunk_u16(ip + 1), in[1].v);
-                if (col_table >= 0) {
-                    sliced[0] = OP_TABLE;
-                    sliced[1] = (uint8_t)(col_table & 0xff);
-                    sliced[2] = (uint8_t)(col_table >> 8);
-                    ip = sliced;
-                    n = 1;
-                }
-            }
-            /* x + 0, x - 0, x * 1 on a whole number are x (the same value and type) */
-            if (n == 2 && (op == OP_ADD || op == OP_SUB || op == OP_MUL)) {
-                int64_t unit = op == OP_MUL ? 1 : 0;
-                if (is_int(&in[0]) && in[1].kind == AV_KNOWN && in[1].v.tag == VAL_INT && in[1].v.as.i == unit) {
-                    PUSHA(fr, in[0]);
-                    break;
-                }
-                if (op != OP_SUB && is_int(&in[1]) && in[0].kind == AV_KNOWN && in[0].v.tag == VAL_INT
-                    && in[0].v.as.i == unit) {
-                    PUSHA(fr, in[1]);
-                    break;
-                }
-            }
-            AVal b = { .kind = AV_TEMP };
-            result_bounds(op, in, n, &b);
-            /* arithmetic within bounds cannot overflow */
-            bool arith = op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_NEG || op == OP_ABS;
-            AVal r = emit_op(S, ip, len, in, n, off, removable(op, in) || (arith && b.ranged));
-            r.is_int = gives_int(op, in) || b.ranged;
-            r.ranged = b.ranged;
-            r.bounded = b.bounded;
-            r.lo = b.lo;
-            r.hi = b.hi;
-            r.pooled = b.pooled;
-            r.pn = b.pn;
-            r.ps = b.ps;
-            PUSHA(fr, r);
             break;
-        }
         }
     }
 }
@@ -1005,17 +1054,37 @@ static int max_stack_of(const Program *prog, const Proto *p)
     return most;
 }
 
-int specialize_call(Vm *vm, int index, const Value *args, int nargs, int field)
+/* A program for the specializer to add to: the original's protos and
+ * tables in arrays of its own (it appends a scratch proto, the residual
+ * proto and the columns of two-key tables it slices), sharing the protos,
+ * tables, enums and records themselves, which it only reads.  Every index
+ * into the original means the same in the copy. */
+static Program *program_copy(const Program *orig)
 {
+    Program *prog = chunk_program_new();
+    *prog = *orig;
+    prog->protos_cap = orig->nprotos + 2;
+    prog->protos = mem_alloc(sizeof(Proto *) * (size_t)prog->protos_cap);
+    if (orig->nprotos)
+        memcpy(prog->protos, orig->protos, sizeof(Proto *) * (size_t)orig->nprotos);
+    prog->tables_cap = orig->ntables + 1;
+    prog->tables = mem_alloc(sizeof(Table *) * (size_t)prog->tables_cap);
+    if (orig->ntables)
+        memcpy(prog->tables, orig->tables, sizeof(Table *) * (size_t)orig->ntables);
+    return prog;
+}
+
+const Program *specialize_call(const Vm *vm, int index, const Value *args, int nargs, int field, int *out_index)
+{
+    const Proto *top = vm->prog->protos[index];
+    if (nargs != top->nparams)
+        return NULL;
     Spec *S = mem_alloc(sizeof *S);
-    S->prog = (Program *)vm->prog;
-    vm_init(&S->ev, vm->prog, NULL);
+    S->prog = program_copy(vm->prog);
+    vm_init(&S->ev, S->prog, NULL);
     S->ev.limits = vm->limits;
     S->ev.choices = vm->choices;
     S->field = field;
-    const Proto *top = S->prog->protos[index];
-    if (nargs != top->nparams)
-        return -1;
     Proto *scratch = chunk_proto_new(S->prog, "(working out a known value)", top->source_id, top->decl_offset);
     scratch->hidden = true;
     S->scratch = S->prog->nprotos - 1;
@@ -1025,7 +1094,7 @@ int specialize_call(Vm *vm, int index, const Value *args, int nargs, int field)
     S->out = chunk_proto_new(S->prog, name, top->source_id, top->decl_offset);
     S->out->hidden = true;
     S->out->rerolls = top->rerolls;
-    int out_index = S->prog->nprotos - 1;
+    int spec = S->prog->nprotos - 1;
 
     SState *st = mem_alloc(sizeof *st);
     AVal *a = mem_alloc(sizeof(AVal) * (size_t)(nargs + 1));
@@ -1035,9 +1104,10 @@ int specialize_call(Vm *vm, int index, const Value *args, int nargs, int field)
     enter(st, top, index, a, nargs);
     follow(S, st);
     if (S->failed)
-        return -1;
+        return NULL;
     tidy(S);
     S->out->nlocals = S->ntemps;
     S->out->max_stack = max_stack_of(S->prog, S->out) + 1;
-    return out_index;
+    *out_index = spec;
+    return S->prog;
 }

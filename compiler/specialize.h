@@ -25,20 +25,30 @@
  * value as the original on every path, and fails where it fails (a failing
  * instruction is never removed or worked out early).  Its error locations
  * are not the original's: a caller that meets an error runs the original
- * again to report it.  Specializing gives up (returns -1) on what it cannot
+ * again to report it.  Specializing gives up (returns NULL) on what it cannot
  * follow: odds, examples' picks and expectations, or code that grows past
- * a budget; the caller then simply runs the original.
+ * a budget; the caller then simply runs the original.  The program it was
+ * given is never changed: what it writes goes into a copy.
  */
 #ifndef MUSTER_COMPILER_SPECIALIZE_H
 #define MUSTER_COMPILER_SPECIALIZE_H
 
 #include "vm/vm.h"
 
-/* Add to vm->prog a procedure of no arguments equivalent to calling
- * protos[index](args) — or, with field >= 0, to taking that field of its
- * record result — with vm->choices fixed.  Returns its index, or -1 when
- * the procedure cannot be specialized.  `vm` is used to work out known
- * values (its dice are never rolled). */
-int specialize_call(Vm *vm, int index, const Value *args, int nargs, int field);
+/* A procedure of no arguments equivalent to calling protos[index](args)
+ * of vm->prog — or, with field >= 0, to taking that field of its record
+ * result — with vm->choices fixed.  It is built in a new program: a copy
+ * of vm->prog with arrays of protos and tables of its own, in which every
+ * proto and table of vm->prog keeps its index, and to which the
+ * specializer adds its own (the new procedure, a scratch procedure, the
+ * columns of two-key tables it looks up).  Returns that program, with the
+ * new procedure's index in *out_index: a VM that runs it is initialised
+ * with the returned program, and can still call any procedure of the
+ * original by its index.  Returns NULL when the procedure cannot be
+ * specialized (*out_index is then left alone).  vm->prog is never
+ * changed, whether or not specializing succeeds; `vm` only lends its
+ * limits and choices to a machine of the specializer's own that works out
+ * known values (no dice are rolled). */
+const Program *specialize_call(const Vm *vm, int index, const Value *args, int nargs, int field, int *out_index);
 
 #endif

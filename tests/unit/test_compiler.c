@@ -1522,8 +1522,10 @@ static void test_specialized_calls_match(void)
         plain.vm.scratch = &a1;
         spec.vm.scratch = &a2;
         int orig = chunk_find_proto(c->prog, cases[k].proc);
-        int sp = specialize_call(&spec.vm, orig, cases[k].args, cases[k].nargs, cases[k].field);
-        CU_ASSERT_FATAL(sp >= 0);
+        int sp = -1;
+        const Program *sprog = specialize_call(&spec.vm, orig, cases[k].args, cases[k].nargs, cases[k].field, &sp);
+        CU_ASSERT_FATAL(sprog != NULL && sp >= 0);
+        spec.vm.prog = sprog;    /* the specialized call runs on its own program */
         int mismatches = 0, unknowns = 0;
         for (int t = 0; t < 4000; t++) {
             Value want, got;
@@ -1552,9 +1554,10 @@ static void test_specialized_code(void)
     Run r;
     run_seeded(&r, c, 1);
     Value args[1] = { val_int(4) };
-    int sp = specialize_call(&r.vm, chunk_find_proto(c->prog, "whole"), args, 1, 0);
-    CU_ASSERT_FATAL(sp >= 0);
-    const Proto *p = c->prog->protos[sp];
+    int sp = -1;
+    const Program *sprog = specialize_call(&r.vm, chunk_find_proto(c->prog, "whole"), args, 1, 0, &sp);
+    CU_ASSERT_FATAL(sprog != NULL);
+    const Proto *p = sprog->protos[sp];
     bool sums = false, calls = false, doubles = false, counts = false;
     for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
         sums |= p->code[pc] == OP_SUM;
@@ -1569,9 +1572,9 @@ static void test_specialized_code(void)
     /* t - 14 of a d10 plus 1 cannot overflow, so the unread `extra` goes,
      * and with it the branch whose two sides are then the same */
     Value minus[1] = { val_int(1) };
-    sp = specialize_call(&r.vm, chunk_find_proto(c->prog, "eff"), minus, 1, -1);
-    CU_ASSERT_FATAL(sp >= 0);
-    p = c->prog->protos[sp];
+    sprog = specialize_call(&r.vm, chunk_find_proto(c->prog, "eff"), minus, 1, -1, &sp);
+    CU_ASSERT_FATAL(sprog != NULL);
+    p = sprog->protos[sp];
     bool branches = false, subtracts = false, tables = false;
     for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
         branches |= p->code[pc] == OP_JUMP_FALSE;
@@ -1587,21 +1590,21 @@ static void test_specialized_code(void)
         if (!strcmp(c->prog->enums[e].name, "Side"))
             side_enum = e;
     Value right[1] = { val_enum(side_enum, 1) };
-    sp = specialize_call(&r.vm, chunk_find_proto(c->prog, "grid_roll"), right, 1, -1);
-    CU_ASSERT_FATAL(sp >= 0);
-    p = c->prog->protos[sp];
+    sprog = specialize_call(&r.vm, chunk_find_proto(c->prog, "grid_roll"), right, 1, -1, &sp);
+    CU_ASSERT_FATAL(sprog != NULL);
+    p = sprog->protos[sp];
     int lookups = 0;
     for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc))
         if (p->code[pc] == OP_TABLE) {
             lookups++;
-            CU_ASSERT_EQUAL(c->prog->tables[p->code[pc + 1] | (p->code[pc + 2] << 8)]->ndims, 1);
+            CU_ASSERT_EQUAL(sprog->tables[p->code[pc + 1] | (p->code[pc + 2] << 8)]->ndims, 1);
         }
     CU_ASSERT_EQUAL(lookups, 2);
     /* a branch that adds k or nothing is an add of k times the test */
     Value crit_args[2] = { val_int(8), val_int(2) };
-    sp = specialize_call(&r.vm, chunk_find_proto(c->prog, "critical"), crit_args, 2, -1);
-    CU_ASSERT_FATAL(sp >= 0);
-    p = c->prog->protos[sp];
+    sprog = specialize_call(&r.vm, chunk_find_proto(c->prog, "critical"), crit_args, 2, -1, &sp);
+    CU_ASSERT_FATAL(sprog != NULL);
+    p = sprog->protos[sp];
     bool jumps = false, converts = false;
     for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
         jumps |= p->code[pc] == OP_JUMP_FALSE || p->code[pc] == OP_JUMP_UNLESS;
@@ -1610,7 +1613,49 @@ static void test_specialized_code(void)
     CU_ASSERT(!jumps);
     CU_ASSERT(converts);
     /* odds inside cannot be followed: the caller runs the original */
-    CU_ASSERT_EQUAL(specialize_call(&r.vm, chunk_find_proto(c->prog, "asks"), NULL, 0, -1), -1);
+    CU_ASSERT_PTR_NULL(specialize_call(&r.vm, chunk_find_proto(c->prog, "asks"), NULL, 0, -1, &sp));
+}
+
+/* Specializing never changes the program it is given: neither a call that
+ * is specialized nor one given up on (odds inside) adds a proto or a table
+ * to it, or moves its arrays. */
+static void test_specialize_leaves_program(void)
+{
+    Compiled *c = must_compile(spec_src);
+    Run r;
+    run_seeded(&r, c, 1);
+    const Program *orig = c->prog;
+    int nprotos = orig->nprotos, ntables = orig->ntables;
+    Proto **protos = orig->protos;
+    Table **tables = orig->tables;
+    Proto **each = mem_alloc(sizeof(Proto *) * (size_t)nprotos);
+    memcpy(each, protos, sizeof(Proto *) * (size_t)nprotos);
+    int side_enum = -1;
+    for (int e = 0; e < orig->nenums; e++)
+        if (!strcmp(orig->enums[e].name, "Side"))
+            side_enum = e;
+    CU_ASSERT_FATAL(side_enum >= 0);
+    /* one that succeeds, with a column of a two-key table sliced off */
+    Value right[1] = { val_enum(side_enum, 1) };
+    int sp = -1;
+    const Program *sprog = specialize_call(&r.vm, chunk_find_proto(orig, "grid_roll"), right, 1, -1, &sp);
+    CU_ASSERT_FATAL(sprog != NULL);
+    CU_ASSERT(sprog != orig);
+    CU_ASSERT(sp >= nprotos && sp < sprog->nprotos);
+    CU_ASSERT(sprog->ntables > ntables);
+    for (int i = 0; i < nprotos; i++)
+        CU_ASSERT(sprog->protos[i] == each[i]);   /* the original's indexes still hold */
+    /* one that gives up: odds inside */
+    int untouched = -7;
+    CU_ASSERT_PTR_NULL(specialize_call(&r.vm, chunk_find_proto(orig, "asks"), NULL, 0, -1, &untouched));
+    CU_ASSERT_EQUAL(untouched, -7);
+    CU_ASSERT_EQUAL(orig->nprotos, nprotos);
+    CU_ASSERT_EQUAL(orig->ntables, ntables);
+    CU_ASSERT(orig->protos == protos);
+    CU_ASSERT(orig->tables == tables);
+    for (int i = 0; i < nprotos; i++)
+        CU_ASSERT(orig->protos[i] == each[i]);
+    CU_ASSERT(r.vm.prog == orig);
 }
 
 static void test_bytecode_of_rules_constructs(void)
@@ -1717,6 +1762,7 @@ void register_tests(void)
         { "peephole keeps jump targets", test_peephole_keeps_jump_targets },
         { "specialized calls match the original", test_specialized_calls_match },
         { "specialized code keeps only what the dice decide", test_specialized_code },
+        { "specializing leaves the program it is given alone", test_specialize_leaves_program },
         { "examples via muster_test", test_api_examples },
         { "examples and warnings via muster_check", test_api_check },
         { "choices on the command line", test_api_choose },
