@@ -1,4 +1,12 @@
-/* vm.c — the interpreter loop. */
+/* vm.c — the interpreter: one call of a proto, or many runs of it.
+ *
+ * vm_call runs a proto to its result on the machine's own value stack and
+ * frames (no C recursion: a script's recursion stops at limits.max_depth).
+ * vm_call_many runs it again and again from the top, as the simulation
+ * does, each run's pools and records in a scratch arena reset between runs.
+ * Around the dispatch loop: the remembered results of pure calls (memo_*),
+ * the stacks, the error report (fail) and the loop's rare and heavy cases
+ * (intercept_call, grow_for_call, roll_pool, table_lookup). */
 #include "config.h"
 #include "vm/vm.h"
 #include "base/mem.h"
@@ -260,6 +268,170 @@ static inline __attribute__((always_inline)) bool compare(const Value *a, const 
     return compare_other(a, b, op);
 }
 
+/* ---- the loop's rare and heavy cases, out of line ----
+ *
+ * What the dispatch loop meets seldom, or what takes many instructions when
+ * it does, is a function of its own: the loop stays small enough for the
+ * processor to keep in cache, and reads as what each opcode does. */
+
+#define COLD __attribute__((noinline, cold))
+
+/* A call of a rerolling procedure inside an exact count: the engine
+ * answers it (0, *answer) or stops the run (-1, why in vm->error). */
+static COLD int intercept_call(Vm *vm, const Proto *callee, int index, const Value *args, int depth,
+                               Value *answer)
+{
+    vm->error[0] = '\0';
+    if (vm->intercept(vm->intercept_ud, callee, index, args, depth, answer) > 0)
+        return 0;
+    if (!vm->error[0])
+        snprintf(vm->error, sizeof vm->error, "stopped");
+    return -1;
+}
+
+/* Room on the value stack for `need` values above its bottom; the frames
+ * hold pointers into it, and so do the loop's base and sp: all are moved. */
+static COLD void grow_for_call(Vm *vm, int depth, ptrdiff_t need, Value **base, Value **sp)
+{
+    Value *old = vm->stack;
+    grow_stack(vm, need);
+    for (int f = 0; f <= depth; f++)
+        vm->frames[f].base = vm->stack + (vm->frames[f].base - old);
+    *base = vm->stack + (*base - old);
+    *sp = vm->stack + (*sp - old);
+}
+
+/* n dice of `sides` sides from the run's dice, as a pool; false with the
+ * reason in err when the dice cannot be rolled.  `at` is the instruction,
+ * for the trace. */
+static bool roll_pool(Vm *vm, const Proto *p, const uint8_t *at, Rng *rng, int64_t n, int64_t sides,
+                      const Pool **out, char *err, size_t errlen)
+{
+    if (sides < 1 || sides > MAX_SIDES) {
+        snprintf(err, errlen, "a die must have 1 to %d sides, not %lld", MAX_SIDES, (long long)sides);
+        return false;
+    }
+    if (n < 0) {
+        snprintf(err, errlen, "cannot roll a negative number of dice (%lld)", (long long)n);
+        return false;
+    }
+    if (n > vm->limits.max_pool) {
+        snprintf(err, errlen, "a pool of %lld dice is over the limit of %lld", (long long)n,
+                 (long long)vm->limits.max_pool);
+        return false;
+    }
+    const Pool *pool;
+    if (vm->dice->pools) {
+        /* the source may keep the pool lazily (the exact engine); a pool of
+         * no dice is still a roll, counted towards its cut */
+        if (vm->dice->pools->roll(vm->dice, n, (int32_t)sides, &pool, err, errlen))
+            return false;
+    } else {
+        Pool *fresh = pool_alloc(vm->scratch, (int32_t)sides, n);
+        if (rng)
+            rng_dice(rng, fresh->face, n, (uint64_t)sides);
+        else if (vm->dice->roll(vm->dice, n, (int32_t)sides, fresh->face, err, errlen))
+            return false;       /* (asked even for no dice: the exact engine counts every roll) */
+        if (vm->trace)
+            pool_sort(fresh);   /* an explanation shows it */
+        else
+            fresh->unsorted = n > 1;
+        pool_note_lanes(fresh);
+        pool = fresh;
+    }
+    if (vm->trace && vm->trace->on_roll)
+        vm->trace->on_roll(vm->trace->ud, p, p->offsets[at - p->code], (int32_t)sides, n, pool, 0);
+    *out = pool;
+    return true;
+}
+
+/* How a table lookup that missed the fast path ended. */
+typedef enum {
+    LOOKUP_VALUE,            /* the cell's value replaces the keys on the stack */
+    LOOKUP_SKIP,             /* a '?' cell in one of many runs: count it and go on to the next run */
+    LOOKUP_FAILED,           /* an error, in vm->error (or a quiet '?', vm->error_unknown) */
+} Lookup;
+
+/* Table t looked up on the key(s) on top of *sp, by the instruction that
+ * ends at `ip`, in frame `depth`: the general path (two keys, bands,
+ * columns with rows of their own, a row shown in an explanation, a key
+ * with no row, a cell with no value).  `many`: one of many runs, where a
+ * '?' may be skipped. */
+static Lookup table_lookup(Vm *vm, const Proto *p, const uint8_t *ip, const Table *t, Value **spp,
+                          int depth, bool many)
+{
+    const Program *prog = vm->prog;
+    Value *sp = *spp;
+    Value keys[2];
+    int at[2] = { 0, 0 };
+    vm->error_depth = depth;     /* fail() forgets the memo entries of the frames up to it */
+    /* (one or two keys; not a loop, which the compiler makes a memmove) */
+    if (t->ndims == 2) {
+        keys[1] = sp[-1];
+        keys[0] = sp[-2];
+        sp -= 2;
+    } else {
+        keys[0] = *--sp;
+    }
+    *spp = sp;
+    for (int d = t->col_rows ? 1 : 0; d < t->ndims; d++) {
+        at[d] = chunk_key_find(&t->dim[d], keys[d]);
+        if (at[d] < 0) {
+            char k[64];
+            key_text(k, sizeof k, keys[d], prog);
+            if (t->bands && d == 0)
+                fail(vm, p, ip - 1, "no band of '%s' covers %s", t->name, k);
+            else
+                fail(vm, p, ip - 1, "table '%s' has no %s for %s", t->name, d == 0 ? "row" : "column", k);
+            return LOOKUP_FAILED;
+        }
+    }
+    if (t->col_rows) {
+        /* each column has its own rows: find the column, then the row in it */
+        at[0] = chunk_key_find(&t->col_rows[at[1]], keys[0]);
+        if (at[0] < 0) {
+            char k[64], col[64];
+            key_text(k, sizeof k, keys[0], prog);
+            key_text(col, sizeof col, keys[1], prog);
+            fail(vm, p, ip - 1, "no band of '%s' covers %s in column %s", t->name, k, col);
+            return LOOKUP_FAILED;
+        }
+        at[1] = 0;
+    }
+    int cell = t->col_rows ? at[0] : at[0] * (t->ndims == 2 ? t->dim[1].n : 1) + at[1];
+    if (t->row_texts && t->row_texts[at[0]] && vm->trace && vm->trace->on_row)
+        vm->trace->on_row(vm->trace->ud, p, p->offsets[ip - 3 - p->code], (int)chunk_u16(ip - 2), at[0]);
+    if (t->kinds[cell] == CELL_UNKNOWN && vm->skip_unknown && many)
+        return LOOKUP_SKIP;
+    if (t->kinds[cell] == CELL_UNKNOWN && vm->quiet_unknown) {
+        /* counted, not reported: where it is is all the owner needs */
+        vm->error_unknown = true;
+        static const char quiet[] = "a table gives no value here: the rules text does not say (marked '?')";
+        memcpy(vm->error, quiet, sizeof quiet);
+        vm->error_proto = p;
+        vm->error_offset = t->cell_offsets[cell];
+        memo_abandon(vm, depth);
+        return LOOKUP_FAILED;
+    }
+    if (t->kinds[cell] != CELL_VALUE) {
+        char k0[64], k1[64] = "";
+        key_text(k0, sizeof k0, keys[0], prog);
+        if (t->ndims == 2)
+            key_text(k1, sizeof k1, keys[1], prog);
+        if (t->ndims == 2 && t->dim[1].labels && t->dim[1].mode == KEYS_INDEX && !t->col_rows)
+            snprintf(k1, sizeof k1, "%s", t->dim[1].labels[at[1]]);   /* a field's name, not its number */
+        vm->error_unknown = t->kinds[cell] == CELL_UNKNOWN;
+        fail(vm, p, ip - 3, t->kinds[cell] == CELL_UNKNOWN
+             ? "table '%s' gives no value for %s%s%s: the rules text does not say (marked '?')"
+             : "table '%s' has no value for %s%s%s: it does not apply (marked '-')",
+             t->name, k0, t->ndims == 2 ? ", " : "", k1);
+        vm->error_offset = t->cell_offsets[cell];
+        return LOOKUP_FAILED;
+    }
+    *(*spp)++ = t->cells[cell];
+    return LOOKUP_VALUE;
+}
+
 /* The interpreter: protos[index](args), `repeat` times over (see
  * vm_call_many), each result to the next of results[]. */
 static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, uint64_t repeat)
@@ -297,8 +469,15 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
 #define PUSH(v) (*sp++ = (v))
 #define POP() (*--sp)
 #define PEEK(k) (sp[-1 - (k)])
-#define ERR(...) do { vm->steps = steps; vm->error_depth = depth; vm->runs_done = finished; vm->runs_unknown = skipped; \
-        return fail(vm, p, ip - 1, __VA_ARGS__); } while (0)
+/* What the Vm keeps of a run when it stops, by a result or an error: the
+ * loop holds these in locals and writes them only here. */
+#define SAVE_RUN() do { vm->steps = steps; vm->error_depth = depth; vm->runs_done = finished; \
+        vm->runs_unknown = skipped; } while (0)
+/* The next of `repeat` runs, from the top frame (depth 0, p and base its
+ * own): from the top, its pools and records in a fresh arena. */
+#define NEXT_RUN() do { if (vm->scratch) arena_reset(vm->scratch); \
+        steps = 0; rerolls = 0; ip = p->code; sp = base + p->nlocals; } while (0)
+#define ERR(...) do { SAVE_RUN(); return fail(vm, p, ip - 1, __VA_ARGS__); } while (0)
 #define ARITH(fn) do { Value b_ = POP(); Value a_ = POP(); Value r_; \
         const char *e_ = fn(a_, b_, &r_); if (e_) ERR("%s", e_); PUSH(r_); } while (0)
 #define UNARY(fn) do { Value a_ = POP(); Value r_; \
@@ -442,16 +621,14 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                     lim->max_depth, callee->name);
             if (callee->rerolls && vm->intercept) {
                 Value answer;
-                vm->error[0] = '\0';
-                int rc = vm->intercept(vm->intercept_ud, callee, callee_index, sp - argc, depth, &answer);
-                if (rc > 0) {
-                    sp -= argc;
-                    PUSH(answer);
-                    break;
+                if (intercept_call(vm, callee, callee_index, sp - argc, depth, &answer)) {
+                    char why[sizeof vm->error];
+                    memcpy(why, vm->error, sizeof why);
+                    ERR("%s", why);
                 }
-                char why[sizeof vm->error];
-                snprintf(why, sizeof why, "%s", vm->error[0] ? vm->error : "stopped");
-                ERR("%s", why);
+                sp -= argc;
+                PUSH(answer);
+                break;
             }
             int remember_as = -1;
             if (callee->memo && memo) {
@@ -465,16 +642,8 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 if (way >= 0)
                     remember_as = callee_index * MEMO_WAYS + way;
             }
-            if (sp + callee->nlocals + callee->max_stack > vm->stack + vm->stack_size) {
-                /* grow the value stack; frames hold pointers into it, so move them too */
-                ptrdiff_t need = (sp - vm->stack) + callee->nlocals + callee->max_stack;
-                Value *old = vm->stack;
-                grow_stack(vm, need);
-                for (int f = 0; f <= depth; f++)
-                    vm->frames[f].base = vm->stack + (vm->frames[f].base - old);
-                base = vm->stack + (base - old);
-                sp = vm->stack + (sp - old);
-            }
+            if (sp + callee->nlocals + callee->max_stack > vm->stack + vm->stack_size)
+                grow_for_call(vm, depth, (sp - vm->stack) + callee->nlocals + callee->max_stack, &base, &sp);
             if (depth + 1 >= vm->frames_cap)
                 grow_frames(vm, depth + 1);
             Value *nbase = sp - argc;
@@ -499,18 +668,10 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             if (depth == 0) {
                 results[finished++] = r;
                 if (finished + skipped < repeat && r.tag != VAL_POOL && r.tag != VAL_RECORD) {
-                    /* the next run: from the top, its pools and records in a fresh arena */
-                    if (vm->scratch)
-                        arena_reset(vm->scratch);
-                    steps = 0;
-                    rerolls = 0;
-                    ip = p->code;
-                    sp = base + p->nlocals;
+                    NEXT_RUN();
                     break;
                 }
-                vm->steps = steps;
-                vm->runs_done = finished;   /* (stored only here and on errors: the Vm is not written per run) */
-                vm->runs_unknown = skipped;
+                SAVE_RUN();
                 return 0;
             }
             if (vm->trace && vm->trace->on_return && !p->hidden)
@@ -571,35 +732,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         case OP_ROLL_POOL: {
             int64_t sides = POP().as.i;
             int64_t n = POP().as.i;
-            if (sides < 1 || sides > MAX_SIDES)
-                ERR("a die must have 1 to %d sides, not %lld", MAX_SIDES, (long long)sides);
-            if (n < 0)
-                ERR("cannot roll a negative number of dice (%lld)", (long long)n);
-            if (n > lim->max_pool)
-                ERR("a pool of %lld dice is over the limit of %lld", (long long)n, (long long)lim->max_pool);
             const Pool *pool;
-            if (vm->dice->pools) {
-                /* the source may keep the pool lazily (the exact engine); a
-                 * pool of no dice is still a roll, counted towards its cut */
-                if (vm->dice->pools->roll(vm->dice, n, (int32_t)sides, &pool, dice_err, sizeof dice_err))
-                    ERR("%s", dice_err);
-            } else {
-                Pool *fresh = pool_alloc(vm->scratch, (int32_t)sides, n);
-                if (rng) {
-                    rng_dice(rng, fresh->face, n, (uint64_t)sides);
-                } else if (vm->dice->roll(vm->dice, n, (int32_t)sides, fresh->face, dice_err, sizeof dice_err)) {
-                    /* (asked even for no dice: the exact engine counts every roll) */
-                    ERR("%s", dice_err);
-                }
-                if (vm->trace)
-                    pool_sort(fresh);       /* an explanation shows it */
-                else
-                    fresh->unsorted = n > 1;
-                pool_note_lanes(fresh);
-                pool = fresh;
-            }
-            if (vm->trace && vm->trace->on_roll)
-                vm->trace->on_roll(vm->trace->ud, p, p->offsets[ip - 1 - p->code], (int32_t)sides, n, pool, 0);
+            if (!roll_pool(vm, p, ip - 1, rng, n, sides, &pool, dice_err, sizeof dice_err))
+                ERR("%s", dice_err);
             PUSH(val_pool(pool));
             break;
         }
@@ -739,95 +874,26 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                     break;
                 }
             }
-            Value keys[2];
-            int at[2] = { 0, 0 };
-            /* (one or two keys; not a loop, which the compiler makes a memmove) */
-            if (t->ndims == 2) {
-                keys[1] = sp[-1];
-                keys[0] = sp[-2];
-                sp -= 2;
-            } else {
-                keys[0] = *--sp;
-            }
-            for (int d = t->col_rows ? 1 : 0; d < t->ndims; d++) {
-                at[d] = chunk_key_find(&t->dim[d], keys[d]);
-                if (at[d] < 0) {
-                    char k[64];
-                    key_text(k, sizeof k, keys[d], prog);
-                    if (t->bands && d == 0)
-                        ERR("no band of '%s' covers %s", t->name, k);
-                    ERR("table '%s' has no %s for %s", t->name, d == 0 ? "row" : "column", k);
-                }
-            }
-            if (t->col_rows) {
-                /* each column has its own rows: find the column, then the row in it */
-                at[0] = chunk_key_find(&t->col_rows[at[1]], keys[0]);
-                if (at[0] < 0) {
-                    char k[64], col[64];
-                    key_text(k, sizeof k, keys[0], prog);
-                    key_text(col, sizeof col, keys[1], prog);
-                    ERR("no band of '%s' covers %s in column %s", t->name, k, col);
-                }
-                at[1] = 0;
-            }
-            int cell = t->col_rows ? at[0] : at[0] * (t->ndims == 2 ? t->dim[1].n : 1) + at[1];
-            if (t->row_texts && t->row_texts[at[0]] && vm->trace && vm->trace->on_row)
-                vm->trace->on_row(vm->trace->ud, p, p->offsets[ip - 3 - p->code], (int)chunk_u16(ip - 2), at[0]);
-            if (t->kinds[cell] == CELL_UNKNOWN && vm->skip_unknown && repeat > 1) {
+            switch (table_lookup(vm, p, ip, t, &sp, depth, repeat > 1)) {
+            case LOOKUP_VALUE:
+                break;
+            case LOOKUP_SKIP:
                 /* one of many runs reached a '?': counted, and on to the next run */
                 skipped++;
                 memo_abandon(vm, depth);
+                depth = 0;
                 if (finished + skipped == repeat) {
-                    vm->steps = steps;
-                    vm->runs_done = finished;
-                    vm->runs_unknown = skipped;
+                    SAVE_RUN();
                     return 0;
                 }
-                depth = 0;
                 p = vm->frames[0].proto;
                 base = vm->frames[0].base;
-                ip = p->code;
-                sp = base + p->nlocals;
-                if (vm->scratch)
-                    arena_reset(vm->scratch);
-                steps = 0;
-                rerolls = 0;
+                NEXT_RUN();
                 break;
-            }
-            if (t->kinds[cell] == CELL_UNKNOWN && vm->quiet_unknown) {
-                /* counted, not reported: where it is is all the owner needs */
-                vm->steps = steps;
-                vm->error_depth = depth;
-                vm->error_unknown = true;
-                static const char quiet[] = "a table gives no value here: the rules text does not say (marked '?')";
-                memcpy(vm->error, quiet, sizeof quiet);
-                vm->error_proto = p;
-                vm->error_offset = t->cell_offsets[cell];
-                vm->runs_done = finished;
-                vm->runs_unknown = skipped;
-                memo_abandon(vm, depth);
+            case LOOKUP_FAILED:
+                SAVE_RUN();
                 return -1;
             }
-            if (t->kinds[cell] != CELL_VALUE) {
-                char k0[64], k1[64] = "";
-                key_text(k0, sizeof k0, keys[0], prog);
-                if (t->ndims == 2)
-                    key_text(k1, sizeof k1, keys[1], prog);
-                if (t->ndims == 2 && t->dim[1].labels && t->dim[1].mode == KEYS_INDEX && !t->col_rows)
-                    snprintf(k1, sizeof k1, "%s", t->dim[1].labels[at[1]]);   /* a field's name, not its number */
-                vm->steps = steps;
-                vm->error_depth = depth;
-                vm->error_unknown = t->kinds[cell] == CELL_UNKNOWN;
-                fail(vm, p, ip - 3, t->kinds[cell] == CELL_UNKNOWN
-                     ? "table '%s' gives no value for %s%s%s: the rules text does not say (marked '?')"
-                     : "table '%s' has no value for %s%s%s: it does not apply (marked '-')",
-                     t->name, k0, t->ndims == 2 ? ", " : "", k1);
-                vm->error_offset = t->cell_offsets[cell];
-                vm->runs_done = finished;
-                vm->runs_unknown = skipped;
-                return -1;
-            }
-            PUSH(t->cells[cell]);
             break;
         }
         case OP_SHIFT: {
@@ -910,6 +976,8 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
 #undef POP
 #undef PEEK
 #undef ERR
+#undef SAVE_RUN
+#undef NEXT_RUN
 #undef ARITH
 #undef UNARY
 }
