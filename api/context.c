@@ -9,6 +9,7 @@
  */
 #include "config.h"
 #include "api/internal.h"
+#include "compiler/variant.h"
 #include "lang/ast.h"
 #include "lang/parse.h"
 
@@ -101,7 +102,29 @@ static char *find_import(const char *from, const char *name, char **loop)
     if (file[0] == '/')
         return readable(file, loop) ? mem_strdup(file) : NULL;
     const char *slash = strrchr(from, '/');
-    snprintf(buf, sizeof buf, "%.*s%s", slash ? (int)(slash - from + 1) : 0, from, file);
+    int dir = slash ? (int)(slash - from + 1) : 0;
+    const char *rest = file;
+    /* "../x" beside "a/b/f.muster" is shown as "a/x", when that is the same file */
+    while (!strncmp(rest, "../", 3) && dir > 0 && !(dir >= 3 && !strncmp(from + dir - 3, "../", 3))) {
+        int up = dir - 1;
+        while (up > 0 && from[up - 1] != '/')
+            up--;
+        if (!strncmp(from + up, "./", 2))
+            break;
+        dir = up;
+        rest += 3;
+    }
+    snprintf(buf, sizeof buf, "%.*s%s", dir, from, rest);
+    if (rest != file) {
+        char raw[8192];
+        snprintf(raw, sizeof raw, "%.*s%s", slash ? (int)(slash - from + 1) : 0, from, file);
+        char *a = realpath(buf, NULL), *b = realpath(raw, NULL);
+        bool same = a && b && !strcmp(a, b);
+        free(a);
+        free(b);
+        if (!same)
+            snprintf(buf, sizeof buf, "%s", raw);
+    }
     if (readable(buf, loop))
         return mem_strdup(buf);
     const char *path = getenv("MUSTER_PATH");
@@ -164,22 +187,123 @@ static void load_imports(muster_ctx *ctx, Module *into, const Module *m, Loaded 
     }
 }
 
-static muster_program *load_source(muster_ctx *ctx, const Source *src)
+/* The variants being loaded, innermost last: a base that is one of them
+ * is a cycle. */
+typedef struct Chain {
+    const char *paths[MAX_IMPORT_DEPTH + 1];
+    int n;
+} Chain;
+
+/* The variant header of a module (`variant "T" of "BASE"`), or NULL. */
+static Decl *variant_header(const Module *m)
+{
+    for (int i = 0; i < m->n; i++)
+        if (m->decls[i]->kind == DECL_RULESET && m->decls[i]->as.ruleset.base)
+            return m->decls[i];
+    return NULL;
+}
+
+static Module *load_module(muster_ctx *ctx, const Source *src, Loaded *seen, Chain *chain);
+
+/* A variant's base, loaded (and patched, when it is a variant itself) into
+ * all; false after reporting why it could not be. */
+static bool load_base(muster_ctx *ctx, Module *all, const Decl *header, Loaded *seen, Chain *chain,
+                      const Source **base_src)
+{
+    char *loop = NULL;
+    char *path = find_import(header->src->path, header->as.ruleset.base, &loop);
+    if (!path) {
+        if (loop)
+            diag_report(&ctx->diag, DIAG_ERROR, header->src, header->as.ruleset.base_span,
+                        "variant cycle: '%s' goes round a loop of symbolic links", loop);
+        else
+            diag_report(&ctx->diag, DIAG_ERROR, header->src, header->as.ruleset.base_span,
+                        "cannot find the base '%s' beside this file, in MUSTER_PATH or in %s",
+                        header->as.ruleset.base, MUSTER_DATADIR);
+        return false;
+    }
+    char *real = realpath(path, NULL);
+    for (int i = 0; real && i < chain->n; i++)
+        if (!strcmp(chain->paths[i], real)) {
+            free(real);
+            diag_report(&ctx->diag, DIAG_ERROR, header->src, header->as.ruleset.base_span,
+                        "variant cycle: '%s' is, through its bases, a variant of this file itself",
+                        header->as.ruleset.base);
+            return false;
+        }
+    free(real);
+    if (chain->n >= MAX_IMPORT_DEPTH) {
+        diag_report(&ctx->diag, DIAG_ERROR, header->src, header->as.ruleset.base_span,
+                    "variants of variants nest more than %d deep", MAX_IMPORT_DEPTH);
+        return false;
+    }
+    char err[512];
+    Source *src = source_read(path, err, sizeof err);
+    if (!src) {
+        diag_report(&ctx->diag, DIAG_ERROR, header->src, header->as.ruleset.base_span, "%s", err);
+        return false;
+    }
+    Module *base = load_module(ctx, src, seen, chain);
+    if (!base)
+        return false;
+    for (int k = 0; k < base->n; k++) {
+        Decl *d = base->decls[k];
+        /* the base's examples (its own and its bases') are run against the variant */
+        if (d->kind == DECL_EXAMPLE && (d->src == src || d->of_base))
+            d->of_base = true;
+        ast_module_push(all, d);
+    }
+    *base_src = src;
+    return true;
+}
+
+/* A file with its imports and, for a variant, its base: one module, the
+ * variant's changes applied; NULL after reporting errors. */
+static Module *load_module(muster_ctx *ctx, const Source *src, Loaded *seen, Chain *chain)
 {
     int before = ctx->diag.errors;
     Module *m = parse_module(src, &ctx->diag);
     if (ctx->diag.errors > before)
         return NULL;
-    Loaded seen = { 0 };
-    already_loaded(&seen, src->path);
+    already_loaded(seen, src->path);
     Module *all = mem_alloc(sizeof *all);
     all->src = src;
+    Decl *header = variant_header(m);
+    int nbase = 0;
+    const Source *base_src = NULL;
+    if (header) {
+        char *real = realpath(src->path, NULL);
+        chain->paths[chain->n++] = mem_strdup(real ? real : src->path);
+        free(real);
+        bool ok = load_base(ctx, all, header, seen, chain, &base_src);
+        chain->n--;
+        if (!ok)
+            return NULL;
+        nbase = all->n;
+    }
     for (int k = 0; k < m->n; k++)
         ast_module_push(all, m->decls[k]);
-    load_imports(ctx, all, m, &seen, 0);
+    load_imports(ctx, all, m, seen, 0);
+    for (int k = nbase; k < all->n; k++) {
+        const Decl *d = all->decls[k];
+        if (d->change && (!header || d->src != src))
+            diag_report(&ctx->diag, DIAG_ERROR, d->src, d->change_span,
+                        "'change' belongs in a variant, a file headed: variant \"TITLE\" of \"BASE\"");
+    }
     if (ctx->diag.errors > before)
         return NULL;
-    m = all;
+    if (header && !variant_apply(all, nbase, base_src, header, &ctx->diag))
+        return NULL;
+    return all;
+}
+
+static muster_program *load_source(muster_ctx *ctx, const Source *src)
+{
+    Loaded seen = { 0 };
+    Chain chain = { .n = 0 };
+    Module *m = load_module(ctx, src, &seen, &chain);
+    if (!m)
+        return NULL;
     Compiled *c = compiler_compile(m, &ctx->diag);
     if (!c)
         return NULL;

@@ -15,6 +15,7 @@ typedef struct ExampleRun {
     const Compiled *c;
     const Example *ex;
     int failures;
+    char *change;            /* a base example against a variant: what it gives now, the first that differs */
 } ExampleRun;
 
 static void on_expect(void *ud, const Proto *p, uint32_t offset, int index, bool ok, Value left, Value right)
@@ -33,34 +34,53 @@ static void on_expect(void *ud, const Proto *p, uint32_t offset, int index, bool
     FILE *m = open_memstream(&msg, &len);
     if (!m)
         return;
-    fprintf(m, "example \"%s\" fails: ", ex->name);
+    const char *got = ", got ";
+    if (ex->of_base)
+        got = ", now ";         /* not a failure: what the variant changes */
+    else
+        fprintf(m, "example \"%s\" fails: ", ex->name);
     if (op < 0) {
-        fputs("expected this to be true, but it is false", m);
+        fputs(ex->of_base ? "expected this to be true, now false" : "expected this to be true, but it is false", m);
     } else if (op == OPR_APPROX) {
         fputs("expected ", m);
         api_print_explained(m, right, prog);
-        fprintf(m, " within %s, got ", ex->tolerances[index]);
+        fprintf(m, " within %s%s", ex->tolerances[index], got);
         api_print_explained(m, left, prog);
         if (left.tag == VAL_RAT && left.as.q.den != 1)
             fprintf(m, " (%.6g)", (double)left.as.q.num / (double)left.as.q.den);
     } else if (op == OPR_EQ) {
         fputs("expected ", m);
         api_print_explained(m, right, prog);
-        fputs(", got ", m);
+        fputs(got, m);
         api_print_explained(m, left, prog);
     } else {
         fprintf(m, "expected a value %s ", ast_operator_text[op]);
         api_print_explained(m, right, prog);
-        fputs(", got ", m);
+        fputs(got, m);
         api_print_explained(m, left, prog);
     }
     fclose(m);
-    diag_report(&run->ctx->diag, DIAG_ERROR, ex->src, ex->expects[index], "%s", msg);
+    if (ex->of_base) {
+        if (!run->change) {
+            int line, col;
+            source_linecol(ex->src, ex->expects[index].begin, &line, &col);
+            size_t n = strlen(msg) + 32;
+            run->change = mem_alloc_atomic(n);
+            if (ex->nexpects > 1)
+                snprintf(run->change, n, "line %d: %s", line, msg);
+            else
+                snprintf(run->change, n, "%s", msg);
+        }
+    } else {
+        diag_report(&run->ctx->diag, DIAG_ERROR, ex->src, ex->expects[index], "%s", msg);
+    }
     free(msg);
 }
 
-/* Run one example; true if it passed.  Failures are reported as diagnostics. */
-static bool run_example(muster_ctx *ctx, const Compiled *c, const Example *ex)
+/* Run one example; true if it passed.  Failures are reported as
+ * diagnostics, except a base example's against a variant: then *change
+ * (when not NULL) is what the variant gives now, in words. */
+static bool run_example(muster_ctx *ctx, const Compiled *c, const Example *ex, char **change)
 {
     ScriptDice dice;
     dice_script_init(&dice, ex->dice, (size_t)ex->ndice);
@@ -70,13 +90,29 @@ static bool run_example(muster_ctx *ctx, const Compiled *c, const Example *ex)
     /* the example's `choose` lines set these as it runs */
     vm.choices = mem_alloc_atomic(sizeof(int) * (size_t)(c->prog->nenums + 1));
     memcpy(vm.choices, ex->choices, sizeof(int) * (size_t)c->prog->nenums);
-    ExampleRun run = { ctx, c, ex, 0 };
+    ExampleRun run = { ctx, c, ex, 0, NULL };
     VmTrace trace = { .ud = &run, .on_expect = on_expect };
     vm.trace = &trace;
     Value result;
     if (vm_call(&vm, ex->proto, NULL, 0, &result)) {
+        if (ex->of_base) {
+            size_t n = strlen(vm.error) + 32;
+            *change = mem_alloc_atomic(n);
+            snprintf(*change, n, "now an error: %s", vm.error);
+            return false;
+        }
         api_report_runtime(ctx, c, &vm);
         diag_report(&ctx->diag, DIAG_NOTE, ex->src, ex->decl->name_span, "while running example \"%s\"", ex->name);
+        return false;
+    }
+    if (ex->of_base && run.failures) {
+        *change = run.change;
+        return false;
+    }
+    if (dice.next < dice.n && ex->of_base) {
+        size_t n = 96;
+        *change = mem_alloc_atomic(n);
+        snprintf(*change, n, "now uses %zu of its %zu dice", dice.next, dice.n);
         return false;
     }
     if (dice.next < dice.n) {
@@ -110,13 +146,23 @@ int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *
         api_err_printf(ctx, ": %d values are not given in the rules text (marked '?')\n", c->nunknowns);
     }
     int status = MUSTER_OK;
+    int held = 0, changed = 0;
     for (int i = 0; i < c->nexamples; i++) {
-        if (run_example(ctx, c, &c->examples[i]))
+        char *change = NULL;
+        bool ok = run_example(ctx, c, &c->examples[i], &change);
+        if (c->examples[i].of_base)
+            ++*(ok ? &held : &changed);
+        else if (ok)
             ++*passed;
         else {
             ++*failed;
             status = MUSTER_ERROR;
         }
+    }
+    if (held + changed) {
+        diag_put_text(ctx->out, c->src->path);
+        fprintf(ctx->out, ": the variant changes %d of the %d examples of %s (muster test lists them)\n", changed,
+                held + changed, c->ruleset && c->ruleset->as.ruleset.base ? c->ruleset->as.ruleset.base : "its base");
     }
     return status;
 }
@@ -125,10 +171,14 @@ int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *f
 {
     const Compiled *c = prog->compiled;
     int status = MUSTER_OK;
+    int held = 0, changed = 0;
+    /* a variant's own examples, then its base's, which it may change */
     for (int i = 0; i < c->nexamples; i++) {
         const Example *ex = &c->examples[i];
+        if (ex->of_base)
+            continue;
         fflush(ctx->out);
-        bool ok = run_example(ctx, c, ex);
+        bool ok = run_example(ctx, c, ex, NULL);
         int line, col;
         source_linecol(ex->src, ex->decl->name_span.begin, &line, &col);
         /* (the path may come from a folder's listing: written as text, never raw) */
@@ -145,5 +195,33 @@ int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *f
             status = MUSTER_ERROR;
         }
     }
+    for (int i = 0; i < c->nexamples; i++) {
+        const Example *ex = &c->examples[i];
+        if (!ex->of_base)
+            continue;
+        char *change = NULL;
+        bool ok = run_example(ctx, c, ex, &change);
+        int line, col;
+        source_linecol(ex->src, ex->decl->name_span.begin, &line, &col);
+        if (held + changed == 0) {
+            fputs("the base's examples, against ", ctx->out);
+            diag_put_text(ctx->out, c->src->path);
+            fputs(":\n", ctx->out);
+        }
+        fputs(ok ? "  holds   " : "  CHANGED ", ctx->out);
+        diag_put_text(ctx->out, ex->src->path);
+        fprintf(ctx->out, ":%d: ", line);
+        diag_put_text(ctx->out, ex->name);
+        if (!ok) {
+            fputs(" — ", ctx->out);
+            diag_put_text(ctx->out, change ? change : "it no longer holds");
+        }
+        fputc('\n', ctx->out);
+        ++*(ok ? &held : &changed);
+    }
+    if (held + changed)
+        fprintf(ctx->out, "the variant changes %d of the base's %d examples; %d hold%s as before\n", changed,
+                held + changed, held, held == 1 ? "s" : "");
+    fflush(ctx->out);
     return status;
 }

@@ -1609,8 +1609,9 @@ Compiled *compiler_compile(const Module *m, Diag *diag)
         at_decl(&c, d);
         switch (d->kind) {
         case DECL_EXAMPLE:
-            /* an imported file's examples are its own; `muster test` runs them there */
-            if (d->src == m->src || !d->src)
+            /* an imported file's examples are its own (`muster test` runs them
+             * there); a variant's base's are run against the variant */
+            if (d->src == m->src || !d->src || d->of_base)
                 comp_example(&c, d);
             break;
         case DECL_SEQUENCE: comp_sequence(&c, d); break;

@@ -59,6 +59,7 @@ typedef struct Example {
     int *expect_ops;         /* its comparison (an Operator), or -1 for a plain claim */
     const char **tolerances; /* for `~ ... within t`: t as written */
     int nexpects, expects_cap;
+    bool of_base;            /* the base's, run against a variant: a failure is a change, not an error */
 } Example;
 
 /* A `?` cell: a value the rules text does not give. */

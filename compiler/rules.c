@@ -294,6 +294,7 @@ void comp_example(Compiler *c, const Decl *d)
     ex->name = d->name;
     ex->decl = d;
     ex->src = c->src;
+    ex->of_base = d->of_base;
     ex->choices = mem_alloc_atomic(sizeof(int) * (size_t)(c->prog->nenums + 1));
     for (int i = 0; i < c->prog->nenums; i++)
         ex->choices[i] = -1;

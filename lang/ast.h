@@ -206,6 +206,9 @@ typedef struct Decl {
     const char *cite;        /* `source "..."`: where in the rules text it comes from */
     Span cite_span;
     ParamList params;        /* proc, record (fields), table, bands, modifiers, outcome (fields) */
+    bool change;             /* `change ...` in a variant: a patch of the base's declaration of this name */
+    Span change_span;        /* the word `change` */
+    bool of_base;            /* an example of the ruleset a variant changes (set when loading) */
     TypeRef ret;
     union {
         struct { StmtList body; Span body_end; } proc;             /* and example */
@@ -216,7 +219,8 @@ typedef struct Decl {
         struct { KeyList columns; Row *rows; int nrows, cap; KeyList blocks; } table;
         struct { ModList items; } mods;
         struct { SeqList items; } seq;
-        struct { Setting *items; int n, cap; } ruleset;
+        /* base: `variant "T" of "BASE"`, the file of the ruleset it changes */
+        struct { Setting *items; int n, cap; const char *base; Span base_span; } ruleset;
         struct { const char *path; } import;
     } as;
 } Decl;

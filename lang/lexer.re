@@ -79,6 +79,7 @@ static int keyword(Parser *ps, const char *text, size_t n)
         { "table", TABLE, 0, 't' }, { "bands", BANDS, 0, 't' }, { "modifiers", MODIFIERS, 0, 'm' },
         { "outcome", OUTCOME, 0, 0 }, { "choice", CHOICE, 0, 0 }, { "sequence", SEQUENCE, 0, 0 },
         { "example", EXAMPLE, 0, 'e' }, { "import", IMPORT, 0, 0 },
+        { "variant", VARIANT, 0, 0 }, { "change", CHANGE, 0, 0 },
         { "each", EACH, 'm', 0 }, { "cap", CAP, 'm', 0 }, { "expect", EXPECT, 'e', 0 },
     };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {

@@ -127,6 +127,7 @@ static Key int_key(int64_t v, Span at)
 %token RULESET "'ruleset'" LADDER "'ladder'" RECORD "'record'" TABLE "'table'" BANDS "'bands'"
 %token MODIFIERS "'modifiers'" OUTCOME "'outcome'" CHOICE "'choice'" SEQUENCE "'sequence'"
 %token EXAMPLE "'example'" IMPORT "'import'" EXPECT "'expect'" EACH "'each'" CAP "'cap'"
+%token VARIANT "'variant'" CHANGE "'change'"
 %token ONEOF "'one of'" STARTAT "'start at'"
 %token ARROW "'->'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" DOTDOT "'..'" FATARROW "'=>'"
 %token DPAREN "'d('" ROWEND "end of row"
@@ -147,6 +148,7 @@ static Key int_key(int64_t v, Span at)
 %type <args> args args_opt
 %type <decl> decl proc_decl enum_decl outcome_decl choice_decl record_decl table_decl bands_decl
 %type <decl> mods_decl seq_decl example_decl ruleset_decl import_decl table_body settings
+%type <decl> variant_decl change_decl
 %type <type> type ret_opt
 %type <param> param field
 %type <params> params_opt params fields_opt fields
@@ -185,6 +187,7 @@ module
 decl
     : proc_decl | enum_decl | outcome_decl | choice_decl | record_decl | table_decl
     | bands_decl | mods_decl | seq_decl | example_decl | ruleset_decl | import_decl
+    | variant_decl | change_decl
     ;
 
 /* `source "..."`: where in the rules text a declaration comes from */
@@ -590,6 +593,33 @@ settings
     : %empty                 { $$ = ast_decl(DECL_RULESET, NULL, @$, @$); }
     | settings IDENT STRING  { $$ = $1; AST_PUSH($$->as.ruleset, ((Setting){ $2, @2, $3.bytes })); }
     | settings IDENT IDENT   { $$ = $1; AST_PUSH($$->as.ruleset, ((Setting){ $2, @2, $3 })); }
+    ;
+
+/* a variant: `variant "TITLE" of "BASE" { settings }` heads a file that
+ * changes the ruleset BASE; its `change` declarations patch the base's */
+variant_decl
+    : VARIANT STRING IDENT STRING '{' settings '}' {
+          want_word(ps, $3, @3, "of", "the file of the ruleset the variant changes");
+          $$ = $6;
+          $$->kind = DECL_RULESET; $$->name = $2.bytes; $$->name_span = @2; $$->span = span2(@1, @7);
+          $$->src = ps->src;
+          $$->as.ruleset.base = $4.bytes;
+          $$->as.ruleset.base_span = @4;
+      }
+    ;
+
+change_decl
+    : CHANGE proc_decl  { $$ = $2; $$->change = true; $$->change_span = @1; $$->span = span2(@1, $2->span); }
+    | CHANGE TABLE IDENT cite_opt '{' table_body '}' {
+          $$ = decl_with($6, ps->src, $4);
+          $$->kind = DECL_TABLE; $$->name = $3; $$->name_span = @3; $$->span = span2(@1, @7);
+          $$->change = true; $$->change_span = @1;
+      }
+    | CHANGE BANDS IDENT cite_opt '{' table_body '}' {
+          $$ = decl_with($6, ps->src, $4);
+          $$->kind = DECL_BANDS; $$->name = $3; $$->name_span = @3; $$->span = span2(@1, @7);
+          $$->change = true; $$->change_span = @1;
+      }
     ;
 
 import_decl

@@ -8,7 +8,7 @@
 source "$(dirname "$0")/lib.sh"
 
 cd "$top_srcdir" || exit 1
-for dir in stdlib rules examples docs; do
+for dir in stdlib rules rules/variants examples docs; do
     [ -d "$dir" ] || continue
     for f in "$dir"/*.muster; do
         [ -f "$f" ] || continue

@@ -1,0 +1,35 @@
+/* variant.h — a variant's `change` declarations applied to its base.
+ *
+ * A variant file (headed `variant "TITLE" of "BASE"`) is its base ruleset
+ * with a few declarations changed.  The loader puts the base's declarations
+ * (the base itself patched already, when it is a variant too) first in one
+ * Module and the variant's after them; variant_apply then replaces each
+ * base declaration a `change` names with the changed one, in its place, and
+ * drops the `change` declarations, so the compiler sees one ordinary
+ * module and checks the result as it checks any script (a changed band
+ * table is proved to cover its range again, a changed procedure is typed).
+ *
+ * What a `change` may do (docs/language.md#variants):
+ *   - change proc NAME(PARAMS) -> T { BODY }: a new body, same parameters
+ *     (names and types; defaults may differ) and result;
+ *   - change table NAME { ROWS } / change bands NAME { ROWS }: rows that
+ *     replace the base's rows of the same keys; with a `columns` line, the
+ *     rows give only the cells of those columns.
+ * A change that names what the base does not have, or whose parameters do
+ * not fit, is an error at the variant's line naming the base's file.  The
+ * base's declarations are never written to: a changed one is a copy.
+ */
+#ifndef MUSTER_COMPILER_VARIANT_H
+#define MUSTER_COMPILER_VARIANT_H
+
+#include "lang/ast.h"
+#include "lang/source.h"
+
+/* all->decls[0, nbase) are the base's, read from base_src (and what it
+ * imports); the rest are the variant's, whose header is `header`.  Applies
+ * the changes, merges the base's header into the variant's (the settings
+ * the variant does not give are the base's) and returns false if any
+ * change was refused (after reporting it). */
+bool variant_apply(Module *all, int nbase, const Source *base_src, Decl *header, Diag *diag);
+
+#endif

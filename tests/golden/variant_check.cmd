@@ -1,0 +1,1 @@
+check ../../rules/variants/rebs-light-cover.muster

@@ -1,0 +1,1 @@
+test ../../rules/variants/rebs-light-cover.muster
