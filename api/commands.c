@@ -3,7 +3,8 @@
  *
  * They read the Compiled program (its sequences, signatures, syntax tree
  * and bytecode) and run nothing, except dis of a call, which specializes
- * the procedure for its arguments first.
+ * the procedure for its arguments first, as prob does, and shows the code
+ * as written (with a note saying why) when it cannot.
  */
 #include "config.h"
 #include "api/internal.h"

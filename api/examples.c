@@ -1,7 +1,8 @@
 /* examples.c — muster check and muster test: the examples of a script run.
  *
- * Each example is a hidden procedure whose EXPECT instructions report
- * through the VM's trace; a failed claim becomes a diagnostic at its line.
+ * Each example is a hidden procedure, run on its own scripted dice (every
+ * one of which it must use), whose EXPECT instructions report through the
+ * VM's trace; a failed claim becomes a diagnostic at its line.
  * check also prints the compiler's warnings and the `?` values left open.
  */
 #include "config.h"

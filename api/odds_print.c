@@ -1,5 +1,7 @@
 /* odds_print.c — the odds of prob printed as text, JSON or CSV, and --vs.
  *
+ * These renderers compute nothing: they print the OddsTable and OddsVs
+ * models that odds.c works out, each with an exact and a simulated layout.
  * The text table sizes its value column to the widest value, writes the
  * exact engine's fractions with GMP, and avoids printf's general conversion
  * per row, since a die of a million sides has a million rows.

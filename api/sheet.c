@@ -1,13 +1,13 @@
 /* sheet.c — render a script back as a quick reference sheet (Markdown or HTML).
  *
  * The sheet is written from the declarations themselves, in the order a
- * player reads a QRS: the header, the turn sequence, then each modifier
- * list, result band, table and outcome, then the procedures with their doc
- * comments, and the worked examples.  Only the main file is rendered, not
- * what it imports.  A `?` cell reads "not given in source" so the sheet can
- * be laid beside the original and the gaps seen at a glance.  The HTML is
- * one self-contained page (CSS only, no scripts) that prints on A4 or
- * Letter.
+ * player reads a QRS: the header, the turn sequences, then the modifier
+ * lists, result bands, tables, enums (results, states and choices) and
+ * records, then the procedures with their doc comments, and the worked
+ * examples.  Only the main file is rendered, not what it imports.  A `?`
+ * cell reads "not given in source" so the sheet can be laid beside the
+ * original and the gaps seen at a glance.  The HTML is one self-contained
+ * page (CSS only, no scripts) laid out for printing on A4.
  */
 #include "config.h"
 #include "api/sheet.h"

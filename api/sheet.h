@@ -1,8 +1,9 @@
 /* sheet.h — a compiled script rendered back as a quick reference sheet.
  *
  * Markdown for reading beside the source, or one self-contained HTML page
- * (CSS only) that prints on A4/Letter.  Built from the main file's
- * declarations; see sheet.c for the order of sections.
+ * (CSS only) laid out for printing on A4.  Built from the main file's
+ * declarations as written (the syntax tree, not the bytecode); see sheet.c
+ * for the order of sections.
  */
 #ifndef MUSTER_API_SHEET_H
 #define MUSTER_API_SHEET_H

@@ -1,4 +1,12 @@
-/* mem.c — allocation: libgc, or plain calloc for the ASan build. */
+/* mem.c — the allocator behind mem.h, built one of two ways.
+ *
+ * Normally libgc, with the heap limit of MUSTER_MAX_HEAP and a clear
+ * message (exit 1) when memory runs out; with --enable-plain-alloc, calloc
+ * with nothing freed, for AddressSanitizer, with the same limit counted by
+ * hand.  Either way GMP's numbers are routed through here too
+ * (mp_set_memory_functions in mem_init), and here are the scratch arenas'
+ * blocks, the threads that allocate and mem_printed.
+ */
 #include "config.h"
 #include "base/mem.h"
 

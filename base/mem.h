@@ -8,6 +8,10 @@
  * nothing is ever freed: that build exists so AddressSanitizer, which cannot
  * see inside GC memory, can check the bounds of the language's own objects.
  *
+ * Also here: the heap limit (mem_init), scratch arenas that a simulated
+ * trial resets instead of allocating anew, threads created so the collector
+ * knows them, and mem_printed, a printing function's output as a string.
+ *
  * Rule: never keep the only pointer to one of these objects in malloc'ed
  * memory; the collector does not scan it.
  */

@@ -1,4 +1,14 @@
-/* main.c — the `muster` command: parses options and calls libmuster. */
+/* main.c — the `muster` command: parses options and calls libmuster.
+ *
+ * It includes only the public muster.h and holds no language logic.  One
+ * table, option_table, says for every option its kind, the commands it goes
+ * with and the values it allows; getopt_long's tables and the usage errors
+ * (exit 2) are made from it, and every option is checked, conflicts
+ * included, before any file is read.  Also here: the help text, the default
+ * thread count (one per core, at most 64), colour on a terminal unless
+ * NO_COLOR is set, and the search for .muster files under a directory for
+ * `muster test`.
+ */
 #include "config.h"
 #include "muster.h"
 

@@ -1,4 +1,15 @@
-/* compiler.c — name resolution, type checking and code generation. */
+/* compiler.c — name resolution, type checking and code generation, done
+ * together in one walk over the syntax tree (there is no separate pass for
+ * each).
+ *
+ * Here are expressions, statements, built-in functions, calls, procedures,
+ * enum and record declarations, and compiler_compile, which drives the
+ * whole compile in order: types first (so declarations may use each other
+ * in any order), then every callable's signature, the defaults, the bodies,
+ * then examples, turn sequences and the ruleset header; with no error, the
+ * peephole pass and chunk_mark_pure run over the finished program.  Tables
+ * and bands are built in tables.c, modifier lists and the rest in rules.c.
+ */
 #include "config.h"
 #include "compiler/internal.h"
 #include "compiler/peephole.h"

@@ -1,4 +1,5 @@
-/* names.c — the compiler's string map. */
+/* names.c — the compiler's string map (see names.h): FNV-1a hashing,
+ * linear probing, and a table doubled whenever it is half full. */
 #include "config.h"
 #include "compiler/names.h"
 #include "base/mem.h"

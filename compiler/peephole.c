@@ -1,4 +1,8 @@
-/* peephole.c — fusing common instruction sequences (see peephole.h). */
+/* peephole.c — fusing common instruction sequences (the list is in
+ * peephole.h).  A scan over a proto copies its code, fusing as it goes, then
+ * moves every jump to the new place of its target.  Each proto is scanned
+ * twice, since one fusion can make another (CONST, FILTER, COUNT becomes
+ * CONST, COUNT_IF, then COUNT_IFK). */
 #include "config.h"
 #include "compiler/peephole.h"
 #include "base/mem.h"

@@ -1,10 +1,16 @@
 /* peephole.h — rewriting finished bytecode into fewer, bigger instructions.
  *
- * Runs on each proto once the whole program is compiled.  It fuses a few
+ * Runs on each proto once the whole program is compiled.  It fuses the
  * sequences the code generator emits often, so the VM dispatches fewer
  * instructions for the same work:
  *   LOAD s, LOAD s+1, ..., LOAD s+n-1  ->  LOADN s n   (arguments passed on)
  *   FILTER c, COUNT                    ->  COUNT_IF c  (no pool is built)
+ *   CONST n, CONST s, ROLL_POOL        ->  ROLL_POOLK
+ *   CONST k, then ROLL, ADD, SUB or a comparison  ->  ROLLK, ADDK, SUBK, CMPK
+ *   CONST k, then COUNT_IF, ANY or ALL ->  COUNT_IFK, ANYK, ALLK
+ *   CONST k, comparison, JUMP_FALSE    ->  JUMP_UNLESS
+ *   LOAD s, RETURN                     ->  RETURNL s
+ *   STORE s, LOAD s                    ->  TEE s
  * A sequence is never fused across a jump target, and jumps, the line
  * table and the proto's length are rebuilt to match the shorter code.
  * What the code computes, and where its errors point, is unchanged.

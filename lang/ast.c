@@ -1,4 +1,10 @@
-/* ast.c — building syntax trees. */
+/* ast.c — building syntax trees, and printing an expression back as text.
+ *
+ * The constructors the parser calls allocate each node from the collector
+ * and work out its nesting depth from its children's.  ast_print_expr
+ * writes an expression as it could be written, with only the parentheses
+ * precedence needs (the sheets print defaults and cells through it).
+ */
 #include "config.h"
 #include "lang/ast.h"
 #include "base/mem.h"

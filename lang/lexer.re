@@ -5,6 +5,13 @@
  * character.  Bad characters and malformed literals are reported here and
  * skipped, so the parser sees a clean token stream and one run can report
  * several problems.
+ *
+ * The lexer keeps track of the open brackets, which makes it depend on
+ * where it is: the words that start a declaration are keywords only at the
+ * top level, `each`, `cap` and `expect` only in the blocks that use them,
+ * and in a table or bands body a line break ends a row (ROWEND).  `##`
+ * lines are collected for the parser, which makes the ones just above a
+ * declaration its documentation.
  */
 #include "config.h"
 #include "lang/parser_state.h"

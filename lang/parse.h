@@ -5,7 +5,7 @@
  * state lives in a Parser struct passed to both, so parses can run in
  * parallel.  Syntax errors are reported through the Diag with the span of
  * the offending token; after an error the parser skips to the end of the
- * current declaration and goes on, so one run can show several mistakes.
+ * block it is in and goes on, so one run can show several mistakes.
  *
  * This header is what the rest of muster sees of the parser: the two entry
  * points.  The Parser struct and the lexer's functions are lang/'s own, in

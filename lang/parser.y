@@ -3,7 +3,10 @@
  * Pure and reentrant: all state is in the Parser passed as %param.
  * Locations are byte-offset Spans; they turn into line:column only when a
  * message is printed.  Syntax errors name what was found and what could
- * come instead; after one, the parser skips to the next '}' and carries on.
+ * come instead; after one, the rest of the innermost block around it is
+ * dropped, up to the '}' that closes it, and the parse carries on.
+ * At the end are parse.h's entry points, parse_module and parse_expression,
+ * and the step that gives each declaration the `##` lines just above it.
  */
 %code top {
 #include "config.h"

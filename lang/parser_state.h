@@ -2,8 +2,9 @@
  *
  * One Parser per parse, passed to the Bison parser (parser.y) and to the
  * re2c lexer (lexer.re): the source and its Diag, the module being built,
- * the lexer's cursor, the open brackets, the block kinds and the `##` lines
- * read so far.  Nothing outside lang/ includes this header but the lexer's
+ * the lexer's cursor, the open brackets, the block kinds, the table body
+ * being read a row a line, where to recover after a syntax error and the
+ * `##` lines read so far.  Nothing outside lang/ includes this header but the lexer's
  * unit test; the rest of muster parses through parse.h.
  */
 #ifndef MUSTER_LANG_PARSER_STATE_H

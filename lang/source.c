@@ -1,4 +1,12 @@
-/* source.c — reading scripts and printing diagnostics with carets. */
+/* source.c — reading scripts and printing diagnostics with carets.
+ *
+ * A script is read whole (at most SOURCE_MAX_BYTES, 64 MiB), its lone CRs
+ * made newlines so every byte keeps its offset, and its line starts indexed.
+ * A diagnostic shows at most 120 bytes of its line around the span, with
+ * control characters and invalid UTF-8 shown as '?', so a hostile script
+ * cannot write to the terminal; after d->max_errors errors (20 by default)
+ * nothing more is shown, but everything is still counted.
+ */
 #include "config.h"
 #include "lang/source.h"
 #include "base/mem.h"

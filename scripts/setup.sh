@@ -2,6 +2,7 @@
 # setup.sh — install what muster needs to build (Debian/Ubuntu) and build it
 # in place, so the driver is ./muster at the top of the source tree.
 # Safe to run again: it installs only what is missing and rebuilds only what changed.
+# setup.sh --sheets also installs Chromium, which `make sheets` needs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # test.sh — set muster up and run the whole test suite:
-#   1. the unit, golden and bad-input tests and the docs' transcripts
-#      (make check) on the normal build, with warnings as errors;
-#   2. the same suite in an AddressSanitizer + UndefinedBehaviorSanitizer
-#      build with the garbage collector, and again with plain allocation
-#      (--enable-plain-alloc) so ASan can see the language's own objects;
-#   3. make distcheck: the release tarball builds and passes without re2c/Bison.
-# Pass --quick to run only step 1.
+#   1. make check on the normal build, with warnings as errors: the unit
+#      tests, the differential check, the layering and export checks, the
+#      golden, bad-input, examples and coverage tests, the docs' transcripts
+#      and the fuzzers' regressions;
+#   2. the same suite, built from the release tarball, in an AddressSanitizer
+#      + UndefinedBehaviorSanitizer build with the garbage collector, and
+#      again with plain allocation (--enable-plain-alloc) so ASan can see the
+#      language's own objects;
+#   3. make sheets: every ruleset's sheet, with a screenshot that must not
+#      be blank (Chromium is installed for it);
+#   4. make distcheck: the release tarball builds and passes without re2c/Bison.
+# Each step runs only if those before it passed; --quick runs only step 1.
+# The last line counts the test cases of every build: "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # coverage.sh — simulated odds against exact ones.  For each procedure below
 # (the bench's cases and a few small ones) `muster prob` works the exact odds
-# out, then simulates them on several seeds, with the call specialized and
-# without; each outcome's exact probability must fall inside the simulation's
-# 95% interval about 95% of the time.  The seeds are fixed, so the result is
+# out, then simulates them on eight seeds, with the call specialized and
+# without; the exact probability of each outcome of 1% or more must fall
+# inside the simulation's 95% interval about 95% of the time.  The seeds are fixed, so the result is
 # the same every run: what is checked is that the intervals cover what they
 # claim to, for every procedure taken together (at most 10% of the checks
 # may miss, where 5% are expected to), and for each procedure alone (at most

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# examples.sh — every example written in the rulesets, the standard library
-# and the bundled examples must pass (`muster test`), each script must have
-# at least one, and each must pass `muster check` (which also lists the cells
+# examples.sh — every example written in the scripts of stdlib/, rules/,
+# examples/ and docs/ must pass (`muster test`), each script must have at
+# least one, and each must pass `muster check` (which also lists the cells
 # the rules text leaves out).
 # The Markdown sheet of each ruleset kept in docs/sheets/ must be what
-# `muster sheet rules/NAME.muster` prints now.
+# `muster sheet rules/NAME.muster` prints now, and every sheet there must
+# have its ruleset.
 source "$(dirname "$0")/lib.sh"
 
 cd "$top_srcdir" || exit 1

@@ -10,7 +10,11 @@
 #   run_muster ARG...    run $MUSTER with a time limit; sets RUN_STATUS and
 #                        leaves stdout in $RUN_OUT and stderr in $RUN_ERR
 #   crash_reason         prints why the last run counts as a crash (empty if not)
+#   show_file FILE       a file's first lines, for a failure's details
+#   UPDATE_MODE, rewritten NAME   MUSTER_TEST_UPDATE's rewriting of expected files
 #   finish               prints "N passed, N failed" and exits 0 or 1
+#
+# It also exports LC_ALL=C and NO_COLOR=1 for every run.
 #
 # The environment of `make check` exports MUSTER and top_srcdir; run by hand,
 # the script looks for the source tree above itself and the binary in the

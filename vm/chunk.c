@@ -1,4 +1,11 @@
-/* chunk.c — building protos and programs, and the disassembler. */
+/* chunk.c — building protos and programs, and the disassembler.
+ *
+ * Besides emitting bytes and constants: a table added to a program is
+ * indexed for the VM (a direct array over a span of at most 1024 keys,
+ * else binary search over its bands), chunk_mark_pure decides which protos
+ * are pure and worth remembering, and chunk_insn_pops and chunk_insn_pushes
+ * count what an instruction whose stack effect VARIES takes and leaves.
+ */
 #include "config.h"
 #include "vm/chunk.h"
 #include "base/mem.h"

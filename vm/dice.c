@@ -1,4 +1,11 @@
-/* dice.c — the seeded and scripted dice sources. */
+/* dice.c — the two plain dice sources, and the parser of `--dice` lists.
+ *
+ * Seeded dice (RngDice) draw face = rng_below(sides) + 1, the same draw the
+ * VM makes itself through base.rng; scripted dice (ScriptDice) hand out a
+ * given list of faces in order and fail, with a message, when it runs out
+ * or a face does not fit the die.  Neither keeps pools lazily (base.pools
+ * is NULL).
+ */
 #include "config.h"
 #include "vm/dice.h"
 #include "base/mem.h"

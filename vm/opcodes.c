@@ -1,4 +1,6 @@
-/* opcodes.c — the opcode information table. */
+/* opcodes.c — op_info, the table of facts about each opcode, expanded from
+ * opcodes.def (the stack effect worked out from pops and pushes), and the
+ * text of the comparisons. */
 #include "config.h"
 #include "vm/opcodes.h"
 

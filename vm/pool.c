@@ -1,4 +1,7 @@
-/* pool.c — pool operations. */
+/* pool.c — the pool operations of pool.h that are not inline: sorting
+ * (a counting sort for dice of up to 64 faces), filters, counts, any/all,
+ * sum, highest and lowest, doubles, and the two doors to a lazy pool's
+ * source. */
 #include "config.h"
 #include "vm/pool.h"
 #include "vm/dice.h"

@@ -1,8 +1,13 @@
-/* pool.h — dice pools as sorted multisets, and what can be asked of them.
+/* pool.h — dice pools as multisets, and what can be asked of them.
  *
  * Pools are immutable: every operation returns a new pool (or a number),
  * so a pool may be shared between locals freely.  The faces are kept in
- * ascending order, which makes highest/lowest a slice and filters a scan.
+ * ascending order, which makes highest/lowest a slice, except in a fresh
+ * roll marked unsorted: pool_order sorts it in place the first time an
+ * order is needed (counting and testing faces need none, and a roll of
+ * few dice of few faces counts them in lanes of one word instead).  A pool
+ * may come from a simulated trial's arena, and a lazy pool (dice.h) holds
+ * no faces at all: pool_plain and pool_lazy_op are the ways into it.
  */
 #ifndef MUSTER_VM_POOL_H
 #define MUSTER_VM_POOL_H

@@ -1,5 +1,8 @@
-/* rng.c — xoshiro256** and splitmix64 (public-domain algorithms by
- * Blackman and Vigna), written for muster. */
+/* rng.c — seeding the generator of rng.h through splitmix64, and a fresh
+ * seed for runs without --seed: from /dev/urandom (the clock and the
+ * process id if that fails), kept below 10^12 so it can be typed back in.
+ * The generator itself, xoshiro256**, is inline in rng.h.  Both are
+ * public-domain algorithms by Blackman and Vigna, written for muster. */
 #include "config.h"
 #include "vm/rng.h"
 

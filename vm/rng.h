@@ -3,7 +3,9 @@
  * xoshiro256** seeded through splitmix64, so any 64-bit seed (0 included)
  * gives a well-mixed state and the same seed gives the same stream on every
  * machine.  rng_below draws an integer uniformly from [0, n) with Lemire's
- * multiply-and-reject method: no modulo bias, and usually no division.
+ * multiply-and-reject method: no modulo bias, and usually no division;
+ * rng_dice makes the same draws for a whole pool at once.  Inline, since
+ * the simulation draws every die through here.
  */
 #ifndef MUSTER_VM_RNG_H
 #define MUSTER_VM_RNG_H

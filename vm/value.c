@@ -1,4 +1,11 @@
-/* value.c — exact integer and rational arithmetic, ordering and printing. */
+/* value.c — exact integer and rational arithmetic, ordering and printing.
+ *
+ * Ints are added and multiplied with the compiler's overflow checks and
+ * rationals are worked in 128-bit integers, then brought back to 64 bits,
+ * so an overflow is reported ("integer overflow"), never wrapped;
+ * every function that can fail returns its message, or NULL.  Values print
+ * as text (what muster shows) and as JSON.
+ */
 #include "config.h"
 #include "vm/value.h"
 #include "vm/chunk.h"

@@ -1,8 +1,8 @@
 /* value.h — the values a muster program computes with.
  *
  * A Value is a small tagged struct passed by value: ints, exact rationals,
- * bools and enum members live inline, so arithmetic never allocates; strings
- * and dice pools point at immutable objects from the collector.  Rules
+ * bools and enum members live inline, so arithmetic never allocates; strings,
+ * dice pools and records point at immutable objects.  Rules
  * arithmetic is exact: ints are 64-bit and overflow is an error (never a
  * wraparound), rationals are kept in lowest terms with a positive
  * denominator, and there is no floating point anywhere.

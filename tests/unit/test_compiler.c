@@ -1,4 +1,7 @@
-/* test_compiler.c — type checking, name resolution, calls and the bytecode. */
+/* test_compiler.c — type checking, name resolution, calls and the bytecode;
+ * tables, bands and the other rules declarations; the peephole pass and the
+ * specializer; and examples, choices, turn sequences and imports through
+ * the public API. */
 #include "config.h"
 #include "tests/unit/harness.h"
 

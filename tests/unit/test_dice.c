@@ -1,4 +1,7 @@
-/* test_dice.c — dice sources, the dice list parser and the generator. */
+/* test_dice.c — the scripted and seeded dice sources, the dice list
+ * parser, the generator (fixed reference values, uniformity by chi-square),
+ * and the exact engine: its odds, rerolls as conditioning, cut paths, the
+ * budget and lazy pools. */
 #include "config.h"
 #include "tests/unit/harness.h"
 #include "vm/exact.h"

@@ -1,4 +1,7 @@
-/* test_vm.c — running compiled procedures: arithmetic, control, dice, limits. */
+/* test_vm.c — running compiled procedures: arithmetic, control, dice and
+ * pools, limits, errors and where they point, the trace, the rules
+ * constructs; remembered pure calls, trials that allocate nothing, and the
+ * instruction facts of opcodes.def checked against each other. */
 #include "config.h"
 #include "tests/unit/harness.h"
 #include "base/mem.h"
