@@ -1,5 +1,7 @@
 /* context.c — the library's context and loading: muster_new, the limits,
- * reading a script with its imports and compiling it, the error stream.
+ * reading a script with its imports (and, for a variant, its base, loaded
+ * the same way and patched by compiler/variant.c) and compiling it, the
+ * error stream.
  *
  * Everything the other api/ files share about one context lives here: the
  * context's streams and diagnostics, usage errors (which may quote the

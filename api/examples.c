@@ -2,8 +2,11 @@
  *
  * Each example is a hidden procedure, run on its own scripted dice (every
  * one of which it must use), whose EXPECT instructions report through the
- * VM's trace; a failed claim becomes a diagnostic at its line.
- * check also prints the compiler's warnings and the `?` values left open.
+ * VM's trace; a failed claim becomes a diagnostic at its line.  A variant's
+ * base's examples run after its own and are not failures when they fail:
+ * test lists each as holding or changed (with what it gives now), check
+ * counts them.  check also prints the compiler's warnings and the `?`
+ * values left open.
  */
 #include "config.h"
 #include "api/internal.h"
