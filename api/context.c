@@ -1,7 +1,7 @@
-/* context.c — the library's context and loading: muster_new, the limits,
- * reading a script with its imports (and, for a variant, its base, loaded
- * the same way and patched by compiler/variant.c) and compiling it, the
- * error stream.
+/* context.c — the library's context and loading: muster_new, the limits
+ * and the Monte Carlo policy, reading a script with its imports (and, for
+ * a variant, its base, loaded the same way and patched by
+ * compiler/variant.c) and compiling it, the error stream.
  *
  * Everything the other api/ files share about one context lives here: the
  * context's streams and diagnostics, usage errors (which may quote the
@@ -25,6 +25,29 @@
  * (bytes) overrides it. */
 #define DEFAULT_MAX_HEAP ((size_t)2 << 30)
 
+/* The Monte Carlo policy, the one place its numbers are set.  Past the
+ * exact budget muster simulates, and says so:
+ *
+ * - `muster prob` runs the procedure prob_trials times (100000; --trials N
+ *   sets it, and also skips the exact count) on --seed or a fresh seed, and
+ *   prints each share with its 95% interval: the error is shown, and a user
+ *   who wants less of it asks for more trials.
+ * - A prob() claim is one number a rule goes on to use (compared, added,
+ *   tested with `~ within`) with no interval shown, so it takes twice the
+ *   trials (200000: a standard error of at most 0.0011 rather than 0.0016),
+ *   and always the seed 1, never --seed, so that its value is the same on
+ *   every path, in every trial, and in run, check, test and prob alike;
+ *   neither --trials nor --seed changes it.  Its estimate is the number of
+ *   trials that come out true over the number of trials (vm/exact.c,
+ *   exact_claim, reads the trials and the seed from VmLimits.claim_fallback).
+ *
+ * The outputs documented and tested (docs/, tests/golden) depend on all
+ * three numbers. */
+const MonteCarlo api_monte_carlo = {
+    .prob_trials = 100000,
+    .claim = { .trials = 200000, .seed = 1 },
+};
+
 muster_ctx *muster_new(FILE *out, FILE *err, int color)
 {
     size_t heap = DEFAULT_MAX_HEAP;
@@ -41,6 +64,9 @@ muster_ctx *muster_new(FILE *out, FILE *err, int color)
     ctx->err = err;
     diag_init(&ctx->diag, err, color);
     ctx->limits = vm_default_limits;
+    /* every machine of this context copies its limits, so every claim,
+     * whatever the command, is estimated the same way */
+    ctx->limits.claim_fallback = &api_monte_carlo.claim;
     return ctx;
 }
 

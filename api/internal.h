@@ -33,6 +33,16 @@ struct muster_program {
 
 /* ---- context.c ---- */
 
+/* What muster does when counting every way the dice can fall would take
+ * more runs than the exact engine's budget: it simulates.  Its numbers are
+ * all in api_monte_carlo (context.c); the VM has none of its own. */
+typedef struct MonteCarlo {
+    uint64_t prob_trials;    /* `muster prob` without --trials */
+    ExactFallback claim;     /* a prob() claim: its trials and its fixed seed */
+} MonteCarlo;
+
+extern const MonteCarlo api_monte_carlo;
+
 /* A message to the error stream, its control characters escaped. */
 __attribute__((format(printf, 2, 3)))
 void api_err_printf(muster_ctx *ctx, const char *fmt, ...);

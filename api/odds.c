@@ -56,7 +56,7 @@ int api_compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int n
                         const muster_prob_opts *opts, uint64_t seed, Odds *o)
 {
     memset(o, 0, sizeof *o);
-    uint64_t trials = opts->trials ? opts->trials : 100000;
+    uint64_t trials = opts->trials ? opts->trials : api_monte_carlo.prob_trials;
     RngDice rng;
     dice_rng_init(&rng, seed);
     o->seed = seed;
@@ -86,17 +86,19 @@ int api_compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int n
         ExactCall x = { sig, per_run, argv, field };
         ExactOptions eo = { .budget = opts->budget };
         ExactResult er;
-        exact_distribution(vm, sig->proto, argv, sig->nparams, exact_run, &x, &eo, &er);
-        if (er.failed) {
-            api_report_runtime(ctx, c, vm);
-            exact_clear(&er);
-            return MUSTER_ERROR;
-        }
-        if (!er.over_budget) {
+        switch (exact_distribution(vm, sig->proto, argv, sig->nparams, exact_run, &x, &eo, &er)) {
+        case EXACT_DONE:
             o->exact = true;
             o->er = er;
             return MUSTER_OK;
+        case EXACT_FAILED:
+            api_report_runtime(ctx, c, vm);
+            exact_clear(&er);
+            return MUSTER_ERROR;
+        case EXACT_OVER_BUDGET:
+            break;
         }
+        /* over budget: --exact says so, else the simulation */
         exact_clear(&er);
         if (opts->exact) {
             if (er.needed > 0)

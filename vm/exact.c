@@ -106,6 +106,14 @@ typedef struct Shared {
     Dist *memo;
 } Shared;
 
+/* Where a run that the engine ended goes (the VM sees an error). */
+typedef enum PathEnd {
+    PATH_OPEN,               /* the engine did not end it: its result or its error says */
+    PATH_CUT,                /* past the depth limit, or a nested distribution's cut-off share
+                                chosen: the dropped share */
+    PATH_NOT_GIVEN,          /* a nested distribution's not-given share chosen */
+} PathEnd;
+
 typedef struct Engine {
     DiceSource base;         /* first: the VM sees an Engine as its dice source */
     Vm *vm;
@@ -114,10 +122,13 @@ typedef struct Engine {
     int len, cap;
     int depth;               /* decisions consumed by this run */
     int rolls;               /* rolls made by this run (splits are not rolls): the depth limit */
-    bool cut;                /* this run went past the depth limit */
-    bool too_many;           /* a pool has more multisets than the budget has runs left */
-    bool broken;             /* pool_plain could not work out a pool's faces (vm->error says why) */
-    int stop;                /* a nested distribution chose not-given (1) or dropped (2) */
+    PathEnd end;             /* this run, when the engine ended it */
+    /* EXACT_DONE while the count may go on; else the run found that it
+     * cannot: EXACT_OVER_BUDGET (a pool with more multisets than the budget
+     * has runs left, a nested distribution or a claim over budget), or
+     * EXACT_FAILED (pool_plain could not work out a pool's faces;
+     * vm->error says why) */
+    ExactStatus halt;
     Slab rolls_slab, views;  /* this run's lazy pools */
 } Engine;
 
@@ -319,7 +330,7 @@ static int count_roll(Engine *e, char *err, size_t errlen)
 {
     int most = e->shared->opts->max_decisions;
     if (e->rolls >= most) {
-        e->cut = true;
+        e->end = PATH_CUT;
         snprintf(err, errlen, "cut: more than %d rolls on one path", most);
         return -1;
     }
@@ -346,10 +357,11 @@ static int pool_decision(Engine *e, int64_t n, int32_t sides, Decision **out, ch
         for (int64_t k = 1; k <= r && multisets < 1e18; k++)
             multisets = multisets * (double)(n + sides - 1 - r + k) / (double)k;
         if (multisets > (double)(o->budget - e->shared->runs)) {
-            e->too_many = true;
+            /* over budget wins over a failure found earlier in the run */
+            e->halt = EXACT_OVER_BUDGET;
             if (multisets > (double)o->budget)
                 e->shared->needed = multisets;   /* this pool alone is past the budget */
-            snprintf(err, errlen, "budget");
+            snprintf(err, errlen, "over the budget of the exact count");
             return -1;
         }
         d = push(e);
@@ -665,9 +677,10 @@ static const Pool *lazy_faces(DiceSource *self, const Pool *p)
     View *v = (View *)p->lazy;
     char err[sizeof e->vm->error];
     if (settle(e, v, err, sizeof err)) {
-        /* the run goes on with no dice here, and is then set aside */
-        if (!e->too_many) {
-            e->broken = true;
+        /* the run goes on with no dice here, and is then set aside (over
+         * budget, if it is, wins) */
+        if (e->halt != EXACT_OVER_BUDGET) {
+            e->halt = EXACT_FAILED;
             snprintf(e->vm->error, sizeof e->vm->error, "%s", err);
         }
         return pool_alloc(e->vm->scratch, p->sides, 0);
@@ -709,8 +722,8 @@ static int settle_value(Engine *e, Value *v)
     return 0;
 }
 
-static void distribution(Vm *vm, Shared *shared, int index, const Value *args, int nargs, ExactRun run,
-                         void *run_ud, ExactResult *out);
+static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *args, int nargs, ExactRun run,
+                                void *run_ud, ExactResult *out);
 
 /* Machines nested one in another (a claim's, a rerolling procedure's) each
  * take some C stack, whatever the depth limit says: about 2 KB in a release
@@ -792,11 +805,8 @@ static int answer_call(Engine *e, int index, const Value *call_args, int depth, 
     Value *args = mem_alloc(sizeof(Value) * (size_t)(callee->nparams + 1));
     for (int i = 0; i < callee->nparams; i++) {
         args[i] = call_args[i];
-        if (settle_value(e, &args[i])) {
-            if (e->too_many)
-                snprintf(e->vm->error, sizeof e->vm->error, "budget");
-            return -1;
-        }
+        if (settle_value(e, &args[i]))
+            return -1;       /* over budget, if it is, is in e->halt */
     }
     Dist *dist;
     for (dist = e->shared->memo; dist; dist = dist->next) {
@@ -818,14 +828,16 @@ static int answer_call(Engine *e, int index, const Value *call_args, int depth, 
         for (int i = 0; i < dist->nargs; i++)
             dist->args[i] = vm_keep(args[i]);
         Vm *inner = nested_vm(e->vm, depth);
-        distribution(inner, e->shared, index, args, dist->nargs, NULL, NULL, &dist->r);
-        if (dist->r.failed || dist->r.over_budget) {
-            /* hand the inner error up */
+        ExactStatus status = distribution(inner, e->shared, index, args, dist->nargs, NULL, NULL, &dist->r);
+        if (status != EXACT_DONE) {
+            /* hand the inner error up: a failure ends this run with the
+             * inner error, over budget ends the whole count */
             Vm *vm = e->vm;
             memcpy(vm->error, inner->error, sizeof vm->error);
-            if (dist->r.over_budget)
-                snprintf(vm->error, sizeof vm->error, "budget");
-            else if (whole_error) {
+            if (status == EXACT_OVER_BUDGET) {
+                if (e->halt == EXACT_DONE)
+                    e->halt = EXACT_OVER_BUDGET;
+            } else if (whole_error) {
                 vm->error_proto = inner->error_proto;
                 vm->error_offset = inner->error_offset;
                 vm->error_depth = inner->error_depth;
@@ -862,7 +874,7 @@ static int answer_call(Engine *e, int index, const Value *call_args, int depth, 
         *result = dist->r.outcomes[d->index].value;
         return 1;
     }
-    e->stop = d->index == dist->r.n ? 1 : 2;
+    e->end = d->index == dist->r.n ? PATH_NOT_GIVEN : PATH_CUT;
     return -1;
 }
 
@@ -956,14 +968,15 @@ static void finish(ExactResult *out, mpq_t rejected)
     mpq_canonicalize(rejected);
 }
 
-static void distribution(Vm *vm, Shared *shared, int index, const Value *args, int nargs, ExactRun run,
-                         void *run_ud, ExactResult *out)
+static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *args, int nargs, ExactRun run,
+                                void *run_ud, ExactResult *out)
 {
     memset(out, 0, sizeof *out);
+    out->status = EXACT_DONE;
     mpq_init(out->not_given);
     mpq_init(out->dropped);
     int cap = 0;
-    Engine e = { .vm = vm, .shared = shared };
+    Engine e = { .vm = vm, .shared = shared, .halt = EXACT_DONE };
     e.base.roll = engine_roll;
     e.base.pools = shared->opts->whole_pools ? NULL : &lazy_methods;
     e.rolls_slab = (Slab){ .size = sizeof(Roll), .atomic = true };
@@ -986,17 +999,14 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
     mpz_init_set_ui(unit, 1);
     do {
         if (++shared->runs > shared->opts->budget) {
-            out->over_budget = true;
+            out->status = EXACT_OVER_BUDGET;
             break;
         }
         e.depth = 0;
         e.rolls = 0;
-        e.cut = false;
-        e.too_many = false;
-        e.broken = false;
+        e.end = PATH_OPEN;
         e.rolls_slab.used = e.views.used = 0;
         arena_reset(&arena);
-        e.stop = 0;
         vm->rerolled = false;
         Value result;
         int rc = run ? run(run_ud, vm, &result) : vm_call(vm, index, args, nargs, &result);
@@ -1005,29 +1015,24 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
             rc = -1;
         /* the path's probability: that of its last choice (1 with no dice) */
         mpz_srcptr num = e.depth ? e.path[e.depth - 1].num : unit, den = e.depth ? e.path[e.depth - 1].den : unit;
-        if (e.too_many) {
-            out->over_budget = true;
-            break;
-        }
-        if (e.broken) {
-            out->failed = true;
+        if (e.halt != EXACT_DONE) {
+            /* the count cannot go on: over budget, or a pool that failed */
+            out->status = e.halt;
             break;
         }
         if (rc == 0) {
             mpq_t *slot = outcome_slot(out, result, &cap);
             accumulate(*slot, num, den);
         }
-        else if (e.cut || e.stop == 2)
+        else if (e.end == PATH_CUT)
             accumulate(out->dropped, num, den);
         else if (vm->rerolled)
             accumulate(rejected, num, den);
-        else if (vm->error_unknown || e.stop == 1)
+        else if (vm->error_unknown || e.end == PATH_NOT_GIVEN)
             accumulate(out->not_given, num, den);
-        else if (!strcmp(vm->error, "budget")) {
-            out->over_budget = true;
-            break;
-        } else {
-            out->failed = true;
+        else {
+            /* an error of the procedure's own */
+            out->status = EXACT_FAILED;
             break;
         }
         /* the run used every decision on the path; any left over came from
@@ -1037,13 +1042,13 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
     finish(out, rejected);
     out->runs = shared->runs;
     out->needed = shared->needed;
-    if (!out->failed && !out->over_budget && mpq_sgn(rejected) > 0) {
+    if (out->status == EXACT_DONE && mpq_sgn(rejected) > 0) {
         /* reroll is conditioning: share out what the rerolls set aside */
         mpq_t kept;
         mpq_init(kept);
         mpq_sub(kept, one, rejected);
         if (mpq_sgn(kept) == 0) {
-            out->failed = true;
+            out->status = EXACT_FAILED;
             snprintf(vm->error, sizeof vm->error, "'%s' rerolls whatever the dice show",
                      vm->prog->protos[index]->name);
         } else {
@@ -1063,15 +1068,16 @@ static void distribution(Vm *vm, Shared *shared, int index, const Value *args, i
     vm->scratch = saved_scratch;
     vm->stop_on_reroll = false;
     vm->intercept = NULL;
+    return out->status;
 }
 
 /* ---- claims: prob() ---- */
 
 /* A claim's value is its exact probability when counting it takes at most
- * CLAIM_BUDGET runs, else the share of CLAIM_TRIALS runs on dice seeded
- * with 1 that come out true: the same wherever it is asked. */
+ * CLAIM_BUDGET runs, else the estimate the machine's owner asks for
+ * (VmLimits.claim_fallback: the share of its trials, on its fixed seed, that
+ * come out true): the same wherever it is asked. */
 #define CLAIM_BUDGET EXACT_DEFAULT_BUDGET
-#define CLAIM_TRIALS 200000
 
 static bool same_choices(const int *a, const int *b, int n)
 {
@@ -1080,23 +1086,27 @@ static bool same_choices(const int *a, const int *b, int n)
     return !memcmp(a, b, sizeof(int) * (size_t)n);
 }
 
-int exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, size_t whylen)
+ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, size_t whylen)
 {
     const Proto *p = vm->prog->protos[proto];
     if (vm->base_depth + depth + 1 >= vm->limits.max_depth) {
         snprintf(why, whylen, "recursion limit reached: more than %d calls active at once when calling '%s'",
                  vm->limits.max_depth, p->name);
-        return -1;
+        return EXACT_FAILED;
     }
     int nenums = vm->prog->nenums;
     if (vm->claims)
         for (const ClaimMemo *m = vm->claims->first; m; m = m->next)
             if (m->proto == proto && same_choices(m->choices, vm->choices, nenums)) {
                 *out = m->odds;
-                return 0;
+                return EXACT_DONE;
             }
     if (too_deep(vm, p->name, why, whylen))
-        return -1;
+        return EXACT_FAILED;
+    /* the estimate past the budget, if the machine's owner gave one */
+    const ExactFallback *fallback = vm->limits.claim_fallback;
+    if (fallback && fallback->trials == 0)
+        fallback = NULL;
     /* Inside an exact count, the claim's runs are that count's too, and may
      * take only what its budget has left: past it the count is over budget
      * (which a claim worked out on its own may never be). */
@@ -1114,39 +1124,50 @@ int exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, size_t whyl
     ExactOptions o = { .budget = cap, .max_decisions = EXACT_DEFAULT_DECISIONS };
     Shared shared = { .opts = &o };
     ExactResult r;
-    distribution(inner, &shared, proto, NULL, 0, NULL, NULL, &r);
+    ExactStatus counted = distribution(inner, &shared, proto, NULL, 0, NULL, NULL, &r);
     if (e)
         e->shared->runs += shared.runs < cap ? shared.runs : cap;
-    int status = 0;
+    ExactStatus status = EXACT_DONE;
     const char *prefix = strncmp(inner->error, "prob(): ", 8) ? "prob(): " : "";
-    if (r.failed) {
+    if (counted == EXACT_FAILED) {
         snprintf(why, whylen, "%s%.280s", prefix, inner->error);
-        status = -1;
+        status = EXACT_FAILED;
     } else if (mpq_sgn(r.not_given) > 0 || mpq_sgn(r.dropped) > 0) {
         snprintf(why, whylen, "prob(): some outcomes %s, so the odds are not known",
                  mpq_sgn(r.not_given) > 0 ? "reach a value the rules text does not give" : "go on past the depth limit");
-        status = -1;
-    } else if (r.over_budget && (limited || (e && e->shared->opts->budget - e->shared->runs < CLAIM_TRIALS))) {
-        /* the count this claim is part of cannot be finished within its budget */
-        snprintf(why, whylen, "budget");
-        status = -1;
-    } else if (r.over_budget) {
+        status = EXACT_FAILED;
+    } else if (counted == EXACT_OVER_BUDGET
+               && (limited || (e && fallback && e->shared->opts->budget - e->shared->runs < fallback->trials))) {
+        /* the count this claim is part of cannot be finished within its
+         * budget: it ends over budget (the VM reports `why` as the run's
+         * error, which the count sets aside) */
+        snprintf(why, whylen, "over the budget of the exact count");
+        if (e->halt == EXACT_DONE)
+            e->halt = EXACT_OVER_BUDGET;
+        status = EXACT_OVER_BUDGET;
+    } else if (counted == EXACT_OVER_BUDGET && !fallback) {
+        snprintf(why, whylen, "prob(): the exact odds need more than %llu runs, and no estimate was asked for",
+                 (unsigned long long)cap);
+        status = EXACT_FAILED;
+    } else if (counted == EXACT_OVER_BUDGET) {
+        /* the estimate: the share of the fallback's trials, on its seed,
+         * that come out true */
         if (e)
-            e->shared->runs += CLAIM_TRIALS;
+            e->shared->runs += fallback->trials;
         RngDice rng;
-        dice_rng_init(&rng, 1);
+        dice_rng_init(&rng, fallback->seed);
         inner->dice = &rng.base;
         int64_t yes = 0;
-        for (int64_t i = 0; i < CLAIM_TRIALS; i++) {
+        for (uint64_t i = 0; i < fallback->trials; i++) {
             Value v;
             if (vm_call(inner, proto, NULL, 0, &v)) {
                 snprintf(why, whylen, "%s%.280s", strncmp(inner->error, "prob(): ", 8) ? "prob(): " : "", inner->error);
                 exact_clear(&r);
-                return -1;
+                return EXACT_FAILED;
             }
             yes += v.as.b;
         }
-        val_make_rat(yes, CLAIM_TRIALS, out);
+        val_make_rat(yes, (int64_t)fallback->trials, out);
     } else {
         mpq_t q;
         mpq_init(q);
@@ -1155,14 +1176,14 @@ int exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, size_t whyl
                 mpq_add(q, q, r.outcomes[i].p);
         if (!mpz_fits_slong_p(mpq_numref(q)) || !mpz_fits_slong_p(mpq_denref(q))) {
             snprintf(why, whylen, "prob(): the exact odds need more than 64-bit numbers; compare with '~ x within y'");
-            status = -1;
+            status = EXACT_FAILED;
         } else {
             val_make_rat(mpz_get_si(mpq_numref(q)), mpz_get_si(mpq_denref(q)), out);
         }
         mpq_clear(q);
     }
     exact_clear(&r);
-    if (status == 0) {
+    if (status == EXACT_DONE) {
         /* remembered for the rest of the computation: asked on every path of
          * a count, or in every trial, it is worked out once */
         ClaimMemo *m = mem_alloc(sizeof *m);
@@ -1178,8 +1199,8 @@ int exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, size_t whyl
     return status;
 }
 
-void exact_distribution(Vm *vm, int index, const Value *args, int nargs, ExactRun run, void *run_ud,
-                        const ExactOptions *opts, ExactResult *out)
+ExactStatus exact_distribution(Vm *vm, int index, const Value *args, int nargs, ExactRun run, void *run_ud,
+                               const ExactOptions *opts, ExactResult *out)
 {
     ExactOptions o = *opts;
     if (!o.budget)
@@ -1187,5 +1208,5 @@ void exact_distribution(Vm *vm, int index, const Value *args, int nargs, ExactRu
     if (!o.max_decisions)
         o.max_decisions = EXACT_DEFAULT_DECISIONS;
     Shared shared = { .opts = &o };
-    distribution(vm, &shared, index, args, nargs, run, run_ud, out);
+    return distribution(vm, &shared, index, args, nargs, run, run_ud, out);
 }

@@ -40,17 +40,24 @@ typedef struct ExactOutcome {
     mpq_t p;
 } ExactOutcome;
 
+/* How a count (exact_distribution) or a claim (exact_claim) ended.  The
+ * engine decides on this value, never on an error's text. */
+typedef enum ExactStatus {
+    EXACT_DONE = 0,          /* every path was run: the result is complete (a claim: *out is set) */
+    EXACT_FAILED,            /* a runtime error on some path (other than '?') stopped it: the Vm's
+                                error fields say where (a claim: its `why`) */
+    EXACT_OVER_BUDGET,       /* it stopped: it needs more runs than the budget allows (a claim:
+                                more than the count it is part of has left) */
+} ExactStatus;
+
 typedef struct ExactResult {
     ExactOutcome *outcomes;  /* sorted by value */
     int n;
     mpq_t not_given;         /* reached a '?' */
     mpq_t dropped;           /* cut at the depth limit */
     uint64_t runs;           /* runs of the procedure it took */
-    bool over_budget;        /* stopped: more runs needed than the budget allows */
-    double needed;           /* when a single pool was too big: its number of outcomes */
-    /* a runtime error on some path (other than '?') stops the engine; the
-     * Vm's error fields say where */
-    bool failed;
+    ExactStatus status;      /* the outcomes are the distribution only when EXACT_DONE */
+    double needed;           /* over budget because a single pool was too big: its number of outcomes */
 } ExactResult;
 
 typedef struct ExactOptions {
@@ -63,16 +70,29 @@ typedef struct ExactOptions {
 #define EXACT_DEFAULT_BUDGET 2000000
 #define EXACT_DEFAULT_DECISIONS 200
 
+/* How a prob() claim is estimated when counting it exactly would take more
+ * than EXACT_DEFAULT_BUDGET runs: the share of `trials` calls of the claim,
+ * on dice seeded with `seed`, that come out true (yes / trials, a rat).
+ * The engine has no numbers of its own: the driver that owns the machine
+ * gives them in VmLimits.claim_fallback (api/context.c, beside `muster
+ * prob`'s own default number of trials).  With none, a claim past the
+ * budget is an error. */
+typedef struct ExactFallback {
+    uint64_t trials;         /* at least 1 */
+    uint64_t seed;           /* fixed, so that a claim is the same wherever it is asked */
+} ExactFallback;
+
 /* One run of what is asked about: by default a call of protos[index](args);
  * a driver may supply its own (to work out default arguments first). */
 typedef int (*ExactRun)(void *ud, Vm *vm, Value *result);
 
 /* Work out the distribution of protos[index](args) — or of `run` when
  * given.  `vm` supplies the program, limits and choices (its dice source is
- * replaced for the duration); on failure its error fields describe the
- * error.  Call exact_clear on the result when done. */
-void exact_distribution(Vm *vm, int index, const Value *args, int nargs, ExactRun run, void *run_ud,
-                        const ExactOptions *opts, ExactResult *out);
+ * replaced for the duration); when the count fails, its error fields
+ * describe the error.  Returns out->status.  Call exact_clear on the result
+ * when done. */
+ExactStatus exact_distribution(Vm *vm, int index, const Value *args, int nargs, ExactRun run, void *run_ud,
+                               const ExactOptions *opts, ExactResult *out);
 void exact_clear(ExactResult *r);
 
 /* For an ExactRun: call protos[index](args) as vm_call does, but when the
@@ -82,13 +102,14 @@ void exact_clear(ExactResult *r);
 int exact_call(Vm *vm, int index, const Value *args, int nargs, Value *result);
 
 /* prob(claim), for OP_PROB at frame `depth` of vm: the probability that the
- * claim protos[proto] (no arguments, a bool) is true, as a rat in *out; or
- * -1 with the reason in why.  Exact when that takes at most 2000000 runs,
- * else the share of 200000 runs on dice seeded with 1.  Worked out once per
- * claim and choices for vm and the machines nested in it; inside an exact
- * count its runs count towards that count's budget, and past it the reason
- * is "budget". */
-int exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, size_t whylen);
+ * claim protos[proto] (no arguments, a bool) is true, as a rat in *out.
+ * Exact when that takes at most EXACT_DEFAULT_BUDGET runs, else estimated
+ * as vm->limits.claim_fallback says.  Worked out once per claim and choices
+ * for vm and the machines nested in it.  Returns EXACT_DONE (0) with *out
+ * set; EXACT_FAILED with the reason in why; or, inside an exact count whose
+ * budget has too little left for the claim (its runs count towards that
+ * budget), EXACT_OVER_BUDGET, and that count ends over budget. */
+ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, size_t whylen);
 
 /* The mean and the variance of a numeric distribution's outcomes (those
  * with a value), exact; false when no outcome has any probability.  Linear

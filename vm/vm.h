@@ -30,6 +30,9 @@ typedef struct VmLimits {
     int max_depth;           /* nested calls */
     int64_t max_pool;        /* dice in one pool */
     int64_t max_rerolls;     /* rerolls per top-level call */
+    /* how a prob() claim past the exact budget is estimated (exact.h), given
+     * by the machine's owner; NULL: such a claim is an error */
+    const struct ExactFallback *claim_fallback;
 } VmLimits;
 
 extern const VmLimits vm_default_limits;

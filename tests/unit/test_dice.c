@@ -411,8 +411,7 @@ static void test_exact_binomial(void)
         snprintf(text, sizeof text, "proc f() -> int { return count(roll %ud6 >= 4) }", n);
         ExactResult r;
         exact_of(text, "f", 0, &r);
-        CU_ASSERT_FALSE(r.failed);
-        CU_ASSERT_FALSE(r.over_budget);
+        CU_ASSERT_EQUAL(r.status, EXACT_DONE);
         CU_ASSERT_EQUAL(r.n, (int)n + 1);
         for (unsigned k = 0; k <= n; k++)
             CU_ASSERT(p_is(&r, k, choose(n, k), 1UL << n));
@@ -486,7 +485,7 @@ static void test_exact_cuts_and_gaps(void)
 {
     ExactResult r;
     exact_of("proc e() -> int {\n let r = roll d6\n if r == 6 { return 6 + e() }\n return r\n}", "e", 0, &r);
-    CU_ASSERT_FALSE(r.failed);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
     CU_ASSERT(mpq_sgn(r.dropped) > 0);
     CU_ASSERT(p_is(&r, 1, 1, 6));
     CU_ASSERT(p_is(&r, 7, 1, 36));
@@ -515,18 +514,18 @@ static void test_exact_budget_and_no_dice(void)
 {
     ExactResult r;
     exact_of("proc f() -> int { return sum(roll 30d6) }", "f", 1000, &r);
-    CU_ASSERT(r.over_budget);
+    CU_ASSERT_EQUAL(r.status, EXACT_OVER_BUDGET);
     CU_ASSERT(r.needed > 1000);
     exact_clear(&r);
     exact_of("proc f() -> int { return count(roll 30d6 >= 4) }", "f", 20, &r);
-    CU_ASSERT(r.over_budget);
+    CU_ASSERT_EQUAL(r.status, EXACT_OVER_BUDGET);
     exact_clear(&r);
     exact_of("proc f() -> int { return 7 }", "f", 0, &r);
     CU_ASSERT_EQUAL(r.runs, 1);
     CU_ASSERT(p_is(&r, 7, 1, 1));
     exact_clear(&r);
     exact_of("proc f() -> int {\n let a = roll d2\n reroll\n}", "f", 0, &r);
-    CU_ASSERT(r.failed);
+    CU_ASSERT_EQUAL(r.status, EXACT_FAILED);
     exact_clear(&r);
 }
 
@@ -548,18 +547,91 @@ static void test_exact_claims_counted_once(void)
         "}\n";
     ExactResult claim, r;
     exact_of(text, "inner", 0, &claim);
-    CU_ASSERT(!claim.failed && !claim.over_budget);
+    CU_ASSERT_EQUAL(claim.status, EXACT_DONE);
     exact_of(text, "outer", 0, &r);
-    CU_ASSERT(!r.failed && !r.over_budget);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
     /* 36 paths, and the claim's runs (its own, and inner's once) */
     CU_ASSERT_EQUAL(r.runs, 36 + claim.runs + 2);
     /* the claim is the same on every path: all 0, or a * b */
     CU_ASSERT(p_is(&r, 0, 1, 1) || p_is(&r, 36, 1, 36));
     exact_clear(&r);
     exact_of(text, "outer", 36 + claim.runs, &r);
-    CU_ASSERT(r.over_budget);
+    CU_ASSERT_EQUAL(r.status, EXACT_OVER_BUDGET);
     exact_clear(&r);
     exact_clear(&claim);
+}
+
+/* A count that needs more runs than its budget ends with the status that
+ * says so, from exact_distribution and in the result; so does a count whose
+ * claim would need more than the budget has left, estimate or not. */
+static void test_exact_over_budget_status(void)
+{
+    static const ExactFallback fallback = { .trials = 7, .seed = 1 };
+    const char *text = "proc f() -> int { return sum(roll 30d6) }\n"
+                       "proc g() -> bool { return prob(sum(roll 60d6) >= 210) > 1/2 }\n";
+    Compiled *c = compile_text(text, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    Vm vm;
+    vm_init(&vm, c->prog, NULL);
+    vm.limits.claim_fallback = &fallback;
+    ExactOptions o = { .budget = 1000 };
+    ExactResult r;
+    CU_ASSERT_EQUAL(exact_distribution(&vm, compiler_find_proc(c, "f")->proto, NULL, 0, NULL, NULL, &o, &r),
+                    EXACT_OVER_BUDGET);
+    CU_ASSERT_EQUAL(r.status, EXACT_OVER_BUDGET);
+    exact_clear(&r);
+    o.budget = 0;
+    CU_ASSERT_EQUAL(exact_distribution(&vm, compiler_find_proc(c, "g")->proto, NULL, 0, NULL, NULL, &o, &r),
+                    EXACT_OVER_BUDGET);
+    CU_ASSERT_EQUAL(r.status, EXACT_OVER_BUDGET);
+    exact_clear(&r);
+}
+
+/* The value of claim() in text, a rat, run outside any count on a machine
+ * given `fallback` (NULL: none); false with the error in err when it fails. */
+static bool claim_with(const ExactFallback *fallback, Value *out, char *err, size_t errlen)
+{
+    const char *text = "proc claim() -> rat { return prob(sum(roll 60d6) >= 210) }\n";
+    Compiled *c = compile_text(text, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    Vm vm;
+    vm_init(&vm, c->prog, NULL);
+    vm.limits.claim_fallback = fallback;
+    bool ok = vm_call(&vm, compiler_find_proc(c, "claim")->proto, NULL, 0, out) == 0;
+    snprintf(err, errlen, "%s", ok ? "" : vm.error);
+    return ok;
+}
+
+/* A claim past the exact budget is estimated with the trials and the seed
+ * its machine's owner gives, and with none it is an error. */
+static void test_exact_claim_fallback(void)
+{
+    char err[320];
+    Value a, b, c;
+    /* seven trials: the estimate is a share of seven */
+    static const ExactFallback seven = { .trials = 7, .seed = 1 }, seven_again = { .trials = 7, .seed = 1 };
+    CU_ASSERT_FATAL(claim_with(&seven, &a, err, sizeof err));
+    CU_ASSERT_EQUAL_FATAL(a.tag, VAL_RAT);
+    CU_ASSERT_EQUAL(a.as.q.den, 7);
+    /* the same seed, the same estimate */
+    CU_ASSERT_FATAL(claim_with(&seven_again, &b, err, sizeof err));
+    CU_ASSERT(val_order(a, b) == 0);
+    /* another number of trials: a share of those */
+    static const ExactFallback thirteen = { .trials = 13, .seed = 1 };
+    CU_ASSERT_FATAL(claim_with(&thirteen, &c, err, sizeof err));
+    CU_ASSERT_EQUAL_FATAL(c.tag, VAL_RAT);
+    CU_ASSERT_EQUAL(c.as.q.den, 13);
+    /* the seed is the policy's: some seed gives another share of seven */
+    bool differs = false;
+    for (uint64_t seed = 2; seed < 40 && !differs; seed++) {
+        ExactFallback other = { .trials = 7, .seed = seed };
+        CU_ASSERT_FATAL(claim_with(&other, &b, err, sizeof err));
+        differs = val_order(a, b) != 0;
+    }
+    CU_ASSERT(differs);
+    /* no estimate given: the claim is an error at the prob() */
+    CU_ASSERT_FALSE(claim_with(NULL, &a, err, sizeof err));
+    CU_ASSERT(contains(err, "prob(): the exact odds need more than 2000000 runs, and no estimate was asked for"));
 }
 
 /* ---- lazy pools: the same odds as settling every pool whole ---- */
@@ -568,7 +640,7 @@ static void test_exact_claims_counted_once(void)
  * not-given and cut-off shares? */
 static bool same_distribution(const ExactResult *a, const ExactResult *b)
 {
-    if (a->failed || b->failed || a->over_budget || b->over_budget || a->n != b->n)
+    if (a->status != EXACT_DONE || b->status != EXACT_DONE || a->n != b->n)
         return false;
     for (int i = 0; i < a->n; i++)
         if (val_order(a->outcomes[i].value, b->outcomes[i].value) != 0 || !mpq_equal(a->outcomes[i].p, b->outcomes[i].p))
@@ -686,7 +758,7 @@ static void test_lazy_matches_whole(void)
         bool same = same_distribution(&a, &b);
         if (!same)
             fprintf(stderr, "\n%s: lazy (%d outcomes, %s) and whole (%d outcomes, %s) differ\n", procs[i], a.n,
-                    a.failed ? ea : "ok", b.n, b.failed ? eb : "ok");
+                    a.status == EXACT_FAILED ? ea : "ok", b.n, b.status == EXACT_FAILED ? eb : "ok");
         CU_ASSERT(same);
         /* lazy never takes more runs */
         CU_ASSERT(a.runs <= b.runs);
@@ -748,11 +820,11 @@ static void test_lazy_errors(void)
     ExactResult r;
     char err[320];
     exact_with(text, "f", &o, &r, err, sizeof err);
-    CU_ASSERT(r.failed);
+    CU_ASSERT_EQUAL(r.status, EXACT_FAILED);
     CU_ASSERT(contains(err, "highest() of an empty pool"));
     exact_clear(&r);
     exact_with(text, "g", &o, &r, err, sizeof err);
-    CU_ASSERT(r.failed);
+    CU_ASSERT_EQUAL(r.status, EXACT_FAILED);
     CU_ASSERT(contains(err, "lowest() of an empty pool"));
     exact_clear(&r);
     /* comparing records asks for the faces of their pools (pool_plain):
@@ -764,8 +836,7 @@ static void test_lazy_errors(void)
                                  "  return a == b\n"
                                  "}\n";
     exact_with(compare, "f", &o, &r, err, sizeof err);
-    CU_ASSERT_FALSE(r.failed);
-    CU_ASSERT(r.over_budget);
+    CU_ASSERT_EQUAL(r.status, EXACT_OVER_BUDGET);
     CU_ASSERT(r.needed > EXACT_DEFAULT_BUDGET);
     exact_clear(&r);
 }
@@ -784,7 +855,7 @@ static void test_lazy_closed_forms(void)
     /* count(60d6 >= 4) is Binomial(60, 1/2), in 61 runs */
     ExactResult r;
     exact_of("proc f() -> int { return count(roll 60d6 >= 4) }", "f", 0, &r);
-    CU_ASSERT_FALSE(r.over_budget);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
     CU_ASSERT_EQUAL(r.n, 61);
     CU_ASSERT_EQUAL(r.runs, 61);
     mpq_t q;
@@ -799,7 +870,7 @@ static void test_lazy_closed_forms(void)
 
     /* any six among 60d6: 1 - (5/6)^60 */
     exact_of("proc f() -> bool { return any(roll 60d6 == 6) }", "f", 0, &r);
-    CU_ASSERT_FALSE(r.over_budget);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
     CU_ASSERT_EQUAL(r.n, 2);
     mpz_ui_pow_ui(mpq_numref(q), 6, 60);
     mpz_ui_pow_ui(mpq_denref(q), 5, 60);
@@ -811,7 +882,7 @@ static void test_lazy_closed_forms(void)
 
     /* highest of 60d6: P(6) = 1 - (5/6)^60 again, in a few hundred runs */
     exact_of("proc f() -> int { return highest(roll 60d6) }", "f", 0, &r);
-    CU_ASSERT_FALSE(r.over_budget);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
     CU_ASSERT(p_is_q(&r, 6, q));
     CU_ASSERT(r.runs < 1000);
     exact_clear(&r);
@@ -873,8 +944,7 @@ static void test_lazy_volley_matches_dp(void)
     }
     ExactResult r;
     exact_of(volley, "f", 0, &r);
-    CU_ASSERT_FALSE(r.over_budget);
-    CU_ASSERT_FALSE(r.failed);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
     /* each value hits * 2 + whiff comes from one (h, six, ones) at most, except
      * that the values must add up: gather the dp by value and compare */
     mpq_t want[2 * (N + 1) + 2];
@@ -933,6 +1003,8 @@ void register_tests(void)
         { "open-ended rolls are cut; gaps are counted apart", test_exact_cuts_and_gaps },
         { "budget, no dice, always rerolling", test_exact_budget_and_no_dice },
         { "claims are counted once, within the budget", test_exact_claims_counted_once },
+        { "over budget is a status, claims included", test_exact_over_budget_status },
+        { "a claim past the budget is estimated as its machine says", test_exact_claim_fallback },
         { "lazy pools give the odds of whole pools", test_lazy_matches_whole },
         { "lazy pools: every comparison", test_lazy_comparisons },
         { "lazy pools: empty pools, faces past the budget", test_lazy_errors },
