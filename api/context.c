@@ -175,6 +175,24 @@ static char *find_import(const char *from, const char *name, char **loop)
     return NULL;
 }
 
+/* The file `name` that a declaration of `from` at `at` asks for (an import,
+ * or a variant's base: `kind`), found as find_import finds it; NULL after
+ * reporting that it is nowhere or behind a loop of links.  `what` is put
+ * before the name in the report ("the base "). */
+static char *locate(muster_ctx *ctx, const Source *from, Span at, const char *name, const char *kind,
+                    const char *what)
+{
+    char *loop = NULL;
+    char *path = find_import(from->path, name, &loop);
+    if (!path && loop)
+        diag_report(&ctx->diag, DIAG_ERROR, from, at, "%s cycle: '%s' goes round a loop of symbolic links", kind,
+                    loop);
+    else if (!path)
+        diag_report(&ctx->diag, DIAG_ERROR, from, at, "cannot find %s'%s' beside this file, in MUSTER_PATH or in %s",
+                    what, name, MUSTER_DATADIR);
+    return path;
+}
+
 /* Parse the files a module imports (and theirs) and add their declarations. */
 static void load_imports(muster_ctx *ctx, Module *into, const Module *m, Loaded *seen, int depth)
 {
@@ -182,19 +200,9 @@ static void load_imports(muster_ctx *ctx, Module *into, const Module *m, Loaded 
         const Decl *d = m->decls[i];
         if (d->kind != DECL_IMPORT)
             continue;
-        char *loop = NULL;
-        char *path = find_import(d->src->path, d->as.import.path, &loop);
-        if (!path && loop) {
-            diag_report(&ctx->diag, DIAG_ERROR, d->src, d->name_span,
-                        "import cycle: '%s' goes round a loop of symbolic links", loop);
+        char *path = locate(ctx, d->src, d->name_span, d->as.import.path, "import", "");
+        if (!path)
             continue;
-        }
-        if (!path) {
-            diag_report(&ctx->diag, DIAG_ERROR, d->src, d->name_span,
-                        "cannot find '%s' beside this file, in MUSTER_PATH or in %s", d->as.import.path,
-                        MUSTER_DATADIR);
-            continue;
-        }
         if (already_loaded(seen, path))
             continue;
         if (depth >= MAX_IMPORT_DEPTH) {
@@ -238,18 +246,10 @@ static Module *load_module(muster_ctx *ctx, const Source *src, Loaded *seen, Cha
 static bool load_base(muster_ctx *ctx, Module *all, const Decl *header, Loaded *seen, Chain *chain,
                       const Source **base_src)
 {
-    char *loop = NULL;
-    char *path = find_import(header->src->path, header->as.ruleset.base, &loop);
-    if (!path) {
-        if (loop)
-            diag_report(&ctx->diag, DIAG_ERROR, header->src, header->as.ruleset.base_span,
-                        "variant cycle: '%s' goes round a loop of symbolic links", loop);
-        else
-            diag_report(&ctx->diag, DIAG_ERROR, header->src, header->as.ruleset.base_span,
-                        "cannot find the base '%s' beside this file, in MUSTER_PATH or in %s",
-                        header->as.ruleset.base, MUSTER_DATADIR);
+    char *path = locate(ctx, header->src, header->as.ruleset.base_span, header->as.ruleset.base, "variant",
+                        "the base ");
+    if (!path)
         return false;
-    }
     char *real = realpath(path, NULL);
     for (int i = 0; real && i < chain->n; i++)
         if (!strcmp(chain->paths[i], real)) {
