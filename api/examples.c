@@ -165,8 +165,12 @@ int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *
     }
     if (held + changed) {
         diag_put_text(ctx->out, c->src->path);
-        fprintf(ctx->out, ": the variant changes %d of the %d examples of %s (muster test lists them)\n", changed,
-                held + changed, c->ruleset && c->ruleset->as.ruleset.base ? c->ruleset->as.ruleset.base : "its base");
+        const char *base = c->ruleset && c->ruleset->as.ruleset.base ? c->ruleset->as.ruleset.base : "its base";
+        if (changed)
+            fprintf(ctx->out, ": the variant changes %d of the %d examples of %s (muster test lists them)\n", changed,
+                    held + changed, base);
+        else
+            fprintf(ctx->out, ": the variant changes none of the %d examples of %s\n", held, base);
     }
     return status;
 }
@@ -223,9 +227,11 @@ int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *f
         fputc('\n', ctx->out);
         ++*(ok ? &held : &changed);
     }
-    if (held + changed)
+    if (changed)
         fprintf(ctx->out, "the variant changes %d of the base's %d examples; %d hold%s as before\n", changed,
                 held + changed, held, held == 1 ? "s" : "");
+    else if (held)
+        fprintf(ctx->out, "the variant changes none of the base's %d examples; all hold as before\n", held);
     fflush(ctx->out);
     return status;
 }

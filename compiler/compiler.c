@@ -1458,9 +1458,11 @@ static void declare_defaults(Compiler *c, ProcSig *sig, const ParamList *params)
         size_t len = strlen(sig->name) + strlen(p->name) + 32;
         char *name = mem_alloc_atomic(len);
         snprintf(name, len, "%s(%s: default)", sig->name, p->name);
+        SourceMark was = comp_enter_source(c, p->src);
         chunk_proto_new(c->prog, name, c->source_id, p->deflt->span.begin)->hidden = true;
         sig->pdefault[i] = c->prog->nprotos - 1;
         sig->pdeftext[i] = folded_text(c->src, p->deflt->span);
+        comp_leave_source(c, was);
     }
 }
 
@@ -1473,6 +1475,7 @@ static void compile_defaults(Compiler *c, ProcSig *sig, const ParamList *params)
         const char *name = c->prog->protos[sig->pdefault[i]]->name;
         ProcSig tmp = { .name = name, .proto = sig->pdefault[i], .ret = sig->ptypes[i], .span = p->span };
         FnState fn;
+        SourceMark was = comp_enter_source(c, p->src);
         comp_begin_fn(c, &fn, &tmp, name, p->span);
         Type t = comp_expr(c, p->deflt, sig->ptypes[i]);
         if (!fits(sig->ptypes[i], t))
@@ -1480,6 +1483,7 @@ static void compile_defaults(Compiler *c, ProcSig *sig, const ParamList *params)
                   comp_type_name(c, sig->ptypes[i]), comp_type_name(c, t));
         comp_emit_op(c, OP_RETURN, p->deflt->span);
         comp_end_fn(c, &fn);
+        comp_leave_source(c, was);
     }
 }
 
@@ -1536,6 +1540,22 @@ static void at_decl(Compiler *c, const Decl *d)
     c->source_id = source_index(c, c->src);
 }
 
+SourceMark comp_enter_source(Compiler *c, const Source *src)
+{
+    SourceMark was = { c->src, c->source_id };
+    if (src && src != c->src) {
+        c->src = src;
+        c->source_id = source_index(c, src);
+    }
+    return was;
+}
+
+void comp_leave_source(Compiler *c, SourceMark was)
+{
+    c->src = was.src;
+    c->source_id = was.id;
+}
+
 static SigKind sig_kind(DeclKind k)
 {
     switch (k) {
@@ -1570,18 +1590,22 @@ Compiled *compiler_compile(const Module *m, Diag *diag)
     c.field_tables = mem_alloc_atomic(sizeof(int) * (size_t)(nenums + 1));
     c.text_tables = mem_alloc_atomic(sizeof(int) * (size_t)(nenums + 1));
     c.outcome_fields = mem_alloc(sizeof(ParamList *) * (size_t)(nenums + 1));
+    c.enum_decls = mem_alloc(sizeof(Decl *) * (size_t)(nenums + 1));
     for (int i = 0; i < nenums; i++)
         c.field_tables[i] = c.text_tables[i] = -1;
     for (int i = 0; i < m->n; i++) {
         const Decl *d = m->decls[i];
         at_decl(&c, d);
-        if (d->kind == DECL_ENUM && d->as.enm.flavour == ENUM_OUTCOME) {
-            int id = comp_find_enum(&c, d->name);
-            /* (a duplicate declaration was reported and has no enum of its own) */
-            if (id >= 0 && c.prog->enums[id].nmembers == d->as.enm.n
-                && (d->as.enm.n == 0 || c.prog->enums[id].members[0] == d->as.enm.items[0].name))
-                comp_outcome_fields(&c, id, d);
-        }
+        if (d->kind != DECL_ENUM)
+            continue;
+        int id = comp_find_enum(&c, d->name);
+        /* (a duplicate declaration was reported and has no enum of its own) */
+        if (id < 0 || c.prog->enums[id].nmembers != d->as.enm.n
+            || (d->as.enm.n && c.prog->enums[id].members[0] != d->as.enm.items[0].name))
+            continue;
+        c.enum_decls[id] = d;
+        if (d->as.enm.flavour == ENUM_OUTCOME)
+            comp_outcome_fields(&c, id, d);
     }
     /* then everything callable */
     for (int i = 0; i < m->n; i++) {

@@ -57,6 +57,7 @@ typedef struct Compiler {
     Names member_shared;     /* member names found in more than one enum */
     int *field_tables;       /* per enum id: table of outcome fields, or -1 */
     const ParamList **outcome_fields;   /* per enum id: the outcome's field declarations */
+    const Decl **enum_decls; /* per enum id: its declaration, or NULL */
     int *text_tables;        /* per enum id: table of member texts, or -1 (made on first use) */
     int nexpects;            /* expectations in the example being compiled */
     FnState *claim_outer;    /* compiling a prob() claim: the procedure it is written in */
@@ -79,6 +80,20 @@ static inline bool fits(Type to, Type from)
 {
     return is_err(to) || is_err(from) || same(to, from) || (to.kind == TY_RAT && from.kind == TY_INT);
 }
+
+/* A part of a declaration written in another file (a variant's row, line,
+ * member or default): diagnostics and new protos point there until
+ * comp_leave_source gives back what comp_enter_source returned.  src NULL
+ * is the declaration's own file. */
+typedef struct SourceMark { const Source *src; int id; } SourceMark;
+SourceMark comp_enter_source(Compiler *c, const Source *src);
+void comp_leave_source(Compiler *c, SourceMark was);
+#define COMP_AT_SOURCE(c, src, ...)                                \
+    do {                                                           \
+        SourceMark at_source_ = comp_enter_source((c), (src));     \
+        __VA_ARGS__;                                               \
+        comp_leave_source((c), at_source_);                        \
+    } while (0)
 
 /* diagnostics, at the current declaration's file */
 void comp_error(Compiler *c, Span at, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -116,6 +116,7 @@ static void mod_items(Compiler *c, ModState *m, const ModList *items, bool top)
 {
     for (int i = 0; i < items->n; i++) {
         const ModItem *it = &items->items[i];
+        SourceMark in_item = comp_enter_source(c, it->src);
         int count = 0;
         switch (it->kind) {
         case MOD_BASE:
@@ -139,14 +140,16 @@ static void mod_items(Compiler *c, ModState *m, const ModList *items, bool top)
             int nends = 0;
             for (int k = 0; k < it->group.n; k++) {
                 const ModItem *g = &it->group.items[k];
+                SourceMark in_line = comp_enter_source(c, g->src);
                 if (g->kind != MOD_ADD && g->kind != MOD_MUL && g->kind != MOD_EACH) {
                     comp_error(c, g->span, "'one of' holds conditional modifiers only");
-                    continue;
+                } else {
+                    int skip = item_test(c, g, &count);
+                    item_effect(c, m, g, count);
+                    ends[nends++] = comp_emit_jump(c, OP_JUMP, g->span);
+                    comp_patch_jump(c, skip);
                 }
-                int skip = item_test(c, g, &count);
-                item_effect(c, m, g, count);
-                ends[nends++] = comp_emit_jump(c, OP_JUMP, g->span);
-                comp_patch_jump(c, skip);
+                comp_leave_source(c, in_line);
             }
             for (int k = 0; k < nends; k++)
                 comp_patch_jump(c, ends[k]);
@@ -185,6 +188,7 @@ static void mod_items(Compiler *c, ModState *m, const ModList *items, bool top)
             break;
         }
         }
+        comp_leave_source(c, in_item);
     }
 }
 

@@ -126,6 +126,7 @@ typedef struct Entry {
     int64_t lo, hi;
     int row;
     Span span;
+    const Source *src;       /* the key's file, when not the table's */
 } Entry;
 
 static int entry_order(const void *a, const void *b)
@@ -167,9 +168,9 @@ static int index_key(Compiler *c, const DimSpec *spec, const Key *key)
     else if (key->kind == KEY_NAME)
         k = comp_find_member(c, t.enum_id, key->name);
     if (k < 0)
-        comp_error(c, key->span, "this %s key must be %s%s", spec->what,
-                   t.kind == TY_BOOL ? "true or false" : "a member of ",
-                   t.kind == TY_BOOL ? "" : comp_type_name(c, t));
+        COMP_AT_SOURCE(c, key->src, comp_error(c, key->span, "this %s key must be %s%s", spec->what,
+                                               t.kind == TY_BOOL ? "true or false" : "a member of ",
+                                               t.kind == TY_BOOL ? "" : comp_type_name(c, t)));
     return k;
 }
 
@@ -186,6 +187,11 @@ static void missing_key(Compiler *c, const char *table, const DimSpec *spec, int
     else
         comp_error(c, spec->param->span, "%s has no column for %s (add it to the columns, with '?' "
                    "in the rows where the rules text does not give it)", table, m);
+    const Decl *e = t.kind == TY_ENUM && c->enum_decls ? c->enum_decls[t.enum_id] : NULL;
+    if (e && e->as.enm.items[k].src)
+        COMP_AT_SOURCE(c, e->as.enm.items[k].src,
+                       comp_note(c, e->as.enm.items[k].span, "a variant adds '%s' to %s here: give %s a %s for "
+                                 "it ('add %s: ...' in a 'change' of it)", m, e->name, table, spec->what, m));
 }
 
 /* Enum and bool keys: every member has exactly one row. */
@@ -198,7 +204,7 @@ static bool build_index_dim(Compiler *c, const char *table, const DimSpec *spec,
     out->mode = KEYS_INDEX;
     out->nkeys = nkeys;
     out->index = mem_alloc_atomic(sizeof(int) * (size_t)(nkeys + 1));
-    Span *where = mem_alloc_atomic(sizeof(Span) * (size_t)(nkeys + 1));
+    const Key **where = mem_alloc(sizeof(Key *) * (size_t)(nkeys + 1));
     for (int k = 0; k < nkeys; k++)
         out->index[k] = -1;
     for (int r = 0; r < n; r++)
@@ -210,13 +216,14 @@ static bool build_index_dim(Compiler *c, const char *table, const DimSpec *spec,
                 continue;
             }
             if (out->index[k] >= 0) {
-                comp_error(c, key->span, "%s has two %ss for %s", table, spec->what, key->name);
-                comp_note(c, where[k], "the first is here");
+                COMP_AT_SOURCE(c, key->src, comp_error(c, key->span, "%s has two %ss for %s", table, spec->what,
+                                                       key->name));
+                COMP_AT_SOURCE(c, where[k]->src, comp_note(c, where[k]->span, "the first is here"));
                 ok = false;
                 continue;
             }
             out->index[k] = r;
-            where[k] = key->span;
+            where[k] = key;
             if (!out->labels[r])
                 out->labels[r] = key->name;
         }
@@ -256,19 +263,20 @@ static Entry *int_entries(Compiler *c, const DimSpec *spec, const KeyList *const
         for (int j = 0; j < keys[r]->n; j++) {
             const Key *key = &keys[r]->items[j];
             if (key->kind == KEY_NAME) {
-                comp_error(c, key->span, "this %s key must be a number or a range like 3..4, not '%s'", spec->what,
-                           key->name);
+                COMP_AT_SOURCE(c, key->src, comp_error(c, key->span, "this %s key must be a number or a range like "
+                                                       "3..4, not '%s'", spec->what, key->name));
                 *ok = false;
                 continue;
             }
             int64_t lo = key->lo_open ? INT64_MIN : key->lo, hi = key->hi_open ? INT64_MAX : key->hi;
             if (lo > hi) {
-                comp_error(c, key->span, "this range is empty: it starts above where it ends");
+                COMP_AT_SOURCE(c, key->src, comp_error(c, key->span, "this range is empty: it starts above where it "
+                                                       "ends"));
                 *ok = false;
                 continue;
             }
             *ranges |= key->kind == KEY_RANGE;
-            e[(*count)++] = (Entry){ lo, hi, r, key->span };
+            e[(*count)++] = (Entry){ lo, hi, r, key->span, key->src };
             add_label(out, r, lo, hi);
         }
     return e;
@@ -285,9 +293,9 @@ static bool no_overlaps(Compiler *c, const char *table, const DimSpec *spec, con
             char buf[64];
             int64_t end = e[i].hi < e[reach].hi ? e[i].hi : e[reach].hi;
             range_text(buf, sizeof buf, e[i].lo, end);
-            comp_error(c, e[i].span, "%s: %s %s in two %ss", table, buf, e[i].lo == end ? "falls" : "fall",
-                       spec->what);
-            comp_note(c, e[reach].span, "it is also covered here");
+            COMP_AT_SOURCE(c, e[i].src, comp_error(c, e[i].span, "%s: %s %s in two %ss", table, buf,
+                                                   e[i].lo == end ? "falls" : "fall", spec->what));
+            COMP_AT_SOURCE(c, e[reach].src, comp_note(c, e[reach].span, "it is also covered here"));
             ok = false;
         }
         if (e[i].hi > e[reach].hi)
@@ -310,7 +318,8 @@ static bool covers_domain(Compiler *c, const char *table, const Param *p, const 
             continue;   /* below the declared values: harmless */
         if (e[i].lo > next) {
             range_text(buf, sizeof buf, next, e[i].lo - 1 < hi ? e[i].lo - 1 : hi);
-            comp_error(c, e[i].span, "%s: no band covers %s of '%s'", table, buf, p->name);
+            COMP_AT_SOURCE(c, e[i].src, comp_error(c, e[i].span, "%s: no band covers %s of '%s'", table, buf,
+                                                   p->name));
             ok = false;
         }
         if (e[i].hi >= hi)
@@ -524,6 +533,22 @@ static void unknown_cell(Compiler *c, const char *title, const Decl *d, const Ta
     add_unknown(c, at, what);
 }
 
+/* Cell k of row r (a table `width` cells wide). */
+static bool fill_cell(Compiler *c, const char *title, const Decl *d, const ProcSig *sig, Table *t, int r, int k,
+                      int width)
+{
+    const Expr *cell = d->as.table.rows[r].cells.items[k];
+    int at = r * width + k;
+    t->cell_offsets[at] = cell->span.begin;
+    if (cell->kind == EX_UNKNOWN || cell->kind == EX_NA) {
+        t->kinds[at] = cell->kind == EX_UNKNOWN ? CELL_UNKNOWN : CELL_NA;
+        if (cell->kind == EX_UNKNOWN)
+            unknown_cell(c, title, d, t, r, k, cell->span);
+        return true;
+    }
+    return comp_const_value(c, cell, sig->ret, &t->cells[at]);
+}
+
 /* The cells, row by row, and the bands' words for each row. */
 static bool fill_cells(Compiler *c, const char *title, const Decl *d, const ProcSig *sig, Table *t, int width)
 {
@@ -532,27 +557,21 @@ static bool fill_cells(Compiler *c, const char *title, const Decl *d, const Proc
     t->row_texts = mem_alloc(sizeof(char *) * (size_t)(nrows + 1));
     for (int r = 0; r < nrows; r++) {
         const Row *row = &d->as.table.rows[r];
+        SourceMark in_row = comp_enter_source(c, row->src);
         t->row_texts[r] = row->text;
         if (row->text && !t->bands)
             comp_error(c, row->span, "only bands give each row the sheet's words");
         if (row->cells.n != width) {
             comp_error(c, row->span, "this row has %d %s, but %s has %d column%s", row->cells.n,
                        row->cells.n == 1 ? "value" : "values", title, width, width == 1 ? "" : "s");
+            comp_leave_source(c, in_row);
             ok = false;
             continue;
         }
-        for (int k = 0; k < width; k++) {
-            const Expr *cell = row->cells.items[k];
-            int at = r * width + k;
-            t->cell_offsets[at] = cell->span.begin;
-            if (cell->kind == EX_UNKNOWN || cell->kind == EX_NA) {
-                t->kinds[at] = cell->kind == EX_UNKNOWN ? CELL_UNKNOWN : CELL_NA;
-                if (cell->kind == EX_UNKNOWN)
-                    unknown_cell(c, title, d, t, r, k, cell->span);
-                continue;
-            }
-            ok &= comp_const_value(c, cell, sig->ret, &t->cells[at]);
-        }
+        for (int k = 0; k < width; k++)
+            COMP_AT_SOURCE(c, row->cell_src ? row->cell_src[k] : NULL,
+                           ok &= fill_cell(c, title, d, sig, t, r, k, width));
+        comp_leave_source(c, in_row);
     }
     return ok;
 }
@@ -614,6 +633,57 @@ void comp_table(Compiler *c, ProcSig *sig, const Decl *d)
 
 /* ---- outcomes and texts ---- */
 
+/* The field values of member m of an outcome: given, or the fields' defaults. */
+static bool member_fields(Compiler *c, const Decl *d, const ParamList *fields, const Type *types, Table *t, int m)
+{
+    bool ok = true;
+    const Member *mem = &d->as.enm.items[m];
+    const Expr **given = mem_alloc(sizeof(Expr *) * (size_t)(fields->n + 1));
+    for (int a = 0; a < mem->fields.n; a++) {
+        const Arg *arg = &mem->fields.items[a];
+        int f = a;
+        if (arg->name) {
+            for (f = 0; f < fields->n && strcmp(fields->items[f].name, arg->name); f++)
+                ;
+            if (f == fields->n) {
+                comp_error(c, arg->name_span, "outcome %s has no field '%s'", d->name, arg->name);
+                ok = false;
+                continue;
+            }
+        } else if (f >= fields->n) {
+            comp_error(c, arg->value->span, "outcome %s has only %d field%s", d->name, fields->n,
+                       fields->n == 1 ? "" : "s");
+            ok = false;
+            continue;
+        }
+        if (given[f]) {
+            comp_error(c, arg->value->span, "field '%s' is given twice", fields->items[f].name);
+            ok = false;
+        }
+        given[f] = arg->value;
+    }
+    for (int f = 0; f < fields->n; f++) {
+        const Expr *v = given[f] ? given[f] : fields->items[f].deflt;
+        int at = m * fields->n + f;
+        if (!v) {
+            comp_error(c, mem->span, "%s says nothing of '%s' and the field has no default",
+                       mem->name, fields->items[f].name);
+            ok = false;
+            continue;
+        }
+        t->cell_offsets[at] = v->span.begin;
+        if (v->kind == EX_UNKNOWN) {
+            t->kinds[at] = CELL_UNKNOWN;
+            char *what = mem_alloc_atomic(256);
+            snprintf(what, 256, "outcome %s, %s, field %s", d->name, mem->name, fields->items[f].name);
+            add_unknown(c, v->span, what);
+            continue;
+        }
+        ok &= comp_const_value(c, v, types[f], &t->cells[at]);
+    }
+    return ok;
+}
+
 void comp_outcome_fields(Compiler *c, int enum_id, const Decl *d)
 {
     const ParamList *fields = &d->params;
@@ -643,55 +713,12 @@ void comp_outcome_fields(Compiler *c, int enum_id, const Decl *d)
     t->dim[1].labels = mem_alloc(sizeof(char *) * (size_t)(fields->n + 1));
     for (int f = 0; f < fields->n; f++)
         t->dim[1].labels[f] = fields->items[f].name;
-    for (int m = 0; m < n; m++) {
-        const Member *mem = &d->as.enm.items[m];
-        const Expr **given = mem_alloc(sizeof(Expr *) * (size_t)(fields->n + 1));
-        for (int a = 0; a < mem->fields.n; a++) {
-            const Arg *arg = &mem->fields.items[a];
-            int f = a;
-            if (arg->name) {
-                for (f = 0; f < fields->n && strcmp(fields->items[f].name, arg->name); f++)
-                    ;
-                if (f == fields->n) {
-                    comp_error(c, arg->name_span, "outcome %s has no field '%s'", d->name, arg->name);
-                    ok = false;
-                    continue;
-                }
-            } else if (f >= fields->n) {
-                comp_error(c, arg->value->span, "outcome %s has only %d field%s", d->name, fields->n,
-                           fields->n == 1 ? "" : "s");
-                ok = false;
-                continue;
-            }
-            if (given[f]) {
-                comp_error(c, arg->value->span, "field '%s' is given twice", fields->items[f].name);
-                ok = false;
-            }
-            given[f] = arg->value;
-        }
-        for (int f = 0; f < fields->n; f++) {
-            const Expr *v = given[f] ? given[f] : fields->items[f].deflt;
-            int at = m * fields->n + f;
-            if (!v) {
-                comp_error(c, mem->span, "%s says nothing of '%s' and the field has no default",
-                           mem->name, fields->items[f].name);
-                ok = false;
-                continue;
-            }
-            t->cell_offsets[at] = v->span.begin;
-            if (v->kind == EX_UNKNOWN) {
-                t->kinds[at] = CELL_UNKNOWN;
-                char *what = mem_alloc_atomic(256);
-                snprintf(what, 256, "outcome %s, %s, field %s", d->name, mem->name, fields->items[f].name);
-                add_unknown(c, v->span, what);
-                continue;
-            }
-            ok &= comp_const_value(c, v, types[f], &t->cells[at]);
-        }
-    }
+    for (int m = 0; m < n; m++)
+        COMP_AT_SOURCE(c, d->as.enm.items[m].src, ok &= member_fields(c, d, fields, types, t, m));
     if (ok)
         c->field_tables[enum_id] = chunk_add_table(c->prog, t);
 }
+
 
 int comp_text_table(Compiler *c, int enum_id)
 {

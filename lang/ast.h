@@ -104,6 +104,7 @@ typedef struct Param {
     bool lo_open, hi_open;
     int64_t lo, hi;
     Span range_span;
+    const Source *src;       /* set when its default comes from another file than its declaration (a variant) */
 } Param;
 
 typedef struct ParamList {
@@ -111,12 +112,19 @@ typedef struct ParamList {
     int n, cap;
 } ParamList;
 
+/* In a variant's `change` block, what a row, member or line does to the
+ * base: changes the one of the same key, name or label (PATCH_CHANGE), is
+ * new (`add`) or takes the base's away (`remove`, modifiers only). */
+typedef enum { PATCH_CHANGE, PATCH_ADD, PATCH_REMOVE } PatchKind;
+
 /* A member of an enum-like declaration (enum, ladder, outcome, choice). */
 typedef struct Member {
     const char *name;
     Span span;
     const char *text;        /* the sheet's words for it, or NULL */
     ArgList fields;          /* outcome field values */
+    PatchKind patch;
+    const Source *src;       /* set when a variant added or changed it: the variant's file */
 } Member;
 
 /* A row key of a table or bands block: a name, a number or a range. */
@@ -128,6 +136,7 @@ typedef struct Key {
     const char *name;
     int64_t lo, hi;          /* KEY_INT: lo == hi */
     bool lo_open, hi_open;   /* KEY_RANGE: `..4`, `8..` */
+    const Source *src;       /* set when a variant wrote it: the variant's file */
 } Key;
 
 typedef struct KeyList {
@@ -146,6 +155,11 @@ typedef struct Row {
     const char *text;        /* bands: the sheet's words for the result */
     Span span;
     int block;               /* the `column` block it is written under, or -1 */
+    PatchKind patch;
+    /* Set when a variant added or changed the row: the file its keys and
+     * words come from, and (when only some cells changed) each cell's file. */
+    const Source *src;
+    const Source **cell_src;
 } Row;
 
 typedef enum { MOD_ADD, MOD_MUL, MOD_EACH, MOD_ONEOF, MOD_CAP, MOD_BASE } ModKind;
@@ -165,6 +179,13 @@ struct ModItem {
     const char *label;
     ModList group;           /* MOD_ONEOF */
     Key range;               /* MOD_CAP */
+    /* in a variant's `change modifiers`: what the line does to the base's,
+     * and where an added one goes (-1 before, +1 after place_label, 0 last) */
+    PatchKind patch;
+    int place;
+    const char *place_label;
+    Span place_span;
+    const Source *src;       /* set when a variant added or changed it: the variant's file */
 };
 
 typedef struct SeqItem SeqItem;
@@ -209,6 +230,11 @@ typedef struct Decl {
     bool change;             /* `change ...` in a variant: a patch of the base's declaration of this name */
     Span change_span;        /* the word `change` */
     bool of_base;            /* an example of the ruleset a variant changes (set when loading) */
+    /* `change proc NAME(x = 2, ...)`: the `...` (the base's other
+     * parameters) and whether the body is the base's (none written) */
+    bool rest_params, keep_body;
+    Span rest_span;
+    const struct Decl *was;  /* the base's declaration a variant's change put this one in place of */
     TypeRef ret;
     union {
         struct { StmtList body; Span body_end; } proc;             /* and example */

@@ -87,12 +87,14 @@ static int keyword(Parser *ps, const char *text, size_t n)
         { "outcome", OUTCOME, 0, 0 }, { "choice", CHOICE, 0, 0 }, { "sequence", SEQUENCE, 0, 0 },
         { "example", EXAMPLE, 0, 'e' }, { "import", IMPORT, 0, 0 },
         { "variant", VARIANT, 0, 0 }, { "change", CHANGE, 0, 0 },
+        { "add", ADD, 'p', 0 }, { "remove", REMOVE, 'p', 0 },
         { "each", EACH, 'm', 0 }, { "cap", CAP, 'm', 0 }, { "expect", EXPECT, 'e', 0 },
     };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         if (strlen(words[i].word) != n || memcmp(words[i].word, text, n) != 0)
             continue;
-        if (words[i].where == 0 ? ps->nopen != 0 : brace_kind(ps) != words[i].where)
+        if (words[i].where == 'p' ? !(ps->patch_depth && ps->nopen == ps->patch_depth)
+            : words[i].where == 0 ? ps->nopen != 0 : brace_kind(ps) != words[i].where)
             return 0;
         ps->pending_block = words[i].opens;
         return words[i].token;
@@ -206,6 +208,26 @@ static void string_value(const char *s, const char *e, LANG_YYSTYPE *lval)
 
 static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc);
 
+/* Follow `change KIND NAME ... {` at the top level, to know when `add` and
+ * `remove` are keywords (see Parser.change_state). */
+static void track_change(Parser *ps, int tok)
+{
+    if (tok == CHANGE) {
+        ps->change_state = 1;
+    } else if (ps->change_state == 1) {
+        ps->change_state = tok == PROC ? 0 : 2;
+    } else if (ps->change_state == 2) {
+        if (tok == '{' && ps->nopen == 1) {
+            ps->patch_depth = 1;
+            ps->change_state = 0;
+        } else if (tok != IDENT && tok != STRING) {
+            ps->change_state = 0;
+        }
+    }
+    if (tok == '}' && ps->patch_depth && ps->nopen < ps->patch_depth)
+        ps->patch_depth = 0;
+}
+
 int lang_lex(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
 {
     if (ps->start_expr == 1) {
@@ -214,6 +236,7 @@ int lang_lex(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
         return START_EXPR;
     }
     int tok = lex_token(ps, lval, loc);
+    track_change(ps, tok);
     ps->last_token = tok;
     return tok;
 }
@@ -420,6 +443,7 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
 
             "->" { TOKEN_SPAN(loc, ps); return ARROW; }
             "=>" { TOKEN_SPAN(loc, ps); return FATARROW; }
+            "..." { TOKEN_SPAN(loc, ps); return ELLIPSIS; }
             ".." { TOKEN_SPAN(loc, ps); return DOTDOT; }
             "==" { TOKEN_SPAN(loc, ps); return EQ; }
             "!=" { TOKEN_SPAN(loc, ps); return NE; }

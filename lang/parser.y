@@ -74,6 +74,32 @@ static Decl *decl_with(Decl *d, const Source *src, Cite cite)
     return d;
 }
 
+/* A `change` declaration's marks. */
+static void change_of(Decl *d, Span word)
+{
+    d->change = true;
+    d->change_span = word;
+    d->span = span2(word, d->span);
+}
+
+static Decl *change_members_of(Decl *members, const Source *src, Cite cite, const char *name, Span name_span,
+                               Span span, EnumFlavour flavour)
+{
+    Decl *d = decl_with(members, src, cite);
+    d->name = name;
+    d->name_span = name_span;
+    d->span = span;
+    d->as.enm.flavour = flavour;
+    return d;
+}
+
+static void push_row(Decl *t, Row row)
+{
+    t->as.table.rows = ast_grow(t->as.table.rows, t->as.table.nrows, &t->as.table.cap, sizeof(Row));
+    row.block = t->as.table.blocks.n - 1;
+    t->as.table.rows[t->as.table.nrows++] = row;
+}
+
 static Key int_key(int64_t v, Span at)
 {
     Key k = { .kind = KEY_INT, .span = at, .lo = v, .hi = v };
@@ -130,7 +156,7 @@ static Key int_key(int64_t v, Span at)
 %token RULESET "'ruleset'" LADDER "'ladder'" RECORD "'record'" TABLE "'table'" BANDS "'bands'"
 %token MODIFIERS "'modifiers'" OUTCOME "'outcome'" CHOICE "'choice'" SEQUENCE "'sequence'"
 %token EXAMPLE "'example'" IMPORT "'import'" EXPECT "'expect'" EACH "'each'" CAP "'cap'"
-%token VARIANT "'variant'" CHANGE "'change'"
+%token VARIANT "'variant'" CHANGE "'change'" ADD "'add'" REMOVE "'remove'" ELLIPSIS "'...'"
 %token ONEOF "'one of'" STARTAT "'start at'"
 %token ARROW "'->'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" DOTDOT "'..'" FATARROW "'=>'"
 %token DPAREN "'d('" ROWEND "end of row"
@@ -151,7 +177,14 @@ static Key int_key(int64_t v, Span at)
 %type <args> args args_opt
 %type <decl> decl proc_decl enum_decl outcome_decl choice_decl record_decl table_decl bands_decl
 %type <decl> mods_decl seq_decl example_decl ruleset_decl import_decl table_body settings
-%type <decl> variant_decl change_decl
+%type <decl> variant_decl change_decl change_members_opt change_members
+%type <member> change_member
+%type <mod> patch_item
+%type <mods> patch_items
+%type <param> change_param
+%type <params> change_params_opt change_params
+%type <stmts> body_opt
+%type <s> default_opt
 %type <type> type ret_opt
 %type <param> param field
 %type <params> params_opt params fields_opt fields
@@ -297,10 +330,10 @@ members
     ;
 
 member
-    : IDENT                          { $$ = (Member){ $1, @1, NULL, { NULL, 0, 0 } }; }
-    | IDENT STRING                   { $$ = (Member){ $1, @1, $2.bytes, { NULL, 0, 0 } }; }
-    | IDENT '(' args_opt ')'         { $$ = (Member){ $1, @1, NULL, $3 }; }
-    | IDENT STRING '(' args_opt ')'  { $$ = (Member){ $1, @1, $2.bytes, $4 }; }
+    : IDENT                          { $$ = (Member){ .name = $1, .span = @1 }; }
+    | IDENT STRING                   { $$ = (Member){ .name = $1, .span = @1, .text = $2.bytes }; }
+    | IDENT '(' args_opt ')'         { $$ = (Member){ .name = $1, .span = @1, .fields = $3 }; }
+    | IDENT STRING '(' args_opt ')'  { $$ = (Member){ .name = $1, .span = @1, .text = $2.bytes, .fields = $4 }; }
     ;
 
 /* ---- records ---- */
@@ -349,12 +382,8 @@ bands_decl
 table_body
     : %empty                 { $$ = ast_decl(DECL_TABLE, NULL, @$, @$); }
     | table_body ROWEND      { $$ = $1; }
-    | table_body row ROWEND  {
-          $$ = $1;
-          $$->as.table.rows = ast_grow($$->as.table.rows, $$->as.table.nrows, &$$->as.table.cap, sizeof(Row));
-          $2.block = $$->as.table.blocks.n - 1;
-          $$->as.table.rows[$$->as.table.nrows++] = $2;
-      }
+    | table_body row ROWEND  { $$ = $1; push_row($$, $2); }
+    | table_body ADD row ROWEND  { $$ = $1; $3.patch = PATCH_ADD; push_row($$, $3); }
     | table_body IDENT col_keys ROWEND {
           $$ = $1;
           if (!strcmp($2, "column")) {
@@ -375,13 +404,13 @@ table_body
  * with the sheet's words for the result, so their values are not strings —
  * a band whose result is a string gives it as those words. */
 row
-    : keys ':' str_cells            { $$ = (Row){ $1, $3, NULL, @$, -1 }; }
-    | keys FATARROW cells text_opt  { $$ = (Row){ $1, $3, $4, @$, -1 }; }
+    : keys ':' str_cells            { $$ = (Row){ .keys = $1, .cells = $3, .span = @$, .block = -1 }; }
+    | keys FATARROW cells text_opt  { $$ = (Row){ .keys = $1, .cells = $3, .text = $4, .span = @$, .block = -1 }; }
     | keys FATARROW STRING {
           Expr *e = ast_expr(EX_STR, @3);
           e->as.str.bytes = $3.bytes;
           e->as.str.len = $3.len;
-          $$ = (Row){ $1, { NULL, 0, 0 }, $3.bytes, @$, -1 };
+          $$ = (Row){ .keys = $1, .text = $3.bytes, .span = @$, .block = -1 };
           AST_PUSH($$.cells, e);
       }
     ;
@@ -611,17 +640,147 @@ variant_decl
       }
     ;
 
+/* `change KIND NAME ...` in a variant: a patch of the base's declaration
+ * NAME (compiler/variant.c applies it).  In the block of any but a
+ * procedure, `add` and `remove` are keywords at the start of a row, member
+ * or line. */
 change_decl
-    : CHANGE proc_decl  { $$ = $2; $$->change = true; $$->change_span = @1; $$->span = span2(@1, $2->span); }
+    : CHANGE PROC IDENT '(' change_params_opt ')' ret_opt cite_opt body_opt {
+          $$ = decl_with(ast_decl(DECL_PROC, $3, @3, @$), ps->src, $8);
+          $$->ret = $7;
+          for (int i = 0; i < $5.n; i++) {
+              if (strcmp($5.items[i].name, "...") != 0) {
+                  AST_PUSH($$->params, $5.items[i]);
+                  continue;
+              }
+              if (i != $5.n - 1)
+                  diag_report(ps->diag, DIAG_ERROR, ps->src, $5.items[i].span,
+                              "'...' stands for the base's other parameters, so it comes last");
+              $$->rest_params = true;
+              $$->rest_span = $5.items[i].span;
+          }
+          $$->keep_body = @9.begin == @9.end;
+          $$->as.proc.body = $9;
+          $$->as.proc.body_end = (Span){ @9.end - 1, @9.end };
+          change_of($$, @1);
+      }
     | CHANGE TABLE IDENT cite_opt '{' table_body '}' {
           $$ = decl_with($6, ps->src, $4);
-          $$->kind = DECL_TABLE; $$->name = $3; $$->name_span = @3; $$->span = span2(@1, @7);
-          $$->change = true; $$->change_span = @1;
+          $$->kind = DECL_TABLE; $$->name = $3; $$->name_span = @3; $$->span = @$;
+          change_of($$, @1);
       }
     | CHANGE BANDS IDENT cite_opt '{' table_body '}' {
           $$ = decl_with($6, ps->src, $4);
-          $$->kind = DECL_BANDS; $$->name = $3; $$->name_span = @3; $$->span = span2(@1, @7);
-          $$->change = true; $$->change_span = @1;
+          $$->kind = DECL_BANDS; $$->name = $3; $$->name_span = @3; $$->span = @$;
+          change_of($$, @1);
+      }
+    | CHANGE MODIFIERS IDENT cite_opt '{' patch_items '}' {
+          $$ = decl_with(ast_decl(DECL_MODIFIERS, $3, @3, @$), ps->src, $4);
+          $$->as.mods.items = $6;
+          change_of($$, @1);
+      }
+    | CHANGE ENUM IDENT cite_opt '{' change_members_opt '}' {
+          $$ = change_members_of($6, ps->src, $4, $3, @3, @$, ENUM_PLAIN);
+          change_of($$, @1);
+      }
+    | CHANGE LADDER IDENT cite_opt '{' change_members_opt '}' {
+          $$ = change_members_of($6, ps->src, $4, $3, @3, @$, ENUM_LADDER);
+          change_of($$, @1);
+      }
+    | CHANGE OUTCOME IDENT cite_opt '{' change_members_opt '}' {
+          $$ = change_members_of($6, ps->src, $4, $3, @3, @$, ENUM_OUTCOME);
+          change_of($$, @1);
+      }
+    | CHANGE CHOICE IDENT text_opt '{' change_members_opt '}' default_opt {
+          $$ = change_members_of($6, ps->src, (Cite){ NULL, @3 }, $3, @3, @$, ENUM_CHOICE);
+          $$->as.enm.prompt = $4;
+          $$->as.enm.deflt = $8;
+          $$->as.enm.deflt_span = (Span){ @8.end - (uint32_t)($8 ? strlen($8) : 0), @8.end };
+          change_of($$, @1);
+      }
+    | CHANGE CHOICE IDENT text_opt IDENT IDENT {
+          want_word(ps, $5, @5, "default", "the option taken unless told otherwise");
+          $$ = change_members_of(ast_decl(DECL_ENUM, NULL, @5, @5), ps->src, (Cite){ NULL, @3 }, $3, @3, @$,
+                                 ENUM_CHOICE);
+          $$->as.enm.prompt = $4;
+          $$->as.enm.deflt = $6;
+          $$->as.enm.deflt_span = @6;
+          change_of($$, @1);
+      }
+    ;
+
+/* a changed procedure's parameters: as written in the base, `NAME = VALUE`
+ * (a new default, the type as in the base) or, last, `...` (the others) */
+change_params_opt
+    : %empty         { $$ = (ParamList){ NULL, 0, 0 }; }
+    | change_params
+    | change_params ','
+    ;
+
+change_params
+    : change_param                    { $$ = (ParamList){ NULL, 0, 0 }; AST_PUSH($$, $1); }
+    | change_params ',' change_param  { $$ = $1; AST_PUSH($$, $3); }
+    ;
+
+change_param
+    : param
+    | IDENT '=' expr  { $$ = (Param){ .name = $1, .span = @1, .deflt = $3 }; }
+    | ELLIPSIS        { $$ = (Param){ .name = "...", .span = @1 }; }
+    ;
+
+/* no body: the base's, with the defaults changed */
+body_opt
+    : %empty  { $$ = (StmtList){ NULL, 0, 0 }; }
+    | block
+    ;
+
+default_opt
+    : %empty       { $$ = NULL; }
+    | IDENT IDENT  { want_word(ps, $1, @1, "default", "the option taken unless told otherwise"); $$ = $2; }
+    ;
+
+/* the members of a changed enum, outcome or choice: the base's, changed,
+ * and new ones after `add` (commas between them optional, as in the base) */
+change_members_opt
+    : %empty          { $$ = ast_decl(DECL_ENUM, NULL, @$, @$); }
+    | change_members
+    | change_members ','
+    ;
+
+change_members
+    : change_member                     { $$ = ast_decl(DECL_ENUM, NULL, @1, @1); AST_PUSH($$->as.enm, $1); }
+    | change_members change_member      { $$ = $1; AST_PUSH($$->as.enm, $2); }
+    | change_members ',' change_member  { $$ = $1; AST_PUSH($$->as.enm, $3); }
+    ;
+
+change_member
+    : member
+    | ADD member  { $$ = $2; $$.patch = PATCH_ADD; }
+    ;
+
+/* the lines of a changed modifiers list: a line changes the base's line of
+ * the same label; `add LINE` puts a new one last, `add before "LABEL" LINE`
+ * or `add after "LABEL" LINE` next to one; `remove "LABEL"` takes one away */
+patch_items
+    : %empty                  { $$ = (ModList){ NULL, 0, 0 }; }
+    | patch_items patch_item  { $$ = $1; AST_PUSH($$, $2); }
+    ;
+
+patch_item
+    : mod_item
+    | REMOVE STRING  { $$ = (ModItem){ .kind = MOD_ADD, .span = @$, .label = $2.bytes, .patch = PATCH_REMOVE }; }
+    | ADD mod_item   { $$ = $2; $$.patch = PATCH_ADD; $$.span = @$; }
+    | ADD IDENT STRING mod_item {
+          $$ = $4;
+          $$.patch = PATCH_ADD;
+          $$.span = @$;
+          if (!strcmp($2, "before") || !strcmp($2, "after"))
+              $$.place = $2[0] == 'b' ? -1 : 1;
+          else
+              diag_report(ps->diag, DIAG_ERROR, ps->src, @2,
+                          "unexpected '%s'; expected 'before' or 'after' and the label of a line", $2);
+          $$.place_label = $3.bytes;
+          $$.place_span = @3;
       }
     ;
 

@@ -29,6 +29,11 @@ typedef struct Parser {
     /* table and bands bodies are read a row a line: the lexer marks line ends there */
     int table_depth;         /* bracket depth of the body being read; 0 when none */
     int last_token;
+    /* in a variant, the block of a `change` (but of a procedure) is a patch
+     * block, where `add` and `remove` are keywords: change_state is 1 just
+     * after `change`, 2 after its kind word; patch_depth the block's depth */
+    int change_state;
+    int patch_depth;
     int replay_close;        /* a '}' to deliver after the ROWEND that ends the last row */
     /* `##` documentation comments, in order */
     struct DocLine { uint32_t begin, end; const char *text; } *docs;
