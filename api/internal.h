@@ -150,26 +150,42 @@ typedef struct OddsTable {
     double valued;           /* exact: the share of runs with a value */
     bool numeric;            /* the values are numbers: mean and sd are set */
     double mean, sd;         /* of the runs with a value */
-    char *mean_fraction;     /* exact: the mean as a fraction when it is not whole, else NULL */
+    mpq_t mean_q;            /* exact: the mean as a fraction (GC memory: never cleared) */
+    char *mean_fraction;     /* exact: ... as text when it is not whole, else NULL */
 } OddsTable;
 
-/* --vs: one value's probability under the rules and under the variant. */
+/* --vs: one number on one side of a comparison (the rules, or a variant):
+ * a probability or a mean, and its change against the rules' (0 on the
+ * rules' side).  The fractions are set only when exact: q when the side is
+ * exact, dq when the rules are too (worked out with mpq_sub, never from the
+ * doubles). */
+typedef struct OddsCell {
+    double p, change;
+    bool exact, exact_change;
+    mpq_t q, dq;
+} OddsCell;
+
+/* --vs: one value's probability on every side. */
 typedef struct OddsChange {
     Value value;
     const Program *prog;     /* the script the value was found in */
     const char *text;        /* the value as text: two scripts' enums compare by name */
-    double base, variant, change;
+    OddsCell *cell;          /* one per side */
 } OddsChange;
 
+/* --vs: the odds under the rules (side 0) and under each variant, on the
+ * same dice. */
 typedef struct OddsVs {
-    OddsTable base, variant;
-    const char *base_path, *variant_path;
+    int nsides;              /* 1 + the variants */
+    OddsTable *side;
+    const char **path;       /* each side's file */
     uint64_t seed;
     int n;
-    OddsChange *rows;        /* every value either side gives */
-    double not_given_base, not_given_variant, not_given_change;
-    bool numeric;            /* both sides' values are numbers */
-    double base_mean, variant_mean, mean_change;
+    OddsChange *rows;        /* every value any side gives */
+    bool has_not_given;      /* some side reaches a value the rules text does not give */
+    OddsCell *not_given;     /* one per side */
+    bool numeric;            /* every side's values are numbers */
+    OddsCell *mean;          /* one per side, of the outcomes with a value */
 } OddsVs;
 
 int api_find_field(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, const char *name, int *field);
@@ -182,9 +198,19 @@ int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts
 void api_odds_text(FILE *out, const OddsTable *t);
 void api_odds_json(FILE *out, const OddsTable *t);
 void api_odds_csv(FILE *out, const OddsTable *t);
-void api_vs_text(FILE *out, const OddsVs *vs);
-void api_vs_json(FILE *out, const OddsVs *vs);
+void api_print_odds_heading(FILE *out, const OddsTable *t);
+void api_csv_field(FILE *out, const char *text);
 char *api_value_text(Value v, const Program *prog);
 char *api_mpq_text(const mpq_t q);
+
+/* odds.c: an Odds as a table (an exact one points into the Odds) */
+void api_odds_table(const Compiled *c, const muster_prob_opts *opts, const Odds *o, OddsTable *t);
+
+/* odds_vs.c: --vs, worked out and printed (vs_print.c) */
+int api_prob_vs(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
+                const muster_prob_opts *opts, uint64_t seed, const Odds *base);
+void api_vs_text(FILE *out, const OddsVs *vs);
+void api_vs_json(FILE *out, const OddsVs *vs);
+void api_vs_csv(FILE *out, const OddsVs *vs);
 
 #endif

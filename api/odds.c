@@ -4,8 +4,8 @@
  * its dice); past its budget, the simulation of simulate.c.  Either gives an
  * Odds, from which the statistics are worked out once into an OddsTable
  * (probabilities, intervals, the shares at least and at most, the `?` and
- * cut-off shares, mean and spread) and, for --vs, an OddsVs of two tables
- * and the change; odds_print.c only prints them.
+ * cut-off shares, mean and spread); odds_print.c only prints it, and
+ * odds_vs.c puts tables side by side for --vs.
  */
 #include "config.h"
 #include "api/internal.h"
@@ -169,14 +169,14 @@ static void exact_table(const ExactResult *r, OddsTable *t)
     t->numeric = r->n > 0 && is_number(r->outcomes[0].value);
     if (t->numeric) {
         /* mean and spread over the outcomes with a value */
-        mpq_t mean, sq;
-        mpq_inits(mean, sq, NULL);
-        exact_moments(r, mean, sq);
-        t->mean = mpq_get_d(mean);
+        mpq_t sq;
+        mpq_inits(t->mean_q, sq, NULL);
+        exact_moments(r, t->mean_q, sq);
+        t->mean = mpq_get_d(t->mean_q);
         t->sd = sqrt(mpq_get_d(sq));
-        if (mpz_cmp_ui(mpq_denref(mean), 1) != 0)
-            t->mean_fraction = api_mpq_text(mean);
-        mpq_clears(mean, sq, NULL);
+        if (mpz_cmp_ui(mpq_denref(t->mean_q), 1) != 0)
+            t->mean_fraction = api_mpq_text(t->mean_q);
+        mpq_clear(sq);
     }
 }
 
@@ -229,7 +229,7 @@ static void simulated_table(const Odds *o, OddsTable *t)
 }
 
 /* The odds of o as a table.  An exact table points into o's ExactResult. */
-static void odds_table(const Compiled *c, const muster_prob_opts *opts, const Odds *o, OddsTable *t)
+void api_odds_table(const Compiled *c, const muster_prob_opts *opts, const Odds *o, OddsTable *t)
 {
     memset(t, 0, sizeof *t);
     t->c = c;
@@ -245,99 +245,6 @@ static void odds_table(const Compiled *c, const muster_prob_opts *opts, const Od
         simulated_table(o, t);
 }
 
-/* One side of a comparison: each value's text, and the mean of the values
- * weighted by their probabilities. */
-static char **side_texts(const OddsTable *t)
-{
-    char **text = mem_alloc(sizeof(char *) * (size_t)(t->n + 1));
-    for (int i = 0; i < t->n; i++)
-        text[i] = api_value_text(t->rows[i].value, t->c->prog);
-    return text;
-}
-
-static double side_mean(const OddsTable *t)
-{
-    double mean = 0, total = 0;
-    for (int i = 0; i < t->n; i++)
-        total += t->rows[i].p;
-    for (int i = 0; t->numeric && i < t->n; i++)
-        mean += as_double(t->rows[i].value) * t->rows[i].p;
-    if (t->numeric && total > 0)
-        mean /= total;
-    return mean;
-}
-
-static double p_of(const OddsTable *t, char **texts, const char *text)
-{
-    for (int i = 0; i < t->n; i++)
-        if (!strcmp(texts[i], text))
-            return t->rows[i].p;
-    return 0;
-}
-
-/* Every value either side gives, the rules' in order, then any only the
- * variant gives; numbers sort the same in both scripts, so they are put in
- * order. */
-static void vs_rows(OddsVs *vs)
-{
-    const OddsTable *side[2] = { &vs->base, &vs->variant };
-    char **texts[2] = { side_texts(side[0]), side_texts(side[1]) };
-    int most = side[0]->n + side[1]->n;
-    OddsChange *rows = mem_alloc(sizeof(OddsChange) * (size_t)(most + 1));
-    int n = 0;
-    for (int k = 0; k < 2; k++)
-        for (int i = 0; i < side[k]->n; i++) {
-            int j;
-            for (j = 0; j < n && strcmp(rows[j].text, texts[k][i]); j++)
-                ;
-            if (j == n)
-                rows[n++] = (OddsChange){ side[k]->rows[i].value, side[k]->c->prog, texts[k][i], 0, 0, 0 };
-        }
-    bool numbers = true;
-    for (int i = 0; i < n; i++)
-        numbers &= is_number(rows[i].value);
-    for (int i = 1; numbers && i < n; i++)
-        for (int j = i; j > 0 && val_num_cmp(rows[j - 1].value, rows[j].value) > 0; j--) {
-            OddsChange tr = rows[j];
-            rows[j] = rows[j - 1];
-            rows[j - 1] = tr;
-        }
-    for (int i = 0; i < n; i++) {
-        rows[i].base = p_of(side[0], texts[0], rows[i].text);
-        rows[i].variant = p_of(side[1], texts[1], rows[i].text);
-        rows[i].change = rows[i].variant - rows[i].base;
-    }
-    vs->n = n;
-    vs->rows = rows;
-}
-
-/* --vs: the odds under the rules and under a house rule, on the same dice. */
-static int compute_vs(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
-                      const muster_prob_opts *opts, uint64_t seed, const Odds *base, Odds *other, OddsVs *vs)
-{
-    muster_program *variant = muster_load(ctx, opts->vs);
-    if (!variant)
-        return MUSTER_ERROR;
-    int st = api_compute_odds(ctx, variant->compiled, proc, nargs, args, opts, seed, other);
-    if (st != MUSTER_OK)
-        return st;
-    memset(vs, 0, sizeof *vs);
-    odds_table(c, opts, base, &vs->base);
-    odds_table(variant->compiled, opts, other, &vs->variant);
-    vs->base_path = c->src->path;
-    vs->variant_path = opts->vs;
-    vs->seed = seed;
-    vs_rows(vs);
-    vs->not_given_base = vs->base.not_given.p;
-    vs->not_given_variant = vs->variant.not_given.p;
-    vs->not_given_change = vs->not_given_variant - vs->not_given_base;
-    vs->numeric = vs->base.numeric && vs->variant.numeric;
-    vs->base_mean = side_mean(&vs->base);
-    vs->variant_mean = side_mean(&vs->variant);
-    vs->mean_change = vs->variant_mean - vs->base_mean;
-    return MUSTER_OK;
-}
-
 int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
                 const muster_prob_opts *opts)
 {
@@ -347,24 +254,14 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
     int st = api_compute_odds(ctx, c, proc, nargs, args, opts, seed, &o);
     if (st != MUSTER_OK)
         return st;
-    if (opts->vs) {
-        Odds other;
-        OddsVs vs;
-        st = compute_vs(ctx, c, proc, nargs, args, opts, seed, &o, &other, &vs);
-        if (st != MUSTER_OK)
-            return st;
-        if (opts->json)
-            api_vs_json(ctx->out, &vs);
-        else
-            api_vs_text(ctx->out, &vs);
+    if (opts->nvs) {
+        st = api_prob_vs(ctx, c, proc, nargs, args, opts, seed, &o);
         if (o.exact)
             exact_clear(&o.er);
-        if (other.exact)
-            exact_clear(&other.er);
-        return MUSTER_OK;
+        return st;
     }
     OddsTable t;
-    odds_table(c, opts, &o, &t);
+    api_odds_table(c, opts, &o, &t);
     if (opts->json)
         api_odds_json(ctx->out, &t);
     else if (opts->csv)

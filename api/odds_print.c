@@ -1,7 +1,7 @@
-/* odds_print.c — the odds of prob printed as text, JSON or CSV, and --vs.
+/* odds_print.c — the odds of prob printed as text, JSON or CSV.
  *
- * These renderers compute nothing: they print the OddsTable and OddsVs
- * models that odds.c works out, each with an exact and a simulated layout.
+ * These renderers compute nothing: they print the OddsTable that odds.c
+ * works out, each with an exact and a simulated layout.
  * The text table sizes its value column to the widest value, writes the
  * exact engine's fractions with GMP, and avoids printf's general conversion
  * per row, since a die of a million sides has a million rows.
@@ -56,7 +56,7 @@ static char **value_column(const OddsTable *t, int *width)
 }
 
 /* A CSV field: quoted (with doubled quotes) when it holds a comma, quote or newline. */
-static void csv_field(FILE *out, const char *text)
+void api_csv_field(FILE *out, const char *text)
 {
     if (!strpbrk(text, ",\"\n\r")) {
         fputs(text, out);
@@ -192,7 +192,7 @@ static void end_with_bar(FILE *out, double p)
 
 
 /* The call the odds are of: `attack(dice: 5).hits choosing cover=none` */
-static void print_heading(FILE *out, const OddsTable *t)
+void api_print_odds_heading(FILE *out, const OddsTable *t)
 {
     api_print_call_given(out, t->c, t->sig, t->argv, t->given);
     if (t->field)
@@ -259,7 +259,7 @@ static void exact_rows(FILE *out, const OddsTable *t, char **texts, char **ps, i
 
 static void exact_text(FILE *out, const OddsTable *t)
 {
-    print_heading(out, t);
+    api_print_odds_heading(out, t);
     fprintf(out, ": exact (%llu run%s)\n", (unsigned long long)t->runs, t->runs == 1 ? "" : "s");
     int width = t->has_not_given ? 19 : 5, pw;
     char **texts = value_column(t, &width);
@@ -316,7 +316,7 @@ static void exact_csv(FILE *out, const OddsTable *t)
     for (int i = 0; i < t->n; i++) {
         char p[48];
         fixed_text(p, t->rows[i].p, 10);
-        csv_field(out, api_value_text(t->rows[i].value, t->c->prog));
+        api_csv_field(out, api_value_text(t->rows[i].value, t->c->prog));
         fputc(',', out);
         print_mpq(out, t->rows[i].q);
         fprintf(out, ",%s\n", p);
@@ -337,7 +337,7 @@ static void exact_csv(FILE *out, const OddsTable *t)
 
 static void simulated_text(FILE *out, const OddsTable *t)
 {
-    print_heading(out, t);
+    api_print_odds_heading(out, t);
     fprintf(out, ": %llu trials, seed %llu (simulated; 95%% intervals)\n", (unsigned long long)t->trials,
             (unsigned long long)t->seed);
     /* the value column is as wide as the widest value (up to a point) */
@@ -388,7 +388,7 @@ static void simulated_csv(FILE *out, const OddsTable *t)
     fputs("value,probability,low,high,count\n", out);
     for (int i = 0; i < t->n; i++) {
         const OddsRow *row = &t->rows[i];
-        csv_field(out, api_value_text(row->value, t->c->prog));
+        api_csv_field(out, api_value_text(row->value, t->c->prog));
         fprintf(out, ",%.6f,%.6f,%.6f,%llu\n", row->p, row->lo, row->hi, (unsigned long long)row->count);
     }
     if (t->has_not_given)
@@ -418,78 +418,4 @@ void api_odds_csv(FILE *out, const OddsTable *t)
         exact_csv(out, t);
     else
         simulated_csv(out, t);
-}
-
-/* ---- --vs ---- */
-
-void api_vs_json(FILE *out, const OddsVs *vs)
-{
-    fprintf(out, "{\"exact\": %s, \"base\": ", vs->base.exact && vs->variant.exact ? "true" : "false");
-    val_json_string(out, vs->base_path, strlen(vs->base_path));
-    fputs(", \"variant\": ", out);
-    val_json_string(out, vs->variant_path, strlen(vs->variant_path));
-    fputs(", \"outcomes\": [", out);
-    for (int i = 0; i < vs->n; i++) {
-        const OddsChange *row = &vs->rows[i];
-        fputs(i ? ", {\"value\": " : "{\"value\": ", out);
-        val_print_json(out, row->value, row->prog);
-        fprintf(out, ", \"base\": %.10g, \"variant\": %.10g, \"change\": %.10g}", row->base, row->variant,
-                row->change);
-    }
-    fputs("]", out);
-    if (vs->numeric)
-        fprintf(out, ", \"base_mean\": %.10g, \"variant_mean\": %.10g, \"mean_change\": %.10g", vs->base_mean,
-                vs->variant_mean, vs->mean_change);
-    fputs("}\n", out);
-}
-
-/* The heading of --vs: the call, then the two files and how each side was
- * counted.  File names are written as diag_put_text writes them: no raw
- * control character. */
-static void vs_heading(FILE *out, const OddsVs *vs)
-{
-    const OddsTable *a = &vs->base, *b = &vs->variant;
-    bool exact = a->exact && b->exact;
-    bool mixed = !exact && (a->exact || b->exact);   /* one side past the budget */
-    char sim[64];
-    snprintf(sim, sizeof sim, " (simulated, seed %llu)", (unsigned long long)vs->seed);
-    print_heading(out, a);
-    fputs(": ", out);
-    diag_put_text(out, vs->base_path);
-    if (mixed)
-        fputs(a->exact ? " (exact)" : sim, out);
-    fputs(" against ", out);
-    diag_put_text(out, vs->variant_path);
-    if (mixed)
-        fputs(b->exact ? " (exact)" : sim, out);
-    else if (exact)
-        fputs(", exact", out);
-    else
-        fprintf(out, ", simulated on the same dice, seed %llu", (unsigned long long)vs->seed);
-    fputc('\n', out);
-}
-
-void api_vs_text(FILE *out, const OddsVs *vs)
-{
-    vs_heading(out, vs);
-    bool not_given = vs->not_given_base > 0 || vs->not_given_variant > 0;
-    int width = not_given ? 19 : 5;
-    char **texts = mem_alloc(sizeof(char *) * (size_t)(vs->n + 1));
-    for (int i = 0; i < vs->n; i++) {
-        texts[i] = mem_strdup(vs->rows[i].text);
-        if (strlen(texts[i]) > 40)
-            strcpy(texts[i] + 37, "...");
-        if ((int)strlen(texts[i]) > width)
-            width = (int)strlen(texts[i]);
-    }
-    fprintf(out, "%*s  %9s  %9s  %9s\n", width, "value", "rules", "variant", "change");
-    for (int i = 0; i < vs->n; i++)
-        fprintf(out, "%*s  %9.5f  %9.5f  %+9.5f\n", width, texts[i], vs->rows[i].base, vs->rows[i].variant,
-                vs->rows[i].change);
-    if (not_given)
-        fprintf(out, "%*s  %9.5f  %9.5f  %+9.5f\n", width, "not given in source", vs->not_given_base,
-                vs->not_given_variant, vs->not_given_change);
-    if (vs->numeric)
-        fprintf(out, "%*s  %9.4f  %9.4f  %+9.4f\n", width, "mean", vs->base_mean, vs->variant_mean,
-                vs->mean_change);
 }

@@ -55,7 +55,8 @@ static const char usage_text[] =
     "      --seed=N              seed the simulation\n"
     "      --threads=T           simulate on T threads (default: every core); the result is the same for any T\n"
     "      --json, --csv         machine-readable output\n"
-    "      --vs=VARIANT.muster   the same procedure under a house rule, beside these odds\n"
+    "      --vs=VARIANT.muster   the same procedure under a house rule, beside these odds;\n"
+    "                            may be repeated\n"
     "      --field=NAME          when PROC returns a record, the odds of that field of it\n"
     "      --no-specialize       simulate PROC as written, not compiled for its fixed arguments\n"
     "                            (slower; the same counts)\n"
@@ -214,6 +215,7 @@ typedef struct Options {
     int json, md, html;
     const char *expression;     /* -e */
     Strings choices;            /* --choose, in the order given */
+    Strings vs;                 /* --vs, in the order given */
     unsigned long given;        /* bit i: the option of option_table[i] was given */
 } Options;
 
@@ -258,7 +260,7 @@ static const OptionSpec option_table[NOPTIONS] = {
     [O_FIELD] = { "field", 0, TEXT, CMD_PROB | CMD_DIS, FIELD(prob.field), 0, 0 },
     [O_EXACT] = { "exact", 0, FLAG, CMD_PROB, FIELD(prob.exact), 0, 0 },
     [O_BUDGET] = { "budget", 0, NUMBER, CMD_PROB, FIELD(prob.budget), 1, UINT64_MAX },
-    [O_VS] = { "vs", 0, TEXT, CMD_PROB, FIELD(prob.vs), 0, 0 },
+    [O_VS] = { "vs", 0, LIST, CMD_PROB, FIELD(vs), 0, 0 },
     [O_THREADS] = { "threads", 0, NUMBER, CMD_PROB, FIELD(threads), 1, 256 },
     [O_NO_SPECIALIZE] = { "no-specialize", 0, FLAG, CMD_PROB, FIELD(prob.no_specialize), 0, 0 },
     [O_EXPRESSION] = { NULL, 'e', TEXT, CMD_RUN_PROB, FIELD(expression), 0, 0 },
@@ -279,11 +281,10 @@ typedef struct Conflict {
 } Conflict;
 
 static const Conflict conflicts[] = {
-    { O_VS, O_CSV, CMD_PROB, 0, "--vs prints a table or --json, not --csv" },
     { O_EXACT, O_TRIALS, CMD_ALL & ~CMD_RUN, 0, NULL },   /* run: they go with prob, said first */
     { O_JSON, O_CSV, CMD_PROB, O_MD, NULL },
     { O_MD, O_HTML, CMD_SHEET, NOPTIONS, NULL },
-    { O_VS, O_EXPRESSION, CMD_PROB, NOPTIONS, "--vs compares two scripts; it does not go with -e" },
+    { O_VS, O_EXPRESSION, CMD_PROB, NOPTIONS, "--vs compares scripts; it does not go with -e" },
 };
 
 /* What a command works on: the operands after the options and, for a
@@ -406,6 +407,8 @@ static int cmd_prob(muster_ctx *ctx, Options *o, const Target *t)
     o->prob.json = o->json;
     o->prob.choices = o->choices.items;
     o->prob.nchoices = o->choices.n;
+    o->prob.vs = o->vs.items;
+    o->prob.nvs = o->vs.n;
     o->prob.threads = (int)o->threads;
     if (!o->prob.threads) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);

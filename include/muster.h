@@ -72,7 +72,8 @@ typedef struct muster_prob_opts {
     int exact;               /* 1: exact odds or an error; 0: exact when the dice allow, else simulated */
     uint64_t budget;         /* most runs the exact engine may take (0: its default) */
     int no_specialize;       /* 1: simulate the procedure as written, not compiled for its fixed arguments */
-    const char *vs;          /* a house rule's script: its odds beside these, with the change */
+    char *const *vs;         /* house rules' scripts: the odds under each beside these, with the */
+    int nvs;                 /* change against them (0: no comparison); all simulated on one seed */
     int threads;             /* simulation threads (the counts are the same for any number) */
 } muster_prob_opts;
 
