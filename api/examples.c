@@ -22,6 +22,49 @@ typedef struct ExampleRun {
     char *change;            /* a base example against a variant: what it gives now, the first that differs */
 } ExampleRun;
 
+/* An expectation as written, on one line and cut at 80 characters. */
+static void put_expectation(FILE *m, const Source *src, Span at)
+{
+    int n = 0;
+    bool space = false;
+    for (uint32_t i = at.begin; i < at.end && i < src->len; i++) {
+        char ch = src->text[i];
+        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+            space = n > 0;
+            continue;
+        }
+        if (n >= 80) {
+            fputs("...", m);
+            return;
+        }
+        if (space)
+            fputc(' ', m), n++;
+        space = false;
+        fputc(ch, m);
+        n++;
+    }
+}
+
+/* What a base example's expectation gives against the variant:
+ * "expected v.hits == 3, now 1 (line 855)". */
+static void put_change(FILE *m, const Example *ex, int index, int op, Value left, const Program *prog)
+{
+    fputs("expected ", m);
+    put_expectation(m, ex->src, ex->expects[index]);
+    fputs(", now ", m);
+    if (op < 0)
+        fputs("false", m);
+    else
+        api_print_explained(m, left, prog);
+    if (ex->nexpects > 1) {
+        int line, col;
+        source_linecol(ex->src, ex->expects[index].begin, &line, &col);
+        fprintf(m, " (line %d)", line);
+    }
+}
+
+/* A failed expectation: an error, or for a base example run against a
+ * variant, the first change it shows. */
 static void on_expect(void *ud, const Proto *p, uint32_t offset, int index, bool ok, Value left, Value right)
 {
     (void)p;
@@ -38,13 +81,19 @@ static void on_expect(void *ud, const Proto *p, uint32_t offset, int index, bool
     FILE *m = open_memstream(&msg, &len);
     if (!m)
         return;
+    if (ex->of_base) {
+        if (!run->change)
+            put_change(m, ex, index, op, left, prog);
+        fclose(m);
+        if (!run->change)
+            run->change = mem_strdup(msg);
+        free(msg);
+        return;
+    }
     const char *got = ", got ";
-    if (ex->of_base)
-        got = ", now ";         /* not a failure: what the variant changes */
-    else
-        fprintf(m, "example \"%s\" fails: ", ex->name);
+    fprintf(m, "example \"%s\" fails: ", ex->name);
     if (op < 0) {
-        fputs(ex->of_base ? "expected this to be true, now false" : "expected this to be true, but it is false", m);
+        fputs("expected this to be true, but it is false", m);
     } else if (op == OPR_APPROX) {
         fputs("expected ", m);
         api_print_explained(m, right, prog);
@@ -64,20 +113,7 @@ static void on_expect(void *ud, const Proto *p, uint32_t offset, int index, bool
         api_print_explained(m, left, prog);
     }
     fclose(m);
-    if (ex->of_base) {
-        if (!run->change) {
-            int line, col;
-            source_linecol(ex->src, ex->expects[index].begin, &line, &col);
-            size_t n = strlen(msg) + 32;
-            run->change = mem_alloc_atomic(n);
-            if (ex->nexpects > 1)
-                snprintf(run->change, n, "line %d: %s", line, msg);
-            else
-                snprintf(run->change, n, "%s", msg);
-        }
-    } else {
-        diag_report(&run->ctx->diag, DIAG_ERROR, ex->src, ex->expects[index], "%s", msg);
-    }
+    diag_report(&run->ctx->diag, DIAG_ERROR, ex->src, ex->expects[index], "%s", msg);
     free(msg);
 }
 

@@ -9,12 +9,24 @@
  * module and checks the result as it checks any script (a changed band
  * table is proved to cover its range again, a changed procedure is typed).
  *
- * What a `change` may do (docs/language.md#variants):
+ * What a `change` may do (docs/language.md#variants-house-rules):
  *   - change proc NAME(PARAMS) -> T { BODY }: a new body, same parameters
- *     (names and types; defaults may differ) and result;
- *   - change table NAME { ROWS } / change bands NAME { ROWS }: rows that
- *     replace the base's rows of the same keys; with a `columns` line, the
- *     rows give only the cells of those columns.
+ *     (names and types; defaults may differ) and result; `(x = V, ...)`
+ *     keeps the base's parameters with new defaults for those named, and
+ *     no body keeps the base's;
+ *   - change table / bands NAME { ROWS }: rows that replace the base's rows
+ *     of the same keys (with a `columns` line, only some cells); `add`
+ *     rows for new keys; a number or range that is no key of the base is
+ *     laid over its rows;
+ *   - change modifiers NAME { ... }: lines named by label replace the
+ *     base's; `remove "LABEL"`; `add [before|after "LABEL"] LINE`;
+ *   - change enum / outcome / choice NAME { ... } [default X]: members
+ *     written again take new words and field values; `add` new ones (not
+ *     in a ladder); a choice may get a new default.
+ * Whatever a change brings carries the variant's file (Row.src, cell_src,
+ * Key.src, ModItem.src, Member.src, Param.src) and the patched declaration
+ * points at the base's (Decl.was): messages then point at the variant, and
+ * a sheet can mark what changed.
  * A change that names what the base does not have, or whose parameters do
  * not fit, is an error at the variant's line naming the base's file.  The
  * base's declarations are never written to: a changed one is a copy.
