@@ -205,17 +205,61 @@ int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *
         if (changed)
             fprintf(ctx->out, ": the variant changes %d of the %d examples of %s (muster test lists them)\n", changed,
                     held + changed, base);
+        else if (held == 1)
+            fprintf(ctx->out, ": the variant does not change the one example of %s\n", base);
         else
             fprintf(ctx->out, ": the variant changes none of the %d examples of %s\n", held, base);
     }
     return status;
 }
 
+/* A variant's run of its base's examples: each that holds (unless
+ * changed_only) and each it changes, with what it gives now, and a total.
+ * Returns how many it changes. */
+int api_base_examples(muster_ctx *ctx, const Compiled *c, bool changed_only)
+{
+    int held = 0, changed = 0;
+    for (int i = 0; i < c->nexamples; i++) {
+        const Example *ex = &c->examples[i];
+        if (!ex->of_base)
+            continue;
+        char *change = NULL;
+        bool ok = run_example(ctx, c, ex, &change);
+        ++*(ok ? &held : &changed);
+        if (ok && changed_only)
+            continue;
+        int line, col;
+        source_linecol(ex->src, ex->decl->name_span.begin, &line, &col);
+        if (!changed_only && held + changed == 1) {
+            fputs("the base's examples, against ", ctx->out);
+            diag_put_text(ctx->out, c->src->path);
+            fputs(":\n", ctx->out);
+        }
+        fputs(ok ? "  holds   " : "  CHANGED ", ctx->out);
+        diag_put_text(ctx->out, ex->src->path);
+        fprintf(ctx->out, ":%d: ", line);
+        diag_put_text(ctx->out, ex->name);
+        if (!ok) {
+            fputs(" — ", ctx->out);
+            diag_put_text(ctx->out, change ? change : "it no longer holds");
+        }
+        fputc('\n', ctx->out);
+    }
+    if (changed)
+        fprintf(ctx->out, "the variant changes %d of the base's %d examples; %d hold%s as before\n", changed,
+                held + changed, held, held == 1 ? "s" : "");
+    else if (held == 1)
+        fputs("the variant does not change the base's one example; it holds as before\n", ctx->out);
+    else if (held)
+        fprintf(ctx->out, "the variant changes none of the base's %d examples; all hold as before\n", held);
+    fflush(ctx->out);
+    return changed;
+}
+
 int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed)
 {
     const Compiled *c = prog->compiled;
     int status = MUSTER_OK;
-    int held = 0, changed = 0;
     /* a variant's own examples, then its base's, which it may change */
     for (int i = 0; i < c->nexamples; i++) {
         const Example *ex = &c->examples[i];
@@ -239,35 +283,7 @@ int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *f
             status = MUSTER_ERROR;
         }
     }
-    for (int i = 0; i < c->nexamples; i++) {
-        const Example *ex = &c->examples[i];
-        if (!ex->of_base)
-            continue;
-        char *change = NULL;
-        bool ok = run_example(ctx, c, ex, &change);
-        int line, col;
-        source_linecol(ex->src, ex->decl->name_span.begin, &line, &col);
-        if (held + changed == 0) {
-            fputs("the base's examples, against ", ctx->out);
-            diag_put_text(ctx->out, c->src->path);
-            fputs(":\n", ctx->out);
-        }
-        fputs(ok ? "  holds   " : "  CHANGED ", ctx->out);
-        diag_put_text(ctx->out, ex->src->path);
-        fprintf(ctx->out, ":%d: ", line);
-        diag_put_text(ctx->out, ex->name);
-        if (!ok) {
-            fputs(" — ", ctx->out);
-            diag_put_text(ctx->out, change ? change : "it no longer holds");
-        }
-        fputc('\n', ctx->out);
-        ++*(ok ? &held : &changed);
-    }
-    if (changed)
-        fprintf(ctx->out, "the variant changes %d of the base's %d examples; %d hold%s as before\n", changed,
-                held + changed, held, held == 1 ? "s" : "");
-    else if (held)
-        fprintf(ctx->out, "the variant changes none of the base's %d examples; all hold as before\n", held);
+    api_base_examples(ctx, c, false);
     fflush(ctx->out);
     return status;
 }

@@ -207,6 +207,10 @@ char *api_mpq_text(const mpq_t q);
 void api_odds_table(const Compiled *c, const muster_prob_opts *opts, const Odds *o, OddsTable *t);
 
 /* odds_vs.c: --vs, worked out and printed (vs_print.c) */
+void api_vs_build(const Compiled *const *compiled, const Odds *odds, const char *const *path, int nsides,
+                  const muster_prob_opts *opts, uint64_t seed, OddsVs *vs);
+bool api_vs_differs(const OddsVs *vs);
+int api_base_examples(muster_ctx *ctx, const Compiled *c, bool changed_only);
 int api_prob_vs(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
                 const muster_prob_opts *opts, uint64_t seed, const Odds *base);
 void api_vs_text(FILE *out, const OddsVs *vs);

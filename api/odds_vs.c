@@ -132,21 +132,36 @@ static void vs_totals(OddsVs *vs)
     set_changes(vs->mean, vs->nsides);
 }
 
-/* The odds of the call in every variant (odds[1..]), worked out with the
- * rules' seed; odds[0] is the rules'. */
-static int variant_odds(muster_ctx *ctx, const char *proc, int nargs, char *const *args,
-                        const muster_prob_opts *opts, uint64_t seed, Odds *odds, const Compiled **compiled)
+/* The sides' odds side by side: compiled[k] and odds[k] for each side,
+ * the rules' first; path[k] names each. */
+void api_vs_build(const Compiled *const *compiled, const Odds *odds, const char *const *path, int nsides,
+                  const muster_prob_opts *opts, uint64_t seed, OddsVs *vs)
 {
-    for (int k = 1; k <= opts->nvs; k++) {
-        muster_program *variant = muster_load(ctx, opts->vs[k - 1]);
-        if (!variant)
-            return MUSTER_ERROR;
-        compiled[k] = variant->compiled;
-        int st = api_compute_odds(ctx, compiled[k], proc, nargs, args, opts, seed, &odds[k]);
-        if (st != MUSTER_OK)
-            return st;
+    *vs = (OddsVs){ .nsides = nsides, .seed = seed };
+    vs->side = mem_alloc(sizeof(OddsTable) * (size_t)nsides);
+    vs->path = mem_alloc(sizeof(char *) * (size_t)nsides);
+    for (int k = 0; k < nsides; k++) {
+        api_odds_table(compiled[k], opts, &odds[k], &vs->side[k]);
+        vs->path[k] = path[k];
     }
-    return MUSTER_OK;
+    vs_rows(vs);
+    vs_totals(vs);
+}
+
+/* Whether any side's odds differ from the rules' in any result. */
+bool api_vs_differs(const OddsVs *vs)
+{
+    for (int k = 1; k < vs->nsides; k++) {
+        for (int i = 0; i < vs->n; i++) {
+            const OddsCell *c = &vs->rows[i].cell[k];
+            if (c->exact_change ? mpq_sgn(c->dq) != 0 : c->change != 0)
+                return true;
+        }
+        const OddsCell *g = vs->has_not_given ? &vs->not_given[k] : NULL;
+        if (g && (g->exact_change ? mpq_sgn(g->dq) != 0 : g->change != 0))
+            return true;
+    }
+    return false;
 }
 
 static void print_vs(FILE *out, const muster_prob_opts *opts, const OddsVs *vs)
@@ -165,22 +180,31 @@ int api_prob_vs(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs,
     int nsides = 1 + opts->nvs;
     Odds *odds = mem_alloc(sizeof(Odds) * (size_t)nsides);
     const Compiled **compiled = mem_alloc(sizeof(Compiled *) * (size_t)nsides);
+    const char **path = mem_alloc(sizeof(char *) * (size_t)nsides);
     odds[0] = *base;
     compiled[0] = c;
-    int st = variant_odds(ctx, proc, nargs, args, opts, seed, odds, compiled);
-    if (st == MUSTER_OK) {
-        OddsVs vs = { .nsides = nsides, .seed = seed };
-        vs.side = mem_alloc(sizeof(OddsTable) * (size_t)nsides);
-        vs.path = mem_alloc(sizeof(char *) * (size_t)nsides);
-        for (int k = 0; k < nsides; k++) {
-            api_odds_table(compiled[k], opts, &odds[k], &vs.side[k]);
-            vs.path[k] = k ? opts->vs[k - 1] : c->src->path;
+    path[0] = c->src->path;
+    int st = MUSTER_OK;
+    int done = 1;
+    for (; done < nsides && st == MUSTER_OK; done++) {
+        /* each variant's odds, worked out with the rules' seed */
+        muster_program *variant = muster_load(ctx, opts->vs[done - 1]);
+        if (!variant) {
+            st = MUSTER_ERROR;
+            break;
         }
-        vs_rows(&vs);
-        vs_totals(&vs);
+        compiled[done] = variant->compiled;
+        path[done] = opts->vs[done - 1];
+        st = api_compute_odds(ctx, compiled[done], proc, nargs, args, opts, seed, &odds[done]);
+        if (st != MUSTER_OK)
+            break;
+    }
+    if (st == MUSTER_OK) {
+        OddsVs vs;
+        api_vs_build(compiled, odds, path, nsides, opts, seed, &vs);
         print_vs(ctx->out, opts, &vs);
     }
-    for (int k = 1; k < nsides; k++)
+    for (int k = 1; k < done && k < nsides; k++)
         if (odds[k].exact)
             exact_clear(&odds[k].er);
     return st;

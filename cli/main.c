@@ -36,6 +36,9 @@ static const char usage_text[] =
     "  test FILE|DIR...          run the examples of each script (DIR: every .muster in it)\n"
     "  turn FILE                 print the turn sequence as a checklist\n"
     "  sheet FILE [--md|--html]  render the script as a quick reference sheet (Markdown by default)\n"
+    "  diff BASE VARIANT [PROC [NAME=VALUE]...]\n"
+    "                            what a house rule changes: declarations, the rules' examples,\n"
+    "                            and the odds of PROC (or of every procedure without arguments)\n"
     "  dis FILE                  print the compiled bytecode\n"
     "  dis FILE PROC [ARG=VALUE...]  the bytecode 'prob' simulates for these arguments (--choose, --field)\n"
     "\n"
@@ -197,8 +200,8 @@ static void find_scripts(const char *dir, Seen *seen, char ***files, int *n, int
 /* The commands, one bit each: an option lists the commands it goes with. */
 enum {
     CMD_CHECK = 1 << 0, CMD_TEST = 1 << 1, CMD_TURN = 1 << 2, CMD_SHEET = 1 << 3,
-    CMD_DIS = 1 << 4, CMD_RUN = 1 << 5, CMD_PROB = 1 << 6,
-    CMD_ALL = (1 << 7) - 1,
+    CMD_DIS = 1 << 4, CMD_RUN = 1 << 5, CMD_PROB = 1 << 6, CMD_DIFF = 1 << 7,
+    CMD_ALL = (1 << 8) - 1,
     CMD_RUN_PROB = CMD_RUN | CMD_PROB,
 };
 
@@ -250,18 +253,18 @@ enum { ID_BASE = 256 };
 #define FIELD(member) offsetof(Options, member)
 
 static const OptionSpec option_table[NOPTIONS] = {
-    [O_SEED] = { "seed", 0, NUMBER, CMD_RUN_PROB, FIELD(seed), 0, UINT64_MAX },
+    [O_SEED] = { "seed", 0, NUMBER, CMD_RUN_PROB | CMD_DIFF, FIELD(seed), 0, UINT64_MAX },
     [O_DICE] = { "dice", 0, TEXT, CMD_RUN, FIELD(run.dice), 0, 0 },
     [O_EXPLAIN] = { "explain", 0, FLAG, CMD_RUN, FIELD(run.explain), 0, 0 },
     [O_JSON] = { "json", 0, FLAG, CMD_RUN_PROB, FIELD(json), 0, 0 },
-    [O_CHOOSE] = { "choose", 0, LIST, CMD_RUN_PROB | CMD_DIS, FIELD(choices), 0, 0 },
+    [O_CHOOSE] = { "choose", 0, LIST, CMD_RUN_PROB | CMD_DIS | CMD_DIFF, FIELD(choices), 0, 0 },
     [O_CSV] = { "csv", 0, FLAG, CMD_PROB, FIELD(prob.csv), 0, 0 },
-    [O_TRIALS] = { "trials", 0, NUMBER, CMD_PROB, FIELD(prob.trials), 1, UINT64_MAX },
-    [O_FIELD] = { "field", 0, TEXT, CMD_PROB | CMD_DIS, FIELD(prob.field), 0, 0 },
+    [O_TRIALS] = { "trials", 0, NUMBER, CMD_PROB | CMD_DIFF, FIELD(prob.trials), 1, UINT64_MAX },
+    [O_FIELD] = { "field", 0, TEXT, CMD_PROB | CMD_DIS | CMD_DIFF, FIELD(prob.field), 0, 0 },
     [O_EXACT] = { "exact", 0, FLAG, CMD_PROB, FIELD(prob.exact), 0, 0 },
-    [O_BUDGET] = { "budget", 0, NUMBER, CMD_PROB, FIELD(prob.budget), 1, UINT64_MAX },
+    [O_BUDGET] = { "budget", 0, NUMBER, CMD_PROB | CMD_DIFF, FIELD(prob.budget), 1, UINT64_MAX },
     [O_VS] = { "vs", 0, LIST, CMD_PROB, FIELD(vs), 0, 0 },
-    [O_THREADS] = { "threads", 0, NUMBER, CMD_PROB, FIELD(threads), 1, 256 },
+    [O_THREADS] = { "threads", 0, NUMBER, CMD_PROB | CMD_DIFF, FIELD(threads), 1, 256 },
     [O_NO_SPECIALIZE] = { "no-specialize", 0, FLAG, CMD_PROB, FIELD(prob.no_specialize), 0, 0 },
     [O_EXPRESSION] = { NULL, 'e', TEXT, CMD_RUN_PROB, FIELD(expression), 0, 0 },
     [O_MD] = { "md", 0, FLAG, CMD_SHEET, FIELD(md), 0, 0 },
@@ -417,6 +420,30 @@ static int cmd_prob(muster_ctx *ctx, Options *o, const Target *t)
     return muster_prob(ctx, t->prog, t->proc, t->nargs, t->args, &o->prob);
 }
 
+/* muster diff BASE VARIANT [PROC [NAME=VALUE]...]: what a house rule
+ * changes, and the odds it changes. */
+static int cmd_diff(muster_ctx *ctx, Options *o, const Target *t)
+{
+    if (t->npos < 2)
+        return usage_error("%sdiff needs the rules and the house rule: muster diff BASE VARIANT [PROC [NAME=VALUE]...]",
+                           "");
+    muster_program *base = muster_load(ctx, t->pos[0]);
+    muster_program *variant = base ? muster_load(ctx, t->pos[1]) : NULL;
+    if (!variant)
+        return MUSTER_ERROR;
+    o->prob.have_seed = (o->given >> O_SEED) & 1;
+    o->prob.seed = o->seed;
+    o->prob.choices = o->choices.items;
+    o->prob.nchoices = o->choices.n;
+    o->prob.threads = (int)o->threads;
+    if (!o->prob.threads) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        o->prob.threads = cores > 0 ? (int)(cores < 64 ? cores : 64) : 1;
+    }
+    const char *proc = t->npos > 2 ? t->pos[2] : NULL;
+    return muster_diff(ctx, base, variant, proc, t->npos > 3 ? t->npos - 3 : 0, t->pos + 3, &o->prob);
+}
+
 /* What a command's operands are. */
 enum Operands {
     FILES,          /* FILE...: the command loads them itself */
@@ -441,6 +468,7 @@ static const Command commands[] = {
     { "run", CMD_RUN, CALL, "run", cmd_run },
     { "prob", CMD_PROB, CALL, "simulate", cmd_prob },
     { "dis", CMD_DIS, FILE_AND_CALL, NULL, cmd_dis },
+    { "diff", CMD_DIFF, FILES, NULL, cmd_diff },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 

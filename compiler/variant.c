@@ -167,22 +167,6 @@ static bool same_key(const Key *a, const Key *b)
     return a->lo == b->lo && a->hi == b->hi && a->lo_open == b->lo_open && a->hi_open == b->hi_open;
 }
 
-static char *key_text(const Key *k)
-{
-    char buf[96];
-    if (k->kind == KEY_NAME)
-        return mem_strdup(k->name);
-    if (k->kind == KEY_INT || (k->lo == k->hi && !k->lo_open && !k->hi_open))
-        snprintf(buf, sizeof buf, "%lld", (long long)k->lo);
-    else if (k->lo_open)
-        snprintf(buf, sizeof buf, "..%lld", (long long)k->hi);
-    else if (k->hi_open)
-        snprintf(buf, sizeof buf, "%lld..", (long long)k->lo);
-    else
-        snprintf(buf, sizeof buf, "%lld..%lld", (long long)k->lo, (long long)k->hi);
-    return mem_strdup(buf);
-}
-
 /* A numeric key's ends, open ends as the extremes. */
 static int64_t key_lo(const Key *k) { return k->lo_open ? INT64_MIN : k->lo; }
 static int64_t key_hi(const Key *k) { return k->hi_open ? INT64_MAX : k->hi; }
@@ -355,7 +339,7 @@ static int *columns_given(Patch *pt, const Decl *change, const Decl *base, bool 
                 col_at[c] = b;
         if (col_at[c] < 0) {
             refuse(pt, change, cols->items[c].span, "the %s '%s' has no column '%s' in %s", kind_word(base),
-                   change->name, key_text(&cols->items[c]), pt->base);
+                   change->name, ast_key_text(&cols->items[c]), pt->base);
             *bad = true;
         }
     }
@@ -399,12 +383,12 @@ static int row_for_key(Patch *pt, const Decl *change, const Row *row, const Key 
         bool taken = numeric ? meets_any(t, k) : own_row(t, k) >= 0;
         if (taken && numeric) {
             refuse(pt, change, k->span, "the %s '%s' already has rows for some of %s in %s; leave out 'add' to "
-                   "lay the new row over them", what, change->name, key_text(k), pt->base);
+                   "lay the new row over them", what, change->name, ast_key_text(k), pt->base);
             return -1;
         }
         if (taken) {
             refuse(pt, change, k->span, "the %s '%s' already has a row '%s' in %s; to change it, leave out 'add'",
-                   what, change->name, key_text(k), pt->base);
+                   what, change->name, ast_key_text(k), pt->base);
             return -1;
         }
         if (subset) {
@@ -422,13 +406,13 @@ static int row_for_key(Patch *pt, const Decl *change, const Row *row, const Key 
         return at;
     if (!numeric || !meets_any(t, k)) {
         refuse(pt, change, k->span, "the %s '%s' has no row '%s' in %s (to add one, write 'add' before it)", what,
-               change->name, key_text(k), pt->base);
+               change->name, ast_key_text(k), pt->base);
         return -1;
     }
     const Row *like = row_holding(t, k);
     if (subset && !like) {
         refuse(pt, change, k->span, "'%s' spans rows of '%s' that differ in %s; with a 'columns' line, give a "
-               "range within one row", key_text(k), change->name, pt->base);
+               "range within one row", ast_key_text(k), change->name, pt->base);
         return -1;
     }
     return overlay(t, k, like);

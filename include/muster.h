@@ -85,6 +85,13 @@ MUSTER_API int muster_prob(muster_ctx *ctx, const muster_program *prog, const ch
 /* Check a compiled script further: report the values its tables leave out
  * (warnings) and run its examples; MUSTER_ERROR if an example fails.  The
  * counts of examples that passed and failed are added to *passed and *failed. */
+/* What a house rule changes: the declarations of `variant` that differ
+ * from `base`'s, the base's examples it changes, and the odds of the call
+ * named (or of every procedure both run without arguments) where they
+ * differ; opts as for muster_prob (seed 1 unless given; not json/csv/vs). */
+MUSTER_API int muster_diff(muster_ctx *ctx, const muster_program *base, const muster_program *variant,
+                           const char *proc, int nargs, char *const *args, const muster_prob_opts *opts);
+
 MUSTER_API int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed);
 /* Run the examples, printing a line for each ("PASS ..." / "FAIL ..."). */
 MUSTER_API int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed);

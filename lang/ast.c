@@ -194,3 +194,19 @@ void ast_module_push(Module *m, Decl *d)
     m->decls = ast_grow(m->decls, m->n, &m->cap, sizeof *m->decls);
     m->decls[m->n++] = d;
 }
+
+char *ast_key_text(const Key *k)
+{
+    char buf[96];
+    if (k->kind == KEY_NAME)
+        return mem_strdup(k->name);
+    if (k->kind == KEY_INT || (k->lo == k->hi && !k->lo_open && !k->hi_open))
+        snprintf(buf, sizeof buf, "%lld", (long long)k->lo);
+    else if (k->lo_open)
+        snprintf(buf, sizeof buf, "..%lld", (long long)k->hi);
+    else if (k->hi_open)
+        snprintf(buf, sizeof buf, "%lld..", (long long)k->lo);
+    else
+        snprintf(buf, sizeof buf, "%lld..%lld", (long long)k->lo, (long long)k->hi);
+    return mem_strdup(buf);
+}

@@ -277,6 +277,8 @@ Expr *ast_roll(Expr *count, int64_t sides, Expr *sides_expr, Span span);
 Stmt *ast_stmt(StmtKind kind, Span span);
 void ast_stmt_push(StmtList *list, Stmt *s);
 Decl *ast_decl(DeclKind kind, const char *name, Span name_span, Span span);
+/* A row key as muster writes it: "light", "7", "..6", "8..", "3..5". */
+char *ast_key_text(const Key *k);
 void ast_module_push(Module *m, Decl *d);
 
 #endif

@@ -769,11 +769,10 @@ patch_items
 patch_item
     : mod_item
     | REMOVE STRING  { $$ = (ModItem){ .kind = MOD_ADD, .span = @$, .label = $2.bytes, .patch = PATCH_REMOVE }; }
-    | ADD mod_item   { $$ = $2; $$.patch = PATCH_ADD; $$.span = @$; }
+    | ADD mod_item   { $$ = $2; $$.patch = PATCH_ADD; }
     | ADD IDENT STRING mod_item {
           $$ = $4;
           $$.patch = PATCH_ADD;
-          $$.span = @$;
           if (!strcmp($2, "before") || !strcmp($2, "after"))
               $$.place = $2[0] == 'b' ? -1 : 1;
           else

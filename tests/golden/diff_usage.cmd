@@ -1,0 +1,1 @@
+diff ../../rules/rebs.muster

@@ -1,0 +1,1 @@
+diff ../bad/bases/variant_base.muster variant_house.muster shoot a=infantry
