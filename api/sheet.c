@@ -8,6 +8,14 @@
  * cell reads "not given in source" so the sheet can be laid beside the
  * original and the gaps seen at a glance.  The HTML is one self-contained
  * page (CSS only, no scripts) laid out for printing on A4.
+ *
+ * A variant's sheet is the whole ruleset: the declarations of its base (as
+ * the variant patched them) and of each variant of the chain, with a House
+ * rules block naming each variant, its mark (†, ‡, ...) and its note.  What
+ * a variant changed carries its mark (the marks the loader left: Row.src,
+ * Row.cell_src, ModItem.src, Member.src, Param.src, Decl.was), what it
+ * added also "new", and a modifier line it removed is struck through.  Its
+ * worked examples are the variant's own: the base's may not hold under it.
  */
 #include "config.h"
 #include "api/sheet.h"
@@ -267,13 +275,10 @@ static void latest_in_mods(const Sheet *s, const ModList *items, int *best)
     }
 }
 
-/* The mark of the variant that made d (a declaration a change put in
- * place of d->was): the one whose body it has, else the last of the chain
- * whose file its parts carry, else (it only took things away) the last. */
-static const char *changer_mark(const Sheet *s, const Decl *d)
+/* The latest variant of the chain (its index) whose file d's parts carry:
+ * its defaults, rows, cells, lines or members; -1 for none. */
+static int parts_latest(const Sheet *s, const Decl *d)
 {
-    if (d->src != d->was->src && mark_of(s, d->src))
-        return mark_of(s, d->src);
     int best = -1;
     for (int i = 0; i < d->params.n; i++)
         latest(s, d->params.items[i].src, &best);
@@ -289,18 +294,98 @@ static const char *changer_mark(const Sheet *s, const Decl *d)
     if (d->kind == DECL_ENUM)
         for (int i = 0; i < d->as.enm.n; i++)
             latest(s, d->as.enm.items[i].src, &best);
-    return s->house[best >= 0 ? best : s->nhouse - 1].mark;
+    return best;
 }
 
-/* What a heading says after its title: a variant's mark on a declaration
- * it changed, and "new" on one it added. */
+/* The variant (its index) that made `level`, a change put in place of
+ * level->was, when what it brought says so: a body, or parts of its file;
+ * -1 when it only took things away or changed a choice's default. */
+static int level_known(const Sheet *s, const Decl *level)
+{
+    int body = -1;
+    if (level->src != level->was->src)
+        latest(s, level->src, &body);
+    if (body >= 0)
+        return body;
+    int own = parts_latest(s, level);
+    return own > parts_latest(s, level->was) ? own : -1;
+}
+
+#define MAX_LEVELS 64
+
+/* The mark of the variant that made `level`, one of the declarations a
+ * chain of changes left (d, d->was, ...).  Known from what it brought, or
+ * else from where it stands among the others: each variant of the chain
+ * changes a declaration at most once, innermost first.  When that still
+ * leaves a choice, the marks it could be, "†/‡". */
+static const char *level_mark(const Sheet *s, const Decl *d, const Decl *level)
+{
+    const Decl *levels[MAX_LEVELS];
+    int k = 0, at = 0;
+    for (const Decl *x = d; x->was && k < MAX_LEVELS; x = x->was) {
+        at = x == level ? k : at;
+        levels[k++] = x;
+    }
+    int known = level_known(s, level);
+    if (known >= 0)
+        return s->house[known].mark;
+    int lo = k - 1 - at, hi = s->nhouse - 1 - at;
+    for (int j = 0; j < k; j++) {
+        int v = j == at ? -1 : level_known(s, levels[j]);
+        if (v >= 0 && j > at && v + (j - at) > lo)
+            lo = v + (j - at);
+        if (v >= 0 && j < at && v - (at - j) < hi)
+            hi = v - (at - j);
+    }
+    if (hi <= lo)
+        return s->house[lo < s->nhouse ? lo : s->nhouse - 1].mark;
+    char *text = mem_alloc_atomic((size_t)(hi - lo + 1) * 16);
+    text[0] = '\0';
+    for (int v = lo; v <= hi; v++)
+        sprintf(text + strlen(text), "%s%s", v > lo ? "/" : "", s->house[v].mark);
+    return text;
+}
+
+/* The marks of every variant that changed d, innermost first. */
+static const char *changer_marks(const Sheet *s, const Decl *d)
+{
+    const char *marks[MAX_LEVELS];
+    int k = 0;
+    size_t len = 1;
+    for (const Decl *x = d; x->was && k < MAX_LEVELS; x = x->was) {
+        marks[k] = level_mark(s, d, x);
+        len += strlen(marks[k++]) + 1;
+    }
+    char *text = mem_alloc_atomic(len);
+    text[0] = '\0';
+    for (int i = k - 1; i >= 0; i--)
+        sprintf(text + strlen(text), "%s%s", i < k - 1 ? " " : "", marks[i]);
+    return text;
+}
+
+/* The declaration of the ruleset at the bottom of d's chain of changes. */
+static const Decl *original(const Decl *d)
+{
+    while (d->was)
+        d = d->was;
+    return d;
+}
+
+/* What a heading says after its title: the mark of each variant that
+ * changed the declaration, and "new" after that of the one that added it. */
 static const char *decl_mark(const Sheet *s, const Decl *d)
 {
     if (!s->nhouse)
         return NULL;
-    if (d->was)
-        return changer_mark(s, d);
-    return with_new(mark_of(s, d->src), true);
+    const char *added = with_new(mark_of(s, original(d)->src), true);
+    if (!d->was)
+        return added;
+    const char *changed = changer_marks(s, d);
+    if (!added)
+        return changed;
+    char *both = mem_alloc_atomic(strlen(added) + strlen(changed) + 2);
+    sprintf(both, "%s %s", added, changed);
+    return both;
 }
 
 static bool same_row_key(const Key *a, const Key *b)
@@ -315,7 +400,7 @@ static bool same_row_key(const Key *a, const Key *b)
 /* A row none of whose keys the base's table has (or overlaps): added. */
 static bool row_is_new(const Decl *d, const Row *row)
 {
-    const Decl *was = d->was;
+    const Decl *was = d->was ? original(d) : NULL;
     for (int r = 0; was && r < was->as.table.nrows; r++)
         for (int i = 0; i < was->as.table.rows[r].keys.n; i++)
             for (int k = 0; k < row->keys.n; k++)
@@ -335,10 +420,11 @@ static bool has_label(const ModList *items, const char *label)
 
 static bool member_is_new(const Decl *d, const char *name)
 {
-    for (int i = 0; d->was && i < d->was->as.enm.n; i++)
-        if (!strcmp(d->was->as.enm.items[i].name, name))
+    const Decl *was = d->was ? original(d) : NULL;
+    for (int i = 0; was && i < was->as.enm.n; i++)
+        if (!strcmp(was->as.enm.items[i].name, name))
             return false;
-    return d->was != NULL;
+    return was != NULL;
 }
 
 /* ---- pieces of declarations ---- */
@@ -525,7 +611,7 @@ static const char *line_mark(const Sheet *s, const ModItem *it)
     if (s->struck)
         return s->struck;
     const char *mark = part_mark(s, s->decl, it->src);
-    bool fresh = !it->label || !s->decl->was || !has_label(&s->decl->was->as.mods.items, it->label);
+    bool fresh = !it->label || !s->decl->was || !has_label(&original(s->decl)->as.mods.items, it->label);
     return with_new(mark, fresh);
 }
 
@@ -600,17 +686,17 @@ static void mod_rows(Sheet *s, const ModList *items, const char *group, int *gro
     }
 }
 
-/* The labelled lines of `was` that `now` has not, struck through with the
- * mark of the variant that took them away. */
-static void removed_lines(Sheet *s, const ModList *was, const Decl *now, int *groups)
+/* The labelled lines of `was` that `now` (a level of d's chain of changes)
+ * has not, struck through with the mark of the variant that took them away. */
+static void removed_lines(Sheet *s, const ModList *was, const Decl *now, const Decl *d, int *groups)
 {
     for (int i = 0; i < was->n; i++) {
         const ModItem *it = &was->items[i];
         if (it->kind == MOD_ONEOF)
-            removed_lines(s, &it->group, now, groups);
+            removed_lines(s, &it->group, now, d, groups);
         else if (it->label && !has_label(&now->as.mods.items, it->label)) {
             ModList one = { (ModItem *)it, 1, 1 };
-            s->struck = changer_mark(s, now);
+            s->struck = level_mark(s, d, now);
             mod_rows(s, &one, NULL, groups);
             s->struck = NULL;
         }
@@ -622,7 +708,7 @@ static void removed_rows(Sheet *s, const Decl *d)
 {
     int groups = 0;
     for (const Decl *now = d; s->nhouse && now->was; now = now->was)
-        removed_lines(s, &now->was->as.mods.items, now, &groups);
+        removed_lines(s, &now->was->as.mods.items, now, d, &groups);
 }
 
 static void render_modifiers(Sheet *s, const Decl *d)
@@ -713,7 +799,7 @@ static const char *default_change(const Sheet *s, const Decl *d)
 {
     for (const Decl *now = d; s->nhouse && now->was; now = now->was)
         if (strcmp(now->as.enm.deflt, now->was->as.enm.deflt) != 0) {
-            const char *mark = changer_mark(s, now);
+            const char *mark = level_mark(s, d, now);
             char *text = mem_alloc_atomic(strlen(mark) + strlen(now->was->as.enm.deflt) + 16);
             sprintf(text, "%s (was %s)", mark, now->was->as.enm.deflt);
             return text;
@@ -830,8 +916,8 @@ static void render_examples(Sheet *s, const Module *m)
     bool any = false;
     for (int i = 0; i < m->n; i++) {
         const Decl *d = m->decls[i];
-        if (d->kind != DECL_EXAMPLE || !on_sheet(s, d))
-            continue;
+        if (d->kind != DECL_EXAMPLE || d->src != s->c->src)
+            continue;   /* a base's examples may not hold under a variant */
         if (!any) {
             heading(s, 2, "Worked examples", NULL);
             fputs(s->html ? "<ul class=\"examples\">\n" : "", s->out);
@@ -839,11 +925,6 @@ static void render_examples(Sheet *s, const Module *m)
         }
         fputs(s->html ? "<li>" : "- ", s->out);
         put(s, d->name);
-        const char *mark = decl_mark(s, d);
-        if (mark) {
-            fputc(' ', s->out);
-            put(s, mark);
-        }
         if (d->cite) {
             fputs(s->html ? " <span class=\"cite\">" : " (", s->out);
             put(s, d->cite);
