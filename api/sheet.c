@@ -605,21 +605,22 @@ static const char *sign_of(const Expr *e)
 }
 
 /* The mark after a line's amount: that of the variant that removed it,
- * changed it, or added it ("new"). */
-static const char *line_mark(const Sheet *s, const ModItem *it)
+ * changed it, or added it ("new") or the `one of` group it is in (outer). */
+static const char *line_mark(const Sheet *s, const ModItem *it, const char *outer)
 {
     if (s->struck)
         return s->struck;
     const char *mark = part_mark(s, s->decl, it->src);
+    mark = mark ? mark : outer;
     bool fresh = !it->label || !s->decl->was || !has_label(&original(s->decl)->as.mods.items, it->label);
     return with_new(mark, fresh);
 }
 
-static void mod_rows(Sheet *s, const ModList *items, const char *group, int *groups)
+static void mod_rows(Sheet *s, const ModList *items, const char *group, const char *outer, int *groups)
 {
     for (int i = 0; i < items->n; i++) {
         const ModItem *it = &items->items[i];
-        const char *mark = line_mark(s, it);
+        const char *mark = line_mark(s, it, outer);
         char when[512];
         if (it->kind != MOD_ONEOF)
             row_begin(s);
@@ -678,7 +679,7 @@ static void mod_rows(Sheet *s, const ModList *items, const char *group, int *gro
             /* groups are numbered, so two in a row can be told apart */
             char *label = mem_alloc_atomic(32);
             snprintf(label, 32, "one of (%d): ", ++*groups);
-            mod_rows(s, &it->group, label, groups);
+            mod_rows(s, &it->group, label, part_mark(s, s->decl, it->src), groups);
             continue;
         }
         }
@@ -697,7 +698,7 @@ static void removed_lines(Sheet *s, const ModList *was, const Decl *now, const D
         else if (it->label && !has_label(&now->as.mods.items, it->label)) {
             ModList one = { (ModItem *)it, 1, 1 };
             s->struck = level_mark(s, d, now);
-            mod_rows(s, &one, NULL, groups);
+            mod_rows(s, &one, NULL, NULL, groups);
             s->struck = NULL;
         }
     }
@@ -729,7 +730,7 @@ static void render_modifiers(Sheet *s, const Decl *d)
     table_begin(s, headers, 3);
     int groups = 0;
     s->decl = d;
-    mod_rows(s, &d->as.mods.items, NULL, &groups);
+    mod_rows(s, &d->as.mods.items, NULL, NULL, &groups);
     removed_rows(s, d);
     table_end(s);
 }
