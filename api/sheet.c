@@ -8,6 +8,14 @@
  * cell reads "not given in source" so the sheet can be laid beside the
  * original and the gaps seen at a glance.  The HTML is one self-contained
  * page (CSS only, no scripts) laid out for printing on A4.
+ *
+ * A variant's sheet is the whole ruleset: the declarations of its base (as
+ * the variant patched them) and of each variant of the chain, with a House
+ * rules block naming each variant, its mark (†, ‡, ...) and its note.  What
+ * a variant changed carries its mark (the marks the loader left: Row.src,
+ * Row.cell_src, ModItem.src, Member.src, Param.src, Decl.was), what it
+ * added also "new", and a modifier line it removed is struck through.  Its
+ * worked examples are the variant's own: the base's may not hold under it.
  */
 #include "config.h"
 #include "api/sheet.h"
@@ -16,11 +24,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One variant of the chain a variant's sheet shows, innermost first. */
+typedef struct House {
+    const Decl *header;      /* its `variant "TITLE" of "BASE"` */
+    const char *mark;        /* "†", "‡", ... */
+} House;
+
 typedef struct Sheet {
     FILE *out;
     bool html;
     bool one_line;           /* writing a table cell or a heading: a line break must not end it */
     const Compiled *c;
+    /* a variant's sheet: its chain of variants (none for a plain script)
+     * and the file of the ruleset at the bottom of it */
+    House *house;
+    int nhouse;
+    const Source *root;
+    const char *mark;        /* written after the next cell's text, then cleared */
+    const char *struck;      /* cells of a modifier line a variant removed: its mark */
+    const Decl *decl;        /* the declaration being written */
 } Sheet;
 
 /* ---- text ---- */
@@ -88,6 +110,21 @@ static void heading(Sheet *s, int level, const char *text, const char *cite)
         fputs("\n\n", s->out);
     }
     s->one_line = false;
+}
+
+/* A declaration's heading: its title, and what a variant did to it. */
+static const char *decl_mark(const Sheet *s, const Decl *d);
+
+static void decl_heading(Sheet *s, int level, const char *title, const Decl *d)
+{
+    const char *mark = decl_mark(s, d);
+    if (!mark) {
+        heading(s, level, title, d->cite);
+        return;
+    }
+    char *marked = mem_alloc_atomic(strlen(title) + strlen(mark) + 2);
+    sprintf(marked, "%s %s", title, mark);
+    heading(s, level, marked, d->cite);
 }
 
 /* Prose from a doc comment: lines wrap, a blank line starts a new
@@ -162,23 +199,30 @@ static void table_begin(Sheet *s, const char *const *headers, int n)
     }
 }
 
-/* A cell: plain text, or with a class (HTML) / emphasis (Markdown). */
+/* A cell: plain text, or with a class (HTML) / emphasis (Markdown); struck
+ * through when s->struck, and followed by the pending mark. */
 static void cell(Sheet *s, const char *text, const char *cls)
 {
     s->one_line = true;
+    bool strike = s->struck && text && *text;
     if (s->html) {
         fprintf(s->out, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+        fputs(strike ? "<del>" : "", s->out);
         put(s, text ? text : "");
-        fputs("</td>", s->out);
+        fputs(strike ? "</del>" : "", s->out);
     } else {
-        fputc(' ', s->out);
+        fputs(strike ? " ~~" : " ", s->out);
         if (cls && text && *text)
             fputc('*', s->out);
         put(s, text ? text : "");
         if (cls && text && *text)
             fputc('*', s->out);
-        fputs(" |", s->out);
+        fputs(strike ? "~~" : "", s->out);
     }
+    if (s->mark)
+        put(s, s->mark);
+    fputs(s->html ? "</td>" : " |", s->out);
+    s->mark = NULL;
     s->one_line = false;
 }
 
@@ -188,6 +232,199 @@ static void row_end(Sheet *s) { fputs(s->html ? "</tr>\n" : "\n", s->out); }
 static void table_end(Sheet *s)
 {
     fputs(s->html ? "</tbody>\n</table>\n" : "\n", s->out);
+}
+
+/* ---- what a variant changed ---- */
+
+/* The mark of the variant whose file src is, or NULL (the base's, or none). */
+static const char *mark_of(const Sheet *s, const Source *src)
+{
+    for (int i = 0; src && i < s->nhouse; i++)
+        if (s->house[i].header->src == src)
+            return s->house[i].mark;
+    return NULL;
+}
+
+/* The mark of a part of d that a variant wrote (its src), or NULL. */
+static const char *part_mark(const Sheet *s, const Decl *d, const Source *src)
+{
+    return src && src != d->src ? mark_of(s, src) : NULL;
+}
+
+static const char *with_new(const char *mark, bool fresh)
+{
+    if (!mark || !fresh)
+        return mark;
+    char *text = mem_alloc_atomic(strlen(mark) + 8);
+    sprintf(text, "%s new", mark);
+    return text;
+}
+
+static void latest(const Sheet *s, const Source *src, int *best)
+{
+    for (int i = 0; src && i < s->nhouse; i++)
+        if (s->house[i].header->src == src && i > *best)
+            *best = i;
+}
+
+static void latest_in_mods(const Sheet *s, const ModList *items, int *best)
+{
+    for (int i = 0; i < items->n; i++) {
+        latest(s, items->items[i].src, best);
+        latest_in_mods(s, &items->items[i].group, best);
+    }
+}
+
+/* The latest variant of the chain (its index) whose file d's parts carry:
+ * its defaults, rows, cells, lines or members; -1 for none. */
+static int parts_latest(const Sheet *s, const Decl *d)
+{
+    int best = -1;
+    for (int i = 0; i < d->params.n; i++)
+        latest(s, d->params.items[i].src, &best);
+    if (d->kind == DECL_TABLE || d->kind == DECL_BANDS)
+        for (int r = 0; r < d->as.table.nrows; r++) {
+            const Row *row = &d->as.table.rows[r];
+            latest(s, row->src, &best);
+            for (int k = 0; row->cell_src && k < row->cells.n; k++)
+                latest(s, row->cell_src[k], &best);
+        }
+    if (d->kind == DECL_MODIFIERS)
+        latest_in_mods(s, &d->as.mods.items, &best);
+    if (d->kind == DECL_ENUM)
+        for (int i = 0; i < d->as.enm.n; i++)
+            latest(s, d->as.enm.items[i].src, &best);
+    return best;
+}
+
+/* The variant (its index) that made `level`, a change put in place of
+ * level->was, when what it brought says so: a body, or parts of its file;
+ * -1 when it only took things away or changed a choice's default. */
+static int level_known(const Sheet *s, const Decl *level)
+{
+    int body = -1;
+    if (level->src != level->was->src)
+        latest(s, level->src, &body);
+    if (body >= 0)
+        return body;
+    int own = parts_latest(s, level);
+    return own > parts_latest(s, level->was) ? own : -1;
+}
+
+#define MAX_LEVELS 64
+
+/* The mark of the variant that made `level`, one of the declarations a
+ * chain of changes left (d, d->was, ...).  Known from what it brought, or
+ * else from where it stands among the others: each variant of the chain
+ * changes a declaration at most once, innermost first.  When that still
+ * leaves a choice, the marks it could be, "†/‡". */
+static const char *level_mark(const Sheet *s, const Decl *d, const Decl *level)
+{
+    const Decl *levels[MAX_LEVELS];
+    int k = 0, at = 0;
+    for (const Decl *x = d; x->was && k < MAX_LEVELS; x = x->was) {
+        at = x == level ? k : at;
+        levels[k++] = x;
+    }
+    int known = level_known(s, level);
+    if (known >= 0)
+        return s->house[known].mark;
+    int lo = k - 1 - at, hi = s->nhouse - 1 - at;
+    for (int j = 0; j < k; j++) {
+        int v = j == at ? -1 : level_known(s, levels[j]);
+        if (v >= 0 && j > at && v + (j - at) > lo)
+            lo = v + (j - at);
+        if (v >= 0 && j < at && v - (at - j) < hi)
+            hi = v - (at - j);
+    }
+    if (hi <= lo)
+        return s->house[lo < s->nhouse ? lo : s->nhouse - 1].mark;
+    char *text = mem_alloc_atomic((size_t)(hi - lo + 1) * 16);
+    text[0] = '\0';
+    for (int v = lo; v <= hi; v++)
+        sprintf(text + strlen(text), "%s%s", v > lo ? "/" : "", s->house[v].mark);
+    return text;
+}
+
+/* The marks of every variant that changed d, innermost first. */
+static const char *changer_marks(const Sheet *s, const Decl *d)
+{
+    const char *marks[MAX_LEVELS];
+    int k = 0;
+    size_t len = 1;
+    for (const Decl *x = d; x->was && k < MAX_LEVELS; x = x->was) {
+        marks[k] = level_mark(s, d, x);
+        len += strlen(marks[k++]) + 1;
+    }
+    char *text = mem_alloc_atomic(len);
+    text[0] = '\0';
+    for (int i = k - 1; i >= 0; i--)
+        sprintf(text + strlen(text), "%s%s", i < k - 1 ? " " : "", marks[i]);
+    return text;
+}
+
+/* The declaration of the ruleset at the bottom of d's chain of changes. */
+static const Decl *original(const Decl *d)
+{
+    while (d->was)
+        d = d->was;
+    return d;
+}
+
+/* What a heading says after its title: the mark of each variant that
+ * changed the declaration, and "new" after that of the one that added it. */
+static const char *decl_mark(const Sheet *s, const Decl *d)
+{
+    if (!s->nhouse)
+        return NULL;
+    const char *added = with_new(mark_of(s, original(d)->src), true);
+    if (!d->was)
+        return added;
+    const char *changed = changer_marks(s, d);
+    if (!added)
+        return changed;
+    char *both = mem_alloc_atomic(strlen(added) + strlen(changed) + 2);
+    sprintf(both, "%s %s", added, changed);
+    return both;
+}
+
+static bool same_row_key(const Key *a, const Key *b)
+{
+    if (a->kind == KEY_NAME || b->kind == KEY_NAME)
+        return a->kind == b->kind && !strcmp(a->name, b->name);
+    int64_t alo = a->lo_open ? INT64_MIN : a->lo, ahi = a->hi_open ? INT64_MAX : a->hi;
+    int64_t blo = b->lo_open ? INT64_MIN : b->lo, bhi = b->hi_open ? INT64_MAX : b->hi;
+    return alo <= bhi && blo <= ahi;
+}
+
+/* A row none of whose keys the base's table has (or overlaps): added. */
+static bool row_is_new(const Decl *d, const Row *row)
+{
+    const Decl *was = d->was ? original(d) : NULL;
+    for (int r = 0; was && r < was->as.table.nrows; r++)
+        for (int i = 0; i < was->as.table.rows[r].keys.n; i++)
+            for (int k = 0; k < row->keys.n; k++)
+                if (same_row_key(&was->as.table.rows[r].keys.items[i], &row->keys.items[k]))
+                    return false;
+    return was != NULL;
+}
+
+static bool has_label(const ModList *items, const char *label)
+{
+    for (int i = 0; i < items->n; i++)
+        if ((items->items[i].label && !strcmp(items->items[i].label, label))
+            || has_label(&items->items[i].group, label))
+            return true;
+    return false;
+}
+
+static bool member_is_new(const Decl *d, const char *name)
+{
+    const Decl *was = d->was ? original(d) : NULL;
+    for (int i = 0; was && i < was->as.enm.n; i++)
+        if (!strcmp(was->as.enm.items[i].name, name))
+            return false;
+    return was != NULL;
 }
 
 /* ---- pieces of declarations ---- */
@@ -276,20 +513,23 @@ static void cell_value(Sheet *s, const Expr *e)
         cell(s, expr_text(e), NULL);
 }
 
-static char *signature(const Decl *d, const char *keyword)
+/* "name(x: int = 2) → T", a default a variant changed followed by its mark. */
+static char *signature(const Sheet *s, const Decl *d)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
     if (!m)
         return mem_strdup(d->name);
-    fprintf(m, "%s%s%s(", keyword ? keyword : "", keyword ? " " : "", d->name);
+    fprintf(m, "%s(", d->name);
     for (int i = 0; i < d->params.n; i++) {
         const Param *p = &d->params.items[i];
         fprintf(m, "%s%s: %s", i ? ", " : "", p->name, p->type.name);
         if (p->deflt) {
             fputs(" = ", m);
             ast_print_expr(m, p->deflt);
+            const char *mark = part_mark(s, d, p->src);
+            fputs(mark ? mark : "", m);
         }
     }
     fputc(')', m);
@@ -347,7 +587,7 @@ static void render_sequence(Sheet *s, const Decl *d)
 {
     char title[256];
     snprintf(title, sizeof title, "Turn sequence: %s", d->name);
-    heading(s, 2, title, d->cite);
+    decl_heading(s, 2, title, d);
     paragraph(s, d->doc, "doc");
     if (s->html)
         render_steps(s, &d->as.seq.items);
@@ -364,10 +604,23 @@ static const char *sign_of(const Expr *e)
                                  && e->as.binary.left->kind == EX_INT && e->as.binary.right->kind == EX_INT) ? "+" : "";
 }
 
-static void mod_rows(Sheet *s, const ModList *items, const char *group, int *groups)
+/* The mark after a line's amount: that of the variant that removed it,
+ * changed it, or added it ("new") or the `one of` group it is in (outer). */
+static const char *line_mark(const Sheet *s, const ModItem *it, const char *outer)
+{
+    if (s->struck)
+        return s->struck;
+    const char *mark = part_mark(s, s->decl, it->src);
+    mark = mark ? mark : outer;
+    bool fresh = !it->label || !s->decl->was || !has_label(&original(s->decl)->as.mods.items, it->label);
+    return with_new(mark, fresh);
+}
+
+static void mod_rows(Sheet *s, const ModList *items, const char *group, const char *outer, int *groups)
 {
     for (int i = 0; i < items->n; i++) {
         const ModItem *it = &items->items[i];
+        const char *mark = line_mark(s, it, outer);
         char when[512];
         if (it->kind != MOD_ONEOF)
             row_begin(s);
@@ -385,6 +638,7 @@ static void mod_rows(Sheet *s, const ModList *items, const char *group, int *gro
                 snprintf(value, sizeof value, compound ? "× (%s)" : "× %s", v);
             else
                 snprintf(value, sizeof value, "%s%s", v[0] == '-' || v[0] == '+' ? "" : sign_of(it->value), v);
+            s->mark = mark;
             cell(s, value, "mod");
             cell(s, it->label, NULL);
             break;
@@ -395,6 +649,7 @@ static void mod_rows(Sheet *s, const ModList *items, const char *group, int *gro
             char *v = expr_text(it->value);
             char value[256];
             snprintf(value, sizeof value, "%s%s each", v[0] == '-' || v[0] == '+' ? "" : sign_of(it->value), v);
+            s->mark = mark;
             cell(s, value, "mod");
             cell(s, it->label, NULL);
             break;
@@ -409,12 +664,14 @@ static void mod_rows(Sheet *s, const ModList *items, const char *group, int *gro
                 snprintf(value, sizeof value, "at least %lld", (long long)r->lo);
             else
                 snprintf(value, sizeof value, "%lld to %lld", (long long)r->lo, (long long)r->hi);
+            s->mark = mark;
             cell(s, value, "mod");
             cell(s, it->label, NULL);
             break;
         }
         case MOD_BASE:
             cell(s, "start", NULL);
+            s->mark = mark;
             cell(s, expr_text(it->value), "mod");
             cell(s, it->label, NULL);
             break;
@@ -422,7 +679,7 @@ static void mod_rows(Sheet *s, const ModList *items, const char *group, int *gro
             /* groups are numbered, so two in a row can be told apart */
             char *label = mem_alloc_atomic(32);
             snprintf(label, 32, "one of (%d): ", ++*groups);
-            mod_rows(s, &it->group, label, groups);
+            mod_rows(s, &it->group, label, part_mark(s, s->decl, it->src), groups);
             continue;
         }
         }
@@ -430,9 +687,34 @@ static void mod_rows(Sheet *s, const ModList *items, const char *group, int *gro
     }
 }
 
+/* The labelled lines of `was` that `now` (a level of d's chain of changes)
+ * has not, struck through with the mark of the variant that took them away. */
+static void removed_lines(Sheet *s, const ModList *was, const Decl *now, const Decl *d, int *groups)
+{
+    for (int i = 0; i < was->n; i++) {
+        const ModItem *it = &was->items[i];
+        if (it->kind == MOD_ONEOF)
+            removed_lines(s, &it->group, now, d, groups);
+        else if (it->label && !has_label(&now->as.mods.items, it->label)) {
+            ModList one = { (ModItem *)it, 1, 1 };
+            s->struck = level_mark(s, d, now);
+            mod_rows(s, &one, NULL, NULL, groups);
+            s->struck = NULL;
+        }
+    }
+}
+
+/* Each change of the chain (d, d->was, ...) against the one before it. */
+static void removed_rows(Sheet *s, const Decl *d)
+{
+    int groups = 0;
+    for (const Decl *now = d; s->nhouse && now->was; now = now->was)
+        removed_lines(s, &now->was->as.mods.items, now, d, &groups);
+}
+
 static void render_modifiers(Sheet *s, const Decl *d)
 {
-    heading(s, 3, signature(d, NULL), d->cite);
+    decl_heading(s, 3, signature(s, d), d);
     paragraph(s, d->doc, "doc");
     bool factors = false;
     for (int i = 0; i < d->as.mods.items.n; i++) {
@@ -447,13 +729,15 @@ static void render_modifiers(Sheet *s, const Decl *d)
     static const char *const headers[] = { "When", "Modifier", "" };
     table_begin(s, headers, 3);
     int groups = 0;
-    mod_rows(s, &d->as.mods.items, NULL, &groups);
+    s->decl = d;
+    mod_rows(s, &d->as.mods.items, NULL, NULL, &groups);
+    removed_rows(s, d);
     table_end(s);
 }
 
 static void render_table(Sheet *s, const Decl *d)
 {
-    heading(s, 3, signature(d, NULL), d->cite);
+    decl_heading(s, 3, signature(s, d), d);
     paragraph(s, d->doc, "doc");
     bool bands = d->kind == DECL_BANDS;
     int ncols = d->as.table.columns.n;
@@ -486,16 +770,42 @@ static void render_table(Sheet *s, const Decl *d)
                 cell(s, "", NULL);
             row_end(s);
         }
+        const char *mark = part_mark(s, d, row->src);
         row_begin(s);
+        s->mark = with_new(mark, row_is_new(d, row));
         cell(s, keys_text(&row->keys), "key");
         const Decl *words = texts_of(s, d->ret.name);
-        for (int k = 0; k < row->cells.n; k++)
+        for (int k = 0; k < row->cells.n; k++) {
+            s->mark = row->cell_src ? part_mark(s, d, row->cell_src[k]) : mark;
             cell_value_text(s, row->cells.items[k], words);
-        if (texts)
+        }
+        if (texts) {
+            s->mark = row->text ? mark : NULL;
             cell(s, row->text ? row->text : "", NULL);
+        }
         row_end(s);
     }
     table_end(s);
+}
+
+/* A member's mark: the variant's that changed it, "new" when it added it. */
+static const char *member_mark(const Sheet *s, const Decl *d, const Member *m)
+{
+    return with_new(part_mark(s, d, m->src), member_is_new(d, m->name));
+}
+
+/* After a choice's default: the mark and the default it replaced, when a
+ * variant changed it. */
+static const char *default_change(const Sheet *s, const Decl *d)
+{
+    for (const Decl *now = d; s->nhouse && now->was; now = now->was)
+        if (strcmp(now->as.enm.deflt, now->was->as.enm.deflt) != 0) {
+            const char *mark = level_mark(s, d, now);
+            char *text = mem_alloc_atomic(strlen(mark) + strlen(now->was->as.enm.deflt) + 16);
+            sprintf(text, "%s (was %s)", mark, now->was->as.enm.deflt);
+            return text;
+        }
+    return "";
 }
 
 static void render_enum(Sheet *s, const Decl *d)
@@ -503,14 +813,14 @@ static void render_enum(Sheet *s, const Decl *d)
     static const char *const words[] = { "Enum", "Ladder", "Outcome", "Choice" };
     char title[256];
     snprintf(title, sizeof title, "%s: %s", words[d->as.enm.flavour], d->name);
-    heading(s, 3, title, d->cite);
+    decl_heading(s, 3, title, d);
     paragraph(s, d->doc, "doc");
     if (d->as.enm.flavour == ENUM_LADDER)
         paragraph(s, "In order; a shift moves along it and stops at either end.", "note");
     if (d->as.enm.flavour == ENUM_CHOICE) {
         char line[512];
-        snprintf(line, sizeof line, "%s%sUnless told otherwise: %s.", d->as.enm.prompt ? d->as.enm.prompt : "",
-                 d->as.enm.prompt ? " — " : "", d->as.enm.deflt);
+        snprintf(line, sizeof line, "%s%sUnless told otherwise: %s%s.", d->as.enm.prompt ? d->as.enm.prompt : "",
+                 d->as.enm.prompt ? " — " : "", d->as.enm.deflt, default_change(s, d));
         paragraph(s, line, "note");
     }
     bool texts = false;
@@ -522,12 +832,18 @@ static void render_enum(Sheet *s, const Decl *d)
         size_t len = 1;
         for (int i = 0; i < d->as.enm.n; i++)
             len += strlen(d->as.enm.items[i].name) + 6;   /* and " → " (5 bytes) or ", " */
+        for (int i = 0; i < d->as.enm.n; i++) {
+            const char *mark = member_mark(s, d, &d->as.enm.items[i]);
+            len += mark ? strlen(mark) : 0;
+        }
         char *list = mem_alloc_atomic(len);
         list[0] = '\0';
         for (int i = 0; i < d->as.enm.n; i++) {
+            const char *mark = member_mark(s, d, &d->as.enm.items[i]);
             if (i)
                 strcat(list, d->as.enm.flavour == ENUM_LADDER ? " → " : ", ");
             strcat(list, d->as.enm.items[i].name);
+            strcat(list, mark ? mark : "");
         }
         paragraph(s, list, NULL);
         return;
@@ -541,6 +857,7 @@ static void render_enum(Sheet *s, const Decl *d)
     for (int i = 0; i < d->as.enm.n; i++) {
         const Member *m = &d->as.enm.items[i];
         row_begin(s);
+        s->mark = member_mark(s, d, m);
         cell(s, m->name, "key");
         cell(s, m->text ? m->text : "", NULL);
         for (int f = 0; f < nf; f++) {
@@ -566,7 +883,7 @@ static void render_record(Sheet *s, const Decl *d)
 {
     char title[256];
     snprintf(title, sizeof title, "Record: %s", d->name);
-    heading(s, 3, title, d->cite);
+    decl_heading(s, 3, title, d);
     paragraph(s, d->doc, "doc");
     static const char *const headers[] = { "field", "type", "default" };
     table_begin(s, headers, 3);
@@ -575,6 +892,7 @@ static void render_record(Sheet *s, const Decl *d)
         row_begin(s);
         cell(s, p->name, "key");
         cell(s, p->type.name, NULL);
+        s->mark = p->deflt ? part_mark(s, d, p->src) : NULL;
         cell(s, p->deflt ? expr_text(p->deflt) : "", NULL);
         row_end(s);
     }
@@ -583,17 +901,24 @@ static void render_record(Sheet *s, const Decl *d)
 
 static void render_proc(Sheet *s, const Decl *d)
 {
-    heading(s, 3, signature(d, NULL), d->cite);
+    decl_heading(s, 3, signature(s, d), d);
     paragraph(s, d->doc ? d->doc : "(no description)", "doc");
 }
 
-static void render_examples(Sheet *s, const Module *m, const Source *src)
+/* Whether d is on the sheet: written in the main file or, on a variant's
+ * sheet, in one of the files of its chain (not in what they import). */
+static bool on_sheet(const Sheet *s, const Decl *d)
+{
+    return d->src == s->c->src || d->src == s->root || mark_of(s, d->src);
+}
+
+static void render_examples(Sheet *s, const Module *m)
 {
     bool any = false;
     for (int i = 0; i < m->n; i++) {
         const Decl *d = m->decls[i];
-        if (d->kind != DECL_EXAMPLE || d->src != src)
-            continue;
+        if (d->kind != DECL_EXAMPLE || d->src != s->c->src)
+            continue;   /* a base's examples may not hold under a variant */
         if (!any) {
             heading(s, 2, "Worked examples", NULL);
             fputs(s->html ? "<ul class=\"examples\">\n" : "", s->out);
@@ -610,6 +935,117 @@ static void render_examples(Sheet *s, const Module *m, const Source *src)
     }
     if (any)
         fputs(s->html ? "</ul>\n" : "\n", s->out);
+}
+
+/* ---- a variant's house rules ---- */
+
+/* "†", "‡", "§", "¶", then "†5", "†6", ... */
+static const char *mark_text(int i)
+{
+    static const char *const marks[] = { "†", "‡", "§", "¶" };
+    if (i < 4)
+        return marks[i];
+    char *text = mem_alloc_atomic(16);
+    snprintf(text, 16, "†%d", i + 1);
+    return text;
+}
+
+/* The chain of a variant's sheet: the module's variant headers up to the
+ * main file's, innermost first (the loader puts a base before what changes
+ * it); the root is the file of the module's first declaration as written. */
+static void find_house(Sheet *s)
+{
+    const Decl *top = s->c->ruleset;
+    const Module *m = s->c->module;
+    if (!top || !top->as.ruleset.base || !m->n)
+        return;
+    s->house = mem_alloc(sizeof(House) * (size_t)(m->n + 1));
+    for (int i = 0; i < m->n; i++) {
+        const Decl *d = m->decls[i];
+        if (d->kind != DECL_RULESET || !d->as.ruleset.base)
+            continue;
+        s->house[s->nhouse].header = d;
+        s->house[s->nhouse].mark = mark_text(s->nhouse);
+        s->nhouse++;
+        if (d == top)
+            break;
+    }
+    const Decl *first = m->decls[0];
+    while (first->was)
+        first = first->was;
+    s->root = first->src;
+}
+
+static const char *setting(const Decl *header, const char *key)
+{
+    for (int i = 0; header && i < header->as.ruleset.n; i++)
+        if (!strcmp(header->as.ruleset.items[i].key, key))
+            return header->as.ruleset.items[i].value;
+    return NULL;
+}
+
+/* The header of the ruleset the chain's variant i changes, or NULL. */
+static const Decl *base_header(const Sheet *s, int i)
+{
+    if (i > 0)
+        return s->house[i - 1].header;
+    const Module *m = s->c->module;
+    for (int k = 0; k < m->n; k++)
+        if (m->decls[k]->kind == DECL_RULESET && m->decls[k]->src == s->root)
+            return m->decls[k];
+    return NULL;
+}
+
+/* The note variant i wrote itself (not one it kept from its base), or NULL. */
+static const char *own_note(const Sheet *s, int i)
+{
+    const char *note = setting(s->house[i].header, "note");
+    return note && note != setting(base_header(s, i), "note") ? note : NULL;
+}
+
+/* "A variant of TITLE (BASE)." */
+static const char *variant_of(const Sheet *s)
+{
+    const Decl *top = s->house[s->nhouse - 1].header;
+    const Decl *base = base_header(s, s->nhouse - 1);
+    const char *file = top->as.ruleset.base;
+    char *text = mem_alloc_atomic(strlen(file) + (base ? strlen(base->name) : 0) + 32);
+    if (base)
+        sprintf(text, "A variant of %s (%s).", base->name, file);
+    else
+        sprintf(text, "A variant of %s.", file);
+    return text;
+}
+
+/* Each variant of the chain with its mark, title, file and note (its
+ * reason), and what the marks mean. */
+static void render_house(Sheet *s)
+{
+    if (!s->nhouse)
+        return;
+    heading(s, 2, "House rules", NULL);
+    fputs(s->html ? "<ul class=\"house\">\n" : "", s->out);
+    for (int i = 0; i < s->nhouse; i++) {
+        const Decl *h = s->house[i].header;
+        const char *note = own_note(s, i);
+        fputs(s->html ? "<li><b>" : "- **", s->out);
+        put(s, s->house[i].mark);
+        fputs(s->html ? "</b> " : "** ", s->out);
+        put(s, h->name);
+        fputs(s->html ? " <span class=\"cite\">(" : " (", s->out);
+        put(s, h->src->path);
+        fputs(s->html ? ")</span>" : ")", s->out);
+        if (note) {
+            fputs(": ", s->out);
+            s->one_line = true;
+            put(s, note);
+            s->one_line = false;
+        }
+        fputs(s->html ? "</li>\n" : "\n", s->out);
+    }
+    fputs(s->html ? "</ul>\n" : "\n", s->out);
+    paragraph(s, "A house rule's mark follows each value, line and heading it changed; \"new\" marks what it added, "
+              "and a modifier line struck through is one it took away.", "note");
 }
 
 static const char css[] =
@@ -671,17 +1107,25 @@ static void render(FILE *out, const Compiled *c, bool html)
         put(&s, title);
         fputs("\n\n", out);
     }
+    find_house(&s);
+    if (s.nhouse)
+        paragraph(&s, variant_of(&s), "meta");
     if (c->ruleset) {
+        /* a variant's own note is its reason, under House rules */
+        const char *skip = s.nhouse ? own_note(&s, s.nhouse - 1) : NULL;
         char meta[1024] = "";
         size_t len = 0;
         for (int i = 0; i < c->ruleset->as.ruleset.n && len < sizeof meta - 64; i++) {
             const Setting *st = &c->ruleset->as.ruleset.items[i];
-            len += (size_t)snprintf(meta + len, sizeof meta - len, "%s%s: %s", i ? " · " : "", st->key, st->value);
+            if (st->value != skip)
+                len += (size_t)snprintf(meta + len, sizeof meta - len, "%s%s: %s", len ? " · " : "", st->key,
+                                        st->value);
         }
         paragraph(&s, meta, "meta");
     }
     paragraph(&s, "Generated by muster from the script; cells the rules text does not give read \"not given in source\".",
               "meta");
+    render_house(&s);
     static const struct { DeclKind kind; const char *title; } sections[] = {
         { DECL_SEQUENCE, NULL }, { DECL_MODIFIERS, "Modifiers" }, { DECL_BANDS, "Result bands" },
         { DECL_TABLE, "Tables" }, { DECL_ENUM, "Results, states and choices" }, { DECL_RECORD, "Records" },
@@ -691,7 +1135,7 @@ static void render(FILE *out, const Compiled *c, bool html)
         bool any = false;
         for (int i = 0; i < m->n; i++) {
             const Decl *d = m->decls[i];
-            if (d->kind != sections[k].kind || d->src != src)
+            if (d->kind != sections[k].kind || !on_sheet(&s, d))
                 continue;
             if (!any && sections[k].title)
                 heading(&s, 2, sections[k].title, NULL);
@@ -707,7 +1151,7 @@ static void render(FILE *out, const Compiled *c, bool html)
             }
         }
     }
-    render_examples(&s, m, src);
+    render_examples(&s, m);
     if (html)
         fputs("</body>\n</html>\n", out);
 }

@@ -3,7 +3,8 @@
  * Markdown for reading beside the source, or one self-contained HTML page
  * (CSS only) laid out for printing on A4.  Built from the main file's
  * declarations as written (the syntax tree, not the bytecode); see sheet.c
- * for the order of sections.
+ * for the order of sections.  A variant's sheet is its base's, patched,
+ * with what each house rule changed marked.
  */
 #ifndef MUSTER_API_SHEET_H
 #define MUSTER_API_SHEET_H

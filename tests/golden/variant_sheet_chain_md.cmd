@@ -1,0 +1,1 @@
+sheet variant_sheet_chain.muster

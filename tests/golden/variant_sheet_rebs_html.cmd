@@ -1,0 +1,1 @@
+sheet ../../rules/variants/rebs-light-cover.muster --html
