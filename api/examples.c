@@ -55,7 +55,7 @@ static void put_change(FILE *m, const Example *ex, int index, int op, Value left
     if (op < 0)
         fputs("false", m);
     else
-        api_print_explained(m, left, prog);
+        fputs(api_value_text(left, prog), m);   /* a member by its name: its words can run long */
     if (ex->nexpects > 1) {
         int line, col;
         source_linecol(ex->src, ex->expects[index].begin, &line, &col);
@@ -201,7 +201,10 @@ int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *
     }
     if (held + changed) {
         diag_put_text(ctx->out, c->src->path);
-        const char *base = c->ruleset && c->ruleset->as.ruleset.base ? c->ruleset->as.ruleset.base : "its base";
+        const char *base = "its base";
+        for (int i = 0; i < c->nexamples; i++)
+            if (c->examples[i].of_base)
+                base = c->examples[i].src->path;   /* as the loader found it, like muster test */
         if (changed)
             fprintf(ctx->out, ": the variant changes %d of the %d examples of %s (muster test lists them)\n", changed,
                     held + changed, base);

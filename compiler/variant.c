@@ -154,6 +154,12 @@ static void change_proc(Patch *pt, Decl *change, Decl **slot)
         p->ret.span = change->name_span;   /* base's span, this file */
     if (change->keep_body)
         p->name_span = base->name_span;
+    if (!p->doc)
+        p->doc = base->doc;      /* what the procedure is for, unless the change says otherwise */
+    if (!p->cite) {
+        p->cite = base->cite;
+        p->cite_span = p->name_span;
+    }
     if (changed_params(pt, change, base, p))
         *slot = p;
 }
@@ -232,10 +238,29 @@ static int own_row(Decl *t, const Key *k)
     return -1;
 }
 
+/* Where a row for k goes among rows written in order of their numbers
+ * (rising or falling, as the first two say; rising when there is one), or
+ * -1 when they are not one number or range each. */
+static int ordered_place(const Decl *t, const Key *k)
+{
+    int n = t->as.table.nrows;
+    if (n < 1)
+        return -1;
+    for (int r = 0; r < n; r++)
+        if (t->as.table.rows[r].keys.n != 1 || t->as.table.rows[r].keys.items[0].kind == KEY_NAME)
+            return -1;
+    bool rising = n < 2 || key_lo(&t->as.table.rows[0].keys.items[0]) < key_lo(&t->as.table.rows[1].keys.items[0]);
+    int r = 0;
+    while (r < n && (rising ? key_lo(&t->as.table.rows[r].keys.items[0]) < key_lo(k)
+                            : key_lo(&t->as.table.rows[r].keys.items[0]) > key_lo(k)))
+        r++;
+    return r;
+}
+
 /* Lay the range k over t's rows: each row's keys lose the numbers k
  * covers (a row left with none goes), and a row for k alone, a copy of
- * `like` when given, takes the place of the first row it met.  Returns
- * the new row's index. */
+ * `like` when given, goes in its place in the order of the numbers (or
+ * where the first row it met was).  Returns the new row's index. */
 static int overlay(Decl *t, const Key *k, const Row *like)
 {
     int first = -1;
@@ -268,10 +293,11 @@ static int overlay(Decl *t, const Key *k, const Row *like)
     Row alone = like ? *like : (Row){ .block = -1 };
     alone.keys = (KeyList){ NULL, 0, 0 };
     AST_PUSH(alone.keys, *k);
-    if (first < 0)
-        first = t->as.table.nrows;
-    insert_row(t, first, alone);
-    return first;
+    int at = ordered_place(t, k);
+    if (at < 0)
+        at = first < 0 ? t->as.table.nrows : first;
+    insert_row(t, at, alone);
+    return at;
 }
 
 /* The one row of t whose key holds all of k, or NULL. */
