@@ -467,3 +467,23 @@ void api_report_runtime(muster_ctx *ctx, const Compiled *c, const Vm *vm)
         d -= run;
     }
 }
+
+char *api_folded_text(const Source *src, Span at)
+{
+    char *out = mem_alloc_atomic(at.end - at.begin + 4);
+    size_t n = 0;
+    bool space = false;
+    for (uint32_t i = at.begin; i < at.end && i < src->len; i++) {
+        char ch = src->text[i];
+        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+            space = n > 0;
+            continue;
+        }
+        if (space)
+            out[n++] = ' ';
+        space = false;
+        out[n++] = ch;
+    }
+    out[n] = 0;
+    return out;
+}

@@ -47,18 +47,14 @@ static void add_part(Parts *ps, const char *key, const char *text)
     AST_PUSH(*ps, ((Part){ key, text }));
 }
 
+static void print_expr(FILE *out, const void *e)
+{
+    ast_print_expr(out, e);
+}
+
 static char *expr_text(const Expr *e)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f)
-        return mem_strdup("?");
-    ast_print_expr(f, e);
-    fclose(f);
-    char *out = mem_strdup(text);
-    free(text);
-    return out;
+    return mem_printed(print_expr, e);
 }
 
 static char *joined(const char *a, const char *sep, const char *b)
@@ -67,27 +63,6 @@ static char *joined(const char *a, const char *sep, const char *b)
     strcpy(out, a);
     strcat(out, sep);
     strcat(out, b);
-    return out;
-}
-
-/* Source text from `at`, runs of white space made one space. */
-static char *span_text(const Source *src, Span at)
-{
-    char *out = mem_alloc_atomic(at.end - at.begin + 1);
-    size_t n = 0;
-    bool space = false;
-    for (uint32_t i = at.begin; i < at.end && i < src->len; i++) {
-        char ch = src->text[i];
-        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
-            space = n > 0;
-            continue;
-        }
-        if (space)
-            out[n++] = ' ';
-        space = false;
-        out[n++] = ch;
-    }
-    out[n] = 0;
     return out;
 }
 
@@ -117,7 +92,7 @@ static void table_parts(const Decl *d, Parts *ps)
 
 static const char *line_text(const Decl *d, const ModItem *it)
 {
-    return span_text(it->src ? it->src : d->src, it->span);
+    return api_folded_text(it->src ? it->src : d->src, it->span);
 }
 
 static void mod_parts(const Decl *d, const ModList *items, Parts *ps)
@@ -156,7 +131,7 @@ static const char *body_text(const Decl *d)
     if (!body->n)
         return "";
     Span at = { body->items[0]->span.begin, d->as.proc.body_end.end };
-    return span_text(d->src, at);
+    return api_folded_text(d->src, at);
 }
 
 static void proc_parts(const Decl *d, Parts *ps)
@@ -180,7 +155,7 @@ static Parts parts_of(const Decl *d)
     case DECL_MODIFIERS: mod_parts(d, &d->as.mods.items, &ps); break;
     case DECL_ENUM: member_parts(d, &ps); break;
     case DECL_PROC: proc_parts(d, &ps); break;
-    default: add_part(&ps, "declaration", span_text(d->src, d->span)); break;
+    default: add_part(&ps, "declaration", api_folded_text(d->src, d->span)); break;
     }
     return ps;
 }

@@ -25,24 +25,10 @@ typedef struct ExampleRun {
 /* An expectation as written, on one line and cut at 80 characters. */
 static void put_expectation(FILE *m, const Source *src, Span at)
 {
-    int n = 0;
-    bool space = false;
-    for (uint32_t i = at.begin; i < at.end && i < src->len; i++) {
-        char ch = src->text[i];
-        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
-            space = n > 0;
-            continue;
-        }
-        if (n >= 80) {
-            fputs("...", m);
-            return;
-        }
-        if (space)
-            fputc(' ', m), n++;
-        space = false;
-        fputc(ch, m);
-        n++;
-    }
+    char *text = api_folded_text(src, at);
+    if (strlen(text) > 80)
+        strcpy(text + 80, "...");
+    fputs(text, m);
 }
 
 /* What a base example's expectation gives against the variant:

@@ -210,6 +210,9 @@ void api_odds_table(const Compiled *c, const muster_prob_opts *opts, const Odds 
 void api_vs_build(const Compiled *const *compiled, const Odds *odds, const char *const *path, int nsides,
                   const muster_prob_opts *opts, uint64_t seed, OddsVs *vs);
 bool api_vs_differs(const OddsVs *vs);
+/* Source text from `at`, each run of white space one space (room for
+ * three more characters, to cut it with "..."). */
+char *api_folded_text(const Source *src, Span at);
 int api_base_examples(muster_ctx *ctx, const Compiled *c, bool changed_only);
 int api_prob_vs(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
                 const muster_prob_opts *opts, uint64_t seed, const Odds *base);
