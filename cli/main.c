@@ -403,20 +403,27 @@ static int cmd_run(muster_ctx *ctx, Options *o, const Target *t)
     return muster_run(ctx, t->prog, t->proc, t->nargs, t->args, &o->run);
 }
 
-static int cmd_prob(muster_ctx *ctx, Options *o, const Target *t)
+/* The odds options prob and diff share: the seed, the choices, the threads
+ * (every core unless told). */
+static void odds_options(Options *o)
 {
     o->prob.have_seed = (o->given >> O_SEED) & 1;
     o->prob.seed = o->seed;
-    o->prob.json = o->json;
     o->prob.choices = o->choices.items;
     o->prob.nchoices = o->choices.n;
-    o->prob.vs = o->vs.items;
-    o->prob.nvs = o->vs.n;
     o->prob.threads = (int)o->threads;
     if (!o->prob.threads) {
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
         o->prob.threads = cores > 0 ? (int)(cores < 64 ? cores : 64) : 1;
     }
+}
+
+static int cmd_prob(muster_ctx *ctx, Options *o, const Target *t)
+{
+    odds_options(o);
+    o->prob.json = o->json;
+    o->prob.vs = o->vs.items;
+    o->prob.nvs = o->vs.n;
     return muster_prob(ctx, t->prog, t->proc, t->nargs, t->args, &o->prob);
 }
 
@@ -431,15 +438,7 @@ static int cmd_diff(muster_ctx *ctx, Options *o, const Target *t)
     muster_program *variant = base ? muster_load(ctx, t->pos[1]) : NULL;
     if (!variant)
         return MUSTER_ERROR;
-    o->prob.have_seed = (o->given >> O_SEED) & 1;
-    o->prob.seed = o->seed;
-    o->prob.choices = o->choices.items;
-    o->prob.nchoices = o->choices.n;
-    o->prob.threads = (int)o->threads;
-    if (!o->prob.threads) {
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        o->prob.threads = cores > 0 ? (int)(cores < 64 ? cores : 64) : 1;
-    }
+    odds_options(o);
     const char *proc = t->npos > 2 ? t->pos[2] : NULL;
     return muster_diff(ctx, base, variant, proc, t->npos > 3 ? t->npos - 3 : 0, t->pos + 3, &o->prob);
 }
