@@ -441,8 +441,10 @@ int api_usage_error(muster_ctx *ctx, const char *fmt, ...)
 /* Report a runtime error at the failing expression, with the call chain. */
 void api_report_runtime(muster_ctx *ctx, const Compiled *c, const Vm *vm)
 {
-    Span at = { vm->error_offset, vm->error_offset + 1 };
-    diag_report(&ctx->diag, DIAG_ERROR, compiler_source_of(c, vm->error_proto), at, "%s (in '%s')", vm->error,
+    uint32_t off;
+    const Source *src = compiler_locate(c, vm->error_offset, &off);
+    Span at = { off, off + 1 };
+    diag_report(&ctx->diag, DIAG_ERROR, src, at, "%s (in '%s')", vm->error,
                 vm->error_proto ? vm->error_proto->name : "?");
     /* the callers, innermost first; a run of identical recursive calls is one note */
     int shown = 0;
@@ -456,8 +458,7 @@ void api_report_runtime(muster_ctx *ctx, const Compiled *c, const Vm *vm)
             diag_report(&ctx->diag, DIAG_NOTE, NULL, at, "... and %d more call%s", d + 1, d ? "s" : "");
             break;
         }
-        uint32_t off = f->proto->offsets[ip - f->proto->code - 1];
-        const Source *fsrc = compiler_source_of(c, f->proto);
+        const Source *fsrc = compiler_locate(c, f->proto->offsets[ip - f->proto->code - 1], &off);
         if (run > 1)
             diag_report(&ctx->diag, DIAG_NOTE, fsrc, (Span){ off, off + 1 }, "called from '%s' (%d times over)",
                         f->proto->name, run);

@@ -206,9 +206,10 @@ static void simulated_table(const Odds *o, OddsTable *t)
     t->not_given = (OddsRow){ .p = (double)unknown / (double)trials, .count = unknown };
     if (unknown) {
         wilson(unknown, trials, &t->not_given.lo, &t->not_given.hi);
-        const Source *src = compiler_source_of(t->c, o->unknown_at);
+        uint32_t off;
+        const Source *src = compiler_locate(t->c, o->unknown_offset, &off);
         int col;
-        source_linecol(src, o->unknown_offset, &t->not_given_line, &col);
+        source_linecol(src, off, &t->not_given_line, &col);
         t->not_given_path = src->path;
     }
     t->numeric = ts->n > 0 && is_number(ts->items[0].value);

@@ -129,9 +129,10 @@ static void print_dice(FILE *out, const LogEntry *e)
 /* "line 5", or "dice.muster line 5" for a line in an imported file */
 static void print_where(FILE *out, const Compiled *c, const LogEntry *e)
 {
-    const Source *src = compiler_source_of(c, e->proto);
+    uint32_t off;
+    const Source *src = compiler_locate(c, e->offset, &off);
     int line, col;
-    source_linecol(src, e->offset, &line, &col);
+    source_linecol(src, off, &line, &col);
     if (src != c->src) {
         const char *base = strrchr(src->path, '/');
         diag_put_text(out, base ? base + 1 : src->path);
@@ -147,7 +148,8 @@ static void print_log_text(FILE *out, const Compiled *c, const Log *log)
     for (size_t i = 0; i < log->n; i++) {
         const LogEntry *e = &log->items[i];
         int line, col;
-        source_linecol(compiler_source_of(c, e->proto), e->offset, &line, &col);
+        uint32_t off;
+        source_linecol(compiler_locate(c, e->offset, &off), off, &line, &col);
         int indent = 2 + 2 * depth;
         switch (e->kind) {
         case LOG_REROLL:
@@ -231,13 +233,14 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
     for (size_t i = 0; i < log->n; i++) {
         const LogEntry *e = &log->items[i];
         int line, col;
-        source_linecol(compiler_source_of(c, e->proto), e->offset, &line, &col);
+        uint32_t off;
+        const Source *esrc = compiler_locate(c, e->offset, &off);
+        source_linecol(esrc, off, &line, &col);
         fputs(first ? "" : ", ", out);
         first = false;
         static const char *const kinds[] = { "roll", "reroll", "call", "return", "modifier", "choice", "band" };
         fprintf(out, "{\"event\": \"%s\", \"proc\": ", kinds[e->kind]);
         val_json_string(out, e->proto->name, strlen(e->proto->name));
-        const Source *esrc = compiler_source_of(c, e->proto);
         if (esrc != c->src) {
             fputs(", \"file\": ", out);
             val_json_string(out, esrc->path, strlen(esrc->path));

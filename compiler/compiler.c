@@ -196,7 +196,7 @@ void comp_emit_byte(Compiler *c, uint8_t b, Span at)
         fn->too_big = true;
         return;
     }
-    chunk_emit(fn->proto, b, at.begin);
+    chunk_emit(fn->proto, b, comp_pos(c, at.begin));
 }
 
 void comp_adjust_stack(Compiler *c, int effect)
@@ -849,7 +849,7 @@ static Type emit_prob(Compiler *c, const Expr *e, const Builtin *b)
     int line, col;
     source_linecol(c->src, claim->span.begin, &line, &col);
     snprintf(name, 64, "prob() on line %d", line);
-    Proto *p = chunk_proto_new(c->prog, name, c->source_id, claim->span.begin);
+    Proto *p = chunk_proto_new(c->prog, name, comp_pos(c, claim->span.begin));
     p->hidden = true;
     int index = c->prog->nprotos - 1;
     ProcSig *sig = mem_alloc(sizeof *sig);
@@ -1401,7 +1401,7 @@ ProcSig *comp_declare_callable(Compiler *c, const Decl *d, SigKind kind, const P
     } else {
         comp_resolve_type(c, ret, &sig->ret);
     }
-    Proto *proto = chunk_proto_new(c->prog, d->name, c->source_id, d->name_span.begin);
+    Proto *proto = chunk_proto_new(c->prog, d->name, comp_pos(c, d->name_span.begin));
     sig->proto = c->prog->nprotos - 1;
     proto->nparams = np;
     proto->param_names = sig->pnames;
@@ -1459,7 +1459,7 @@ static void declare_defaults(Compiler *c, ProcSig *sig, const ParamList *params)
         char *name = mem_alloc_atomic(len);
         snprintf(name, len, "%s(%s: default)", sig->name, p->name);
         SourceMark was = comp_enter_source(c, p->src);
-        chunk_proto_new(c->prog, name, c->source_id, p->deflt->span.begin)->hidden = true;
+        chunk_proto_new(c->prog, name, comp_pos(c, p->deflt->span.begin))->hidden = true;
         sig->pdefault[i] = c->prog->nprotos - 1;
         sig->pdeftext[i] = folded_text(c->src, p->deflt->span);
         comp_leave_source(c, was);
@@ -1521,31 +1521,56 @@ static void compile_record(Compiler *c, ProcSig *sig)
     comp_end_fn(c, fn);
 }
 
-static int source_index(Compiler *c, const Source *src)
+/* Where src starts in the one numbering of positions that every proto's
+ * line table and every table's cells use: the files one after another,
+ * in the order the compiler first meets them (see compiler_locate). */
+static uint32_t source_start(Compiler *c, const Source *src)
 {
     Compiled *out = c->out;
     for (int i = 0; i < out->nsources; i++)
         if (out->sources[i] == src)
-            return i;
+            return out->source_start[i];
+    uint32_t start = 0;
+    if (out->nsources > 0) {
+        int last = out->nsources - 1;
+        uint64_t next = (uint64_t)out->source_start[last] + out->sources[last]->len + 1;
+        if (next + src->len >= UINT32_MAX) {
+            /* each file is at most SOURCE_MAX_BYTES; this takes dozens of them */
+            if (!out->too_much_text)
+                diag_report(c->diag, DIAG_ERROR, src, (Span){ 0, 0 },
+                            "the files of this ruleset hold over 4 GB of text together; muster cannot point into them");
+            out->too_much_text = true;
+            return 0;
+        }
+        start = (uint32_t)next;
+    }
     int cap = out->nsources;
     out->sources = grow(out->sources, out->nsources, &cap, sizeof(Source *));
+    cap = out->nsources;
+    out->source_start = grow(out->source_start, out->nsources, &cap, sizeof(uint32_t));
     out->sources[out->nsources] = src;
-    return out->nsources++;
+    out->source_start[out->nsources++] = start;
+    return start;
+}
+
+const Source *decl_source(const Compiler *c, const Decl *d)
+{
+    return d->src ? d->src : c->out->src;
 }
 
 /* Point diagnostics and new protos at the file a declaration came from. */
 static void at_decl(Compiler *c, const Decl *d)
 {
-    c->src = d->src ? d->src : c->out->src;
-    c->source_id = source_index(c, c->src);
+    c->src = decl_source(c, d);
+    c->src_start = source_start(c, c->src);
 }
 
 SourceMark comp_enter_source(Compiler *c, const Source *src)
 {
-    SourceMark was = { c->src, c->source_id };
+    SourceMark was = { c->src, c->src_start };
     if (src && src != c->src) {
         c->src = src;
-        c->source_id = source_index(c, src);
+        c->src_start = source_start(c, src);
     }
     return was;
 }
@@ -1553,7 +1578,7 @@ SourceMark comp_enter_source(Compiler *c, const Source *src)
 void comp_leave_source(Compiler *c, SourceMark was)
 {
     c->src = was.src;
-    c->source_id = was.id;
+    c->src_start = was.start;
 }
 
 static SigKind sig_kind(DeclKind k)
@@ -1575,7 +1600,7 @@ Compiled *compiler_compile(const Module *m, Diag *diag)
     out->module = m;
     Compiler c = { .diag = diag, .src = m->src, .prog = chunk_program_new(), .out = out };
     out->prog = c.prog;
-    source_index(&c, m->src);
+    c.src_start = source_start(&c, m->src);   /* the main file starts at 0 */
 
     /* types first, so declarations may use each other in any order */
     for (int i = 0; i < m->n; i++) {
@@ -1671,9 +1696,24 @@ const ProcSig *compiler_find_proc(const Compiled *c, const char *name)
     return NULL;
 }
 
-const Source *compiler_source_of(const Compiled *c, const Proto *p)
+const Source *compiler_locate(const Compiled *c, uint32_t pos, uint32_t *offset)
 {
-    return p && p->source_id >= 0 && p->source_id < c->nsources ? c->sources[p->source_id] : c->src;
+    int lo = 0, hi = c->nsources - 1, found = -1;
+    while (lo <= hi) {   /* the last file that starts at or before pos */
+        int mid = lo + (hi - lo) / 2;
+        if (c->source_start[mid] <= pos) {
+            found = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    if (found < 0) {
+        *offset = 0;
+        return c->src;
+    }
+    *offset = pos - c->source_start[found];
+    return c->sources[found];
 }
 
 const char *compiler_type_name(const Compiled *c, Type t)

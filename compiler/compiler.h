@@ -82,8 +82,14 @@ typedef struct Compiled {
     const Source *src;       /* the main file */
     const Module *module;    /* its declarations (and those it imports) */
     const char *expression;  /* a one-off expression (prob -e), shown in place of the call */
-    const Source **sources;  /* every file, by Proto.source_id */
+    /* Every file the code came from, and where each starts in the one
+     * numbering of positions that Proto.offsets, Proto.decl_offset and
+     * Table.cell_offsets use (the files one after another): see
+     * compiler_locate. */
+    const Source **sources;
+    uint32_t *source_start;
     int nsources;
+    bool too_much_text;      /* the files do not fit in 32-bit positions (reported) */
     ProcSig *procs;          /* everything callable, in declaration order */
     int nprocs;
     Example *examples;
@@ -106,8 +112,9 @@ typedef struct Compiled {
 Compiled *compiler_compile(const Module *m, Diag *diag);
 
 const ProcSig *compiler_find_proc(const Compiled *c, const char *name);
-/* The source a proto was compiled from. */
-const Source *compiler_source_of(const Compiled *c, const Proto *p);
+/* The file and byte offset in it of a position recorded in a proto's line
+ * table, its decl_offset or a table's cell_offsets. */
+const Source *compiler_locate(const Compiled *c, uint32_t pos, uint32_t *offset);
 /* "int", "rat", "Cover", ... */
 const char *compiler_type_name(const Compiled *c, Type t);
 

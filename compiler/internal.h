@@ -44,7 +44,7 @@ typedef struct FnState {
 typedef struct Compiler {
     Diag *diag;
     const Source *src;       /* the file of the declaration being compiled */
-    int source_id;
+    uint32_t src_start;      /* where src starts in the positions protos and tables record */
     Compiled *out;
     Program *prog;
     ProcSig *procs;
@@ -85,9 +85,14 @@ static inline bool fits(Type to, Type from)
  * member or default): diagnostics and new protos point there until
  * comp_leave_source gives back what comp_enter_source returned.  src NULL
  * is the declaration's own file. */
-typedef struct SourceMark { const Source *src; int id; } SourceMark;
+typedef struct SourceMark { const Source *src; uint32_t start; } SourceMark;
 SourceMark comp_enter_source(Compiler *c, const Source *src);
 void comp_leave_source(Compiler *c, SourceMark was);
+/* The position recorded in code and cells for a byte offset in the current
+ * file (compiler_locate turns it back into the file and offset). */
+static inline uint32_t comp_pos(const Compiler *c, uint32_t offset) { return c->src_start + offset; }
+/* The file a declaration was written in. */
+const Source *decl_source(const Compiler *c, const Decl *d);
 #define COMP_AT_SOURCE(c, src, ...)                                \
     do {                                                           \
         SourceMark at_source_ = comp_enter_source((c), (src));     \

@@ -319,7 +319,7 @@ void comp_example(Compiler *c, const Decl *d)
 
     char *name = mem_alloc_atomic(strlen(d->name) + 16);
     sprintf(name, "example \"%s\"", d->name);
-    Proto *proto = chunk_proto_new(c->prog, name, c->source_id, d->name_span.begin);
+    Proto *proto = chunk_proto_new(c->prog, name, comp_pos(c, d->name_span.begin));
     proto->hidden = true;
     ex->proto = c->prog->nprotos - 1;
     ProcSig *sig = mem_alloc(sizeof *sig);

@@ -1085,13 +1085,13 @@ const Program *specialize_call(const Vm *vm, int index, const Value *args, int n
     S->ev.limits = vm->limits;
     S->ev.choices = vm->choices;
     S->field = field;
-    Proto *scratch = chunk_proto_new(S->prog, "(working out a known value)", top->source_id, top->decl_offset);
+    Proto *scratch = chunk_proto_new(S->prog, "(working out a known value)", top->decl_offset);
     scratch->hidden = true;
     S->scratch = S->prog->nprotos - 1;
     size_t len = strlen(top->name) + 32;
     char *name = mem_alloc_atomic(len);
     snprintf(name, len, "%s (for these arguments)", top->name);
-    S->out = chunk_proto_new(S->prog, name, top->source_id, top->decl_offset);
+    S->out = chunk_proto_new(S->prog, name, top->decl_offset);
     S->out->hidden = true;
     S->out->rerolls = top->rerolls;
     int spec = S->prog->nprotos - 1;

@@ -96,11 +96,10 @@ void comp_emit_table(Compiler *c, int table, int nkeys, Span at)
 
 /* ---- building tables ---- */
 
-static Table *new_table(const char *name, int source_id, int ndims, int nrows, int ncols)
+static Table *new_table(const char *name, int ndims, int nrows, int ncols)
 {
     Table *t = mem_alloc(sizeof *t);
     t->name = name;
-    t->source_id = source_id;
     t->ndims = ndims;
     size_t n = (size_t)nrows * (size_t)(ncols ? ncols : 1);
     t->cells = mem_alloc(sizeof(Value) * (n + 1));
@@ -539,7 +538,7 @@ static bool fill_cell(Compiler *c, const char *title, const Decl *d, const ProcS
 {
     const Expr *cell = d->as.table.rows[r].cells.items[k];
     int at = r * width + k;
-    t->cell_offsets[at] = cell->span.begin;
+    t->cell_offsets[at] = comp_pos(c, cell->span.begin);
     if (cell->kind == EX_UNKNOWN || cell->kind == EX_NA) {
         t->kinds[at] = cell->kind == EX_UNKNOWN ? CELL_UNKNOWN : CELL_NA;
         if (cell->kind == EX_UNKNOWN)
@@ -614,7 +613,7 @@ void comp_table(Compiler *c, ProcSig *sig, const Decl *d)
         return;
 
     int width = ndims == 2 && !nblocks ? ncols : 1;
-    Table *t = new_table(d->name, c->source_id, ndims, nrows, width);
+    Table *t = new_table(d->name, ndims, nrows, width);
     t->bands = bands;
     DimSpec rspec = { "row", false, &d->params.items[0], sig->ptypes[0], bands };
     if (nblocks) {
@@ -671,15 +670,20 @@ static bool member_fields(Compiler *c, const Decl *d, const ParamList *fields, c
             ok = false;
             continue;
         }
-        t->cell_offsets[at] = v->span.begin;
+        /* a field's default is written where the field is, which may be
+         * another file than the member (a variant's new member) */
+        const Source *from = given[f] ? c->src : fields->items[f].src ? fields->items[f].src : decl_source(c, d);
+        SourceMark in_value = comp_enter_source(c, from);
+        t->cell_offsets[at] = comp_pos(c, v->span.begin);
         if (v->kind == EX_UNKNOWN) {
             t->kinds[at] = CELL_UNKNOWN;
             char *what = mem_alloc_atomic(256);
             snprintf(what, 256, "outcome %s, %s, field %s", d->name, mem->name, fields->items[f].name);
             add_unknown(c, v->span, what);
-            continue;
+        } else {
+            ok &= comp_const_value(c, v, types[f], &t->cells[at]);
         }
-        ok &= comp_const_value(c, v, types[f], &t->cells[at]);
+        comp_leave_source(c, in_value);
     }
     return ok;
 }
@@ -703,7 +707,7 @@ void comp_outcome_fields(Compiler *c, int enum_id, const Decl *d)
     }
     if (!ok)
         return;
-    Table *t = new_table(d->name, c->source_id, 2, n, fields->n);
+    Table *t = new_table(d->name, 2, n, fields->n);
     t->dim[0] = identity_dim(n);
     t->dim[1] = identity_dim(fields->n);
     /* name members and fields in messages, not their numbers */
@@ -727,7 +731,7 @@ int comp_text_table(Compiler *c, int enum_id)
     const EnumDesc *e = &c->prog->enums[enum_id];
     char *name = mem_alloc_atomic(strlen(e->name) + 16);
     sprintf(name, "text of %s", e->name);
-    Table *t = new_table(name, c->source_id, 1, e->nmembers, 1);
+    Table *t = new_table(name, 1, e->nmembers, 1);
     t->dim[0] = identity_dim(e->nmembers);
     for (int m = 0; m < e->nmembers; m++) {
         const char *s = e->texts && e->texts[m] ? e->texts[m] : e->members[m];

@@ -18,11 +18,10 @@ Program *chunk_program_new(void)
     return mem_alloc(sizeof(Program));
 }
 
-Proto *chunk_proto_new(Program *prog, const char *name, int source_id, uint32_t offset)
+Proto *chunk_proto_new(Program *prog, const char *name, uint32_t offset)
 {
     Proto *p = mem_alloc(sizeof(Proto));
     p->name = name;
-    p->source_id = source_id;
     p->decl_offset = offset;
     if (prog->nprotos == prog->protos_cap) {
         int cap = prog->protos_cap ? prog->protos_cap * 2 : 16;

@@ -1,10 +1,12 @@
 /* chunk.h — compiled code: procedures (protos) and the program that holds them.
  *
  * A Proto is one procedure's bytecode with its constants and a line table:
- * for every byte of code the source byte offset it came from, so a runtime
- * error can point at the exact expression.  The VM only ever sees offsets;
- * turning them into file:line:col is the front end's job (it owns the
- * source text).  A Program is the list of protos plus what running and
+ * for every byte of code the source position it came from, so a runtime
+ * error can point at the exact expression.  A position is a byte offset in
+ * the program's files taken one after another, so one procedure's code can
+ * come from several files (a variant's line in a base's modifiers).  The VM
+ * only ever sees positions; turning them into file:line:col is the front
+ * end's job (it owns the source text).  A Program is the list of protos plus what running and
  * printing them needs: the enums (member names), the records (field names)
  * and the lookup tables.  The instruction decoder every pass shares
  * (chunk_u16, chunk_insn_len, the jump helpers) is here too.
@@ -24,12 +26,11 @@ typedef struct Proto {
     int max_stack;           /* deepest the operand stack gets above the locals */
     const char **param_names;
     uint8_t *code;
-    uint32_t *offsets;       /* source byte offset for each code byte */
+    uint32_t *offsets;       /* source position of each code byte */
     int len, cap;
     Value *consts;
     int nconsts, consts_cap;
-    int source_id;           /* which source file, for error reports */
-    uint32_t decl_offset;    /* where the procedure is declared */
+    uint32_t decl_offset;    /* position where the procedure is declared */
     bool hidden;             /* compiler-made (a default value): not shown in traces */
     bool rerolls;            /* its body has a `reroll` */
     /* Set by chunk_mark_pure: the same arguments always give the same
@@ -67,12 +68,11 @@ typedef struct TableDim {
 typedef struct Table {
     const char *name;
     bool bands;              /* a `bands` block: rows are ranges of a total */
-    int source_id;
     int ndims;               /* 1 or 2 */
     TableDim dim[2];
     Value *cells;            /* rows x columns */
     CellKind *kinds;
-    uint32_t *cell_offsets;  /* where each cell is written */
+    uint32_t *cell_offsets;  /* position where each cell is written */
     const char **row_texts;  /* bands: the sheet's words for each row, or NULL */
     TableDim *col_rows;      /* `column` blocks: each column's own rows (into the one list of rows), or NULL */
     /* One key over a small span (chunk_add_table): the cell each key in
@@ -95,7 +95,7 @@ typedef struct Program {
 } Program;
 
 Program *chunk_program_new(void);
-Proto *chunk_proto_new(Program *prog, const char *name, int source_id, uint32_t offset);
+Proto *chunk_proto_new(Program *prog, const char *name, uint32_t offset);
 /* Append a byte and return its position. */
 int chunk_emit(Proto *p, uint8_t byte, uint32_t offset);
 /* Add a constant (reusing an equal int/enum constant) and return its index. */

@@ -1622,7 +1622,7 @@ static void test_purity_from_opcodes(void)
 {
     for (int op = 0; op < OP__COUNT; op++) {
         Program *prog = chunk_program_new();
-        Proto *p = chunk_proto_new(prog, "f", 0, 0);
+        Proto *p = chunk_proto_new(prog, "f", 0);
         chunk_emit(p, (uint8_t)op, 0);
         for (int i = 0; i < op_info[op].operand_bytes; i++)
             chunk_emit(p, 0, 0);   /* a CALL calls f itself */
@@ -1651,7 +1651,7 @@ static void test_decoder(void)
 static void test_bad_instruction(void)
 {
     Program *prog = chunk_program_new();
-    Proto *p = chunk_proto_new(prog, "f", 0, 0);
+    Proto *p = chunk_proto_new(prog, "f", 0);
     chunk_emit(p, (uint8_t)OP__COUNT, 0);
     chunk_emit(p, 0xff, 0);
     p->max_stack = 2;

@@ -1,0 +1,1 @@
+run variant_runtime.muster dice_per_range c=light

@@ -1,0 +1,1 @@
+run variant_runtime.muster shot c=none range=0
