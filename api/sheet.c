@@ -13,7 +13,8 @@
  * the variant patched them) and of each variant of the chain, with a House
  * rules block naming each variant, its mark (†, ‡, ...) and its note.  What
  * a variant changed carries its mark (the marks the loader left: Row.src,
- * Row.cell_src, ModItem.src, Member.src, Param.src, Decl.was), what it
+ * Row.cell_src, ModItem.src, Member.src, Param.src, Decl.was and
+ * Decl.changed_in), what it
  * added also "new", and a modifier line it removed is struck through.  Its
  * worked examples are the variant's own: the base's may not hold under it.
  */
@@ -260,90 +261,14 @@ static const char *with_new(const char *mark, bool fresh)
     return text;
 }
 
-static void latest(const Sheet *s, const Source *src, int *best)
-{
-    for (int i = 0; src && i < s->nhouse; i++)
-        if (s->house[i].header->src == src && i > *best)
-            *best = i;
-}
-
-static void latest_in_mods(const Sheet *s, const ModList *items, int *best)
-{
-    for (int i = 0; i < items->n; i++) {
-        latest(s, items->items[i].src, best);
-        latest_in_mods(s, &items->items[i].group, best);
-    }
-}
-
-/* The latest variant of the chain (its index) whose file d's parts carry:
- * its defaults, rows, cells, lines or members; -1 for none. */
-static int parts_latest(const Sheet *s, const Decl *d)
-{
-    int best = -1;
-    for (int i = 0; i < d->params.n; i++)
-        latest(s, d->params.items[i].src, &best);
-    if (d->kind == DECL_TABLE || d->kind == DECL_BANDS)
-        for (int r = 0; r < d->as.table.nrows; r++) {
-            const Row *row = &d->as.table.rows[r];
-            latest(s, row->src, &best);
-            for (int k = 0; row->cell_src && k < row->cells.n; k++)
-                latest(s, row->cell_src[k], &best);
-        }
-    if (d->kind == DECL_MODIFIERS)
-        latest_in_mods(s, &d->as.mods.items, &best);
-    if (d->kind == DECL_ENUM)
-        for (int i = 0; i < d->as.enm.n; i++)
-            latest(s, d->as.enm.items[i].src, &best);
-    return best;
-}
-
-/* The variant (its index) that made `level`, a change put in place of
- * level->was, when what it brought says so: a body, or parts of its file;
- * -1 when it only took things away or changed a choice's default. */
-static int level_known(const Sheet *s, const Decl *level)
-{
-    int body = -1;
-    if (level->src != level->was->src)
-        latest(s, level->src, &body);
-    if (body >= 0)
-        return body;
-    int own = parts_latest(s, level);
-    return own > parts_latest(s, level->was) ? own : -1;
-}
-
 #define MAX_LEVELS 64
 
 /* The mark of the variant that made `level`, one of the declarations a
- * chain of changes left (d, d->was, ...).  Known from what it brought, or
- * else from where it stands among the others: each variant of the chain
- * changes a declaration at most once, innermost first.  When that still
- * leaves a choice, the marks it could be, "†/‡". */
-static const char *level_mark(const Sheet *s, const Decl *d, const Decl *level)
+ * chain of changes left (d, d->was, ...). */
+static const char *level_mark(const Sheet *s, const Decl *level)
 {
-    const Decl *levels[MAX_LEVELS];
-    int k = 0, at = 0;
-    for (const Decl *x = d; x->was && k < MAX_LEVELS; x = x->was) {
-        at = x == level ? k : at;
-        levels[k++] = x;
-    }
-    int known = level_known(s, level);
-    if (known >= 0)
-        return s->house[known].mark;
-    int lo = k - 1 - at, hi = s->nhouse - 1 - at;
-    for (int j = 0; j < k; j++) {
-        int v = j == at ? -1 : level_known(s, levels[j]);
-        if (v >= 0 && j > at && v + (j - at) > lo)
-            lo = v + (j - at);
-        if (v >= 0 && j < at && v - (at - j) < hi)
-            hi = v - (at - j);
-    }
-    if (hi <= lo)
-        return s->house[lo < s->nhouse ? lo : s->nhouse - 1].mark;
-    char *text = mem_alloc_atomic((size_t)(hi - lo + 1) * 16);
-    text[0] = '\0';
-    for (int v = lo; v <= hi; v++)
-        sprintf(text + strlen(text), "%s%s", v > lo ? "/" : "", s->house[v].mark);
-    return text;
+    const char *mark = mark_of(s, level->changed_in);
+    return mark ? mark : "";
 }
 
 /* The marks of every variant that changed d, innermost first. */
@@ -353,7 +278,7 @@ static const char *changer_marks(const Sheet *s, const Decl *d)
     int k = 0;
     size_t len = 1;
     for (const Decl *x = d; x->was && k < MAX_LEVELS; x = x->was) {
-        marks[k] = level_mark(s, d, x);
+        marks[k] = level_mark(s, x);
         len += strlen(marks[k++]) + 1;
     }
     char *text = mem_alloc_atomic(len);
@@ -425,6 +350,18 @@ static bool member_is_new(const Decl *d, const char *name)
         if (!strcmp(was->as.enm.items[i].name, name))
             return false;
     return was != NULL;
+}
+
+/* The mark of the variant whose row, laid over these keys, took some of
+ * their numbers (the latest such, in a chain), or NULL. */
+static const char *narrowed_mark(const Sheet *s, const Decl *d, const KeyList *keys)
+{
+    const char *mark = NULL;
+    for (int i = 0; i < keys->n; i++) {
+        const char *m = part_mark(s, d, keys->items[i].narrowed_in);
+        mark = m ? m : mark;
+    }
+    return mark;
 }
 
 /* ---- pieces of declarations ---- */
@@ -697,7 +634,7 @@ static void removed_lines(Sheet *s, const ModList *was, const Decl *now, const D
             removed_lines(s, &it->group, now, d, groups);
         else if (it->label && !has_label(&now->as.mods.items, it->label)) {
             ModList one = { (ModItem *)it, 1, 1 };
-            s->struck = level_mark(s, d, now);
+            s->struck = level_mark(s, now);
             mod_rows(s, &one, NULL, NULL, groups);
             s->struck = NULL;
         }
@@ -772,7 +709,7 @@ static void render_table(Sheet *s, const Decl *d)
         }
         const char *mark = part_mark(s, d, row->src);
         row_begin(s);
-        s->mark = with_new(mark, row_is_new(d, row));
+        s->mark = with_new(mark ? mark : narrowed_mark(s, d, &row->keys), row_is_new(d, row));
         cell(s, keys_text(&row->keys), "key");
         const Decl *words = texts_of(s, d->ret.name);
         for (int k = 0; k < row->cells.n; k++) {
@@ -800,7 +737,7 @@ static const char *default_change(const Sheet *s, const Decl *d)
 {
     for (const Decl *now = d; s->nhouse && now->was; now = now->was)
         if (strcmp(now->as.enm.deflt, now->was->as.enm.deflt) != 0) {
-            const char *mark = level_mark(s, d, now);
+            const char *mark = level_mark(s, now);
             char *text = mem_alloc_atomic(strlen(mark) + strlen(now->was->as.enm.deflt) + 16);
             sprintf(text, "%s (was %s)", mark, now->was->as.enm.deflt);
             return text;

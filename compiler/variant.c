@@ -149,6 +149,7 @@ static void change_proc(Patch *pt, Decl *change, Decl **slot)
     *p = change->keep_body ? *base : *change;
     p->change = false;
     p->was = base;
+    p->changed_in = change->src;
     p->ret = ret_given ? change->ret : base->ret;
     if (!ret_given && !change->keep_body)
         p->ret.span = change->name_span;   /* base's span, this file */
@@ -187,9 +188,12 @@ static bool within(const Key *inner, const Key *outer)
     return key_lo(outer) <= key_lo(inner) && key_hi(inner) <= key_hi(outer);
 }
 
-static Key range_key(Span at, int64_t lo, int64_t hi)
+/* k keeping only lo..hi (where it is written, and by which file, stay). */
+static Key narrowed(Key k, int64_t lo, int64_t hi)
 {
-    Key k = { .kind = KEY_RANGE, .span = at, .lo = lo, .hi = hi };
+    k.kind = KEY_RANGE;
+    k.lo = lo;
+    k.hi = hi;
     k.lo_open = lo == INT64_MIN;
     k.hi_open = hi == INT64_MAX;
     if (lo == hi && !k.lo_open && !k.hi_open)
@@ -260,8 +264,9 @@ static int ordered_place(const Decl *t, const Key *k)
 /* Lay the range k over t's rows: each row's keys lose the numbers k
  * covers (a row left with none goes), and a row for k alone, a copy of
  * `like` when given, goes in its place in the order of the numbers (or
- * where the first row it met was).  Returns the new row's index. */
-static int overlay(Decl *t, const Key *k, const Row *like)
+ * where the first row it met was).  A key that loses numbers is marked as
+ * narrowed by the file `by`.  Returns the new row's index. */
+static int overlay(Decl *t, const Key *k, const Row *like, const Source *by)
 {
     int first = -1;
     for (int r = 0; r < t->as.table.nrows; r++) {
@@ -275,10 +280,12 @@ static int overlay(Decl *t, const Key *k, const Row *like)
                 continue;
             }
             met = true;
+            Key part = *old;
+            part.narrowed_in = by;
             if (key_lo(old) < key_lo(k))
-                AST_PUSH(kept, range_key(old->span, key_lo(old), key_lo(k) - 1));
+                AST_PUSH(kept, narrowed(part, key_lo(old), key_lo(k) - 1));
             if (key_hi(old) > key_hi(k))
-                AST_PUSH(kept, range_key(old->span, key_hi(k) + 1, key_hi(old)));
+                AST_PUSH(kept, narrowed(part, key_hi(k) + 1, key_hi(old)));
         }
         if (!met)
             continue;
@@ -441,7 +448,7 @@ static int row_for_key(Patch *pt, const Decl *change, const Row *row, const Key 
                "range within one row", ast_key_text(k), change->name, pt->base);
         return -1;
     }
-    return overlay(t, k, like);
+    return overlay(t, k, like, change->src);
 }
 
 static void change_table(Patch *pt, Decl *change, Decl **slot)
@@ -458,6 +465,7 @@ static void change_table(Patch *pt, Decl *change, Decl **slot)
     if (bad)
         return;
     Decl *t = copy_table(base);
+    t->changed_in = change->src;
     int ncols = base->as.table.columns.n ? base->as.table.columns.n : 1;
     int given = col_at ? change->as.table.columns.n : ncols;
     for (int r = 0; r < change->as.table.nrows; r++) {
@@ -602,6 +610,7 @@ static void change_mods(Patch *pt, Decl *change, Decl **slot)
     Decl *m = mem_alloc(sizeof *m);
     *m = *base;
     m->was = base;
+    m->changed_in = change->src;
     m->as.mods.items = copy_mods(&base->as.mods.items);
     for (int i = 0; i < change->as.mods.items.n; i++)
         patch_line(pt, change, m, &change->as.mods.items.items[i]);
@@ -652,6 +661,7 @@ static void change_members(Patch *pt, Decl *change, Decl **slot)
     Decl *e = mem_alloc(sizeof *e);
     *e = *base;
     e->was = base;
+    e->changed_in = change->src;
     e->as.enm.items = mem_alloc(sizeof(Member) * (size_t)(base->as.enm.n + change->as.enm.n + 1));
     memcpy(e->as.enm.items, base->as.enm.items, sizeof(Member) * (size_t)base->as.enm.n);
     e->as.enm.cap = base->as.enm.n + change->as.enm.n + 1;

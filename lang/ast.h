@@ -137,6 +137,7 @@ typedef struct Key {
     int64_t lo, hi;          /* KEY_INT: lo == hi */
     bool lo_open, hi_open;   /* KEY_RANGE: `..4`, `8..` */
     const Source *src;       /* set when a variant wrote it: the variant's file */
+    const Source *narrowed_in;  /* a variant's row laid over it took some of its numbers: that variant's file */
 } Key;
 
 typedef struct KeyList {
@@ -235,6 +236,7 @@ typedef struct Decl {
     bool rest_params, keep_body;
     Span rest_span;
     const struct Decl *was;  /* the base's declaration a variant's change put this one in place of */
+    const Source *changed_in;   /* with `was`: the file of the variant whose `change` made this */
     TypeRef ret;
     union {
         struct { StmtList body; Span body_end; } proc;             /* and example */
