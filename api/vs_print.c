@@ -11,6 +11,7 @@
 #include "api/internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A fraction as text, with a sign when `sign` and it is above 0, or its
@@ -170,6 +171,19 @@ static void side_note(FILE *out, const OddsVs *vs, int k, bool mixed)
     fputc(')', out);
 }
 
+/* The call as a side's heading shows it (malloc'd). */
+static char *heading_text(const OddsTable *t)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        return strdup("");
+    api_print_odds_heading(m, t);
+    fclose(m);
+    return text;
+}
+
 /* The heading: the call, then the files and how each side was counted.
  * File names are written as diag_put_text writes them: no raw control
  * character. */
@@ -191,6 +205,18 @@ static void vs_heading(FILE *out, const OddsVs *vs)
     else if (!exact)
         fprintf(out, ", simulated on the same dice, seed %llu", (unsigned long long)vs->seed);
     fputc('\n', out);
+    /* a variant that changed a default is called with its own */
+    char *rules = heading_text(&vs->side[0]);
+    for (int k = 1; k < vs->nsides; k++) {
+        char *own = heading_text(&vs->side[k]);
+        if (strcmp(own, rules) != 0) {
+            fputs("  ", out);
+            diag_put_text(out, vs->path[k]);
+            fprintf(out, " has defaults of its own: %s\n", own);
+        }
+        free(own);
+    }
+    free(rules);
 }
 
 void api_vs_text(FILE *out, const OddsVs *vs)
