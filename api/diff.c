@@ -73,6 +73,8 @@ static void table_parts(const Decl *d, Parts *ps)
         const Row *row = &d->as.table.rows[r];
         for (int k = 0; k < row->keys.n; k++) {
             char *key = joined("row ", "", ast_key_text(&row->keys.items[k]));
+            if (row->block >= 0 && row->block < d->as.table.blocks.n)   /* `column NAME` blocks */
+                key = joined(joined("column ", "", ast_key_text(&d->as.table.blocks.items[row->block])), ", ", key);
             if (cols->n && row->cells.n == cols->n) {
                 for (int c = 0; c < cols->n; c++)
                     add_part(ps, joined(key, ", column ", ast_key_text(&cols->items[c])),

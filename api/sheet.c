@@ -322,12 +322,13 @@ static bool same_row_key(const Key *a, const Key *b)
     return alo <= bhi && blo <= ahi;
 }
 
-/* A row none of whose keys the base's table has (or overlaps): added. */
+/* A row none of whose keys the base's table has (or overlaps), in the same
+ * `column` block: added. */
 static bool row_is_new(const Decl *d, const Row *row)
 {
     const Decl *was = d->was ? original(d) : NULL;
     for (int r = 0; was && r < was->as.table.nrows; r++)
-        for (int i = 0; i < was->as.table.rows[r].keys.n; i++)
+        for (int i = 0; was->as.table.rows[r].block == row->block && i < was->as.table.rows[r].keys.n; i++)
             for (int k = 0; k < row->keys.n; k++)
                 if (same_row_key(&was->as.table.rows[r].keys.items[i], &row->keys.items[k]))
                     return false;

@@ -16,6 +16,7 @@ typedef struct Patch {
     Diag *diag;
     const char *base;        /* the base's file, as the variant names it */
     bool ok;
+    const char *block;       /* patching the rows of this `column` block, or NULL */
 } Patch;
 
 static void refuse(Patch *pt, const Decl *d, Span at, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -404,6 +405,18 @@ static void fill_row(Row *into, const Row *row, const int *col_at, int ncols, co
     }
 }
 
+/* "'NAME'", or "'NAME' (column C)" inside a `column` block, for messages. */
+static const char *table_named(const Patch *pt, const Decl *change)
+{
+    size_t len = strlen(change->name) + (pt->block ? strlen(pt->block) : 0) + 16;
+    char *text = mem_alloc_atomic(len);
+    if (pt->block)
+        snprintf(text, len, "'%s' (column %s)", change->name, pt->block);
+    else
+        snprintf(text, len, "'%s'", change->name);
+    return text;
+}
+
 /* One key of one of the change's rows: the row of t it changes or adds. */
 static int row_for_key(Patch *pt, const Decl *change, const Row *row, const Key *written, Decl *t, bool subset)
 {
@@ -411,17 +424,18 @@ static int row_for_key(Patch *pt, const Decl *change, const Row *row, const Key 
     own.src = from(t, change->src);
     const Key *k = &own;
     const char *what = kind_word(t);
+    const char *name = table_named(pt, change);
     bool numeric = k->kind != KEY_NAME;
     if (row->patch == PATCH_ADD) {
         bool taken = numeric ? meets_any(t, k) : own_row(t, k) >= 0;
         if (taken && numeric) {
-            refuse(pt, change, k->span, "the %s '%s' already has rows for some of %s in %s; leave out 'add' to "
-                   "lay the new row over them", what, change->name, ast_key_text(k), pt->base);
+            refuse(pt, change, k->span, "the %s %s already has rows for some of %s in %s; leave out 'add' to "
+                   "lay the new row over them", what, name, ast_key_text(k), pt->base);
             return -1;
         }
         if (taken) {
-            refuse(pt, change, k->span, "the %s '%s' already has a row '%s' in %s; to change it, leave out 'add'",
-                   what, change->name, ast_key_text(k), pt->base);
+            refuse(pt, change, k->span, "the %s %s already has a row '%s' in %s; to change it, leave out 'add'",
+                   what, name, ast_key_text(k), pt->base);
             return -1;
         }
         if (subset) {
@@ -438,47 +452,37 @@ static int row_for_key(Patch *pt, const Decl *change, const Row *row, const Key 
     if (at >= 0)
         return at;
     if (!numeric || !meets_any(t, k)) {
-        refuse(pt, change, k->span, "the %s '%s' has no row '%s' in %s (to add one, write 'add' before it)", what,
-               change->name, ast_key_text(k), pt->base);
+        refuse(pt, change, k->span, "the %s %s has no row '%s' in %s (to add one, write 'add' before it)", what,
+               name, ast_key_text(k), pt->base);
         return -1;
     }
     const Row *like = row_holding(t, k);
     if (subset && !like) {
-        refuse(pt, change, k->span, "'%s' spans rows of '%s' that differ in %s; with a 'columns' line, give a "
-               "range within one row", ast_key_text(k), change->name, pt->base);
+        refuse(pt, change, k->span, "'%s' spans rows of %s that differ in %s; with a 'columns' line, give a "
+               "range within one row", ast_key_text(k), name, pt->base);
         return -1;
     }
     return overlay(t, k, like, change->src);
 }
 
-static void change_table(Patch *pt, Decl *change, Decl **slot)
+/* Lay the change's rows of block `block` (-1: a table without blocks)
+ * over t. */
+static void patch_rows(Patch *pt, const Decl *change, Decl *t, const int *col_at, int ncols, int block)
 {
-    const Decl *base = *slot;
-    if (base->as.table.blocks.n || change->as.table.blocks.n) {
-        refuse(pt, change, change->name_span,
-               "the %s '%s' has 'column' blocks, whose rows a variant cannot change one by one; "
-               "change the procedure that uses it (base: %s)", kind_word(base), change->name, pt->base);
-        return;
-    }
-    bool bad;
-    int *col_at = columns_given(pt, change, base, &bad);
-    if (bad)
-        return;
-    Decl *t = copy_table(base);
-    t->changed_in = change->src;
-    int ncols = base->as.table.columns.n ? base->as.table.columns.n : 1;
     int given = col_at ? change->as.table.columns.n : ncols;
     for (int r = 0; r < change->as.table.nrows; r++) {
         const Row *row = &change->as.table.rows[r];
+        if (row->block != block)
+            continue;
         if (row->cells.n != given) {
             if (col_at)
                 refuse(pt, change, row->span, "this row gives %d values for the %d columns its 'columns' line names",
                        row->cells.n, given);
             else
                 refuse(pt, change, row->span,
-                       "this row gives %d value%s; the rows of '%s' in %s give %d (to change some of them, "
-                       "name their columns in a 'columns' line)", row->cells.n, row->cells.n == 1 ? "" : "s",
-                       change->name, pt->base, given);
+                       "this row gives %d value%s; the rows of %s in %s give %d%s", row->cells.n,
+                       row->cells.n == 1 ? "" : "s", table_named(pt, change), pt->base, given,
+                       pt->block ? "" : " (to change some of them, name their columns in a 'columns' line)");
             continue;
         }
         for (int k = 0; k < row->keys.n; k++) {
@@ -487,6 +491,84 @@ static void change_table(Patch *pt, Decl *change, Decl **slot)
                 fill_row(&t->as.table.rows[at], row, col_at, ncols, from(t, change->src));
         }
     }
+}
+
+/* A table written in `column` blocks: each `column NAME` of the change
+ * names a block of the base's, and the rows under it are laid over that
+ * block's rows as over a table of one column (each block is a table of
+ * its own, with its own keys and its own proof of coverage). */
+static void change_blocks(Patch *pt, const Decl *change, Decl *t)
+{
+    const KeyList *blocks = &t->as.table.blocks;
+    for (int cb = 0; cb < change->as.table.blocks.n; cb++) {
+        const Key *name = &change->as.table.blocks.items[cb];
+        int b = 0;
+        while (b < blocks->n && !same_key(&blocks->items[b], name))
+            b++;
+        if (b == blocks->n) {
+            refuse(pt, change, name->span, "the %s '%s' has no 'column %s' block in %s", kind_word(t), change->name,
+                   ast_key_text(name), pt->base);
+            continue;
+        }
+        /* the block's rows, as a table of their own */
+        Decl one = *t;
+        one.as.table.rows = NULL;
+        one.as.table.nrows = one.as.table.cap = 0;
+        one.as.table.blocks = (KeyList){ NULL, 0, 0 };
+        int first = -1;
+        for (int r = 0; r < t->as.table.nrows; r++)
+            if (t->as.table.rows[r].block == b) {
+                first = first < 0 ? r : first;
+                insert_row(&one, one.as.table.nrows, t->as.table.rows[r]);
+                drop_row(t, r--);
+            }
+        pt->block = ast_key_text(name);
+        patch_rows(pt, change, &one, NULL, 1, cb);
+        pt->block = NULL;
+        for (int r = 0; r < one.as.table.nrows; r++) {
+            one.as.table.rows[r].block = b;
+            insert_row(t, (first < 0 ? t->as.table.nrows : first) + r, one.as.table.rows[r]);
+        }
+    }
+}
+
+static void change_table(Patch *pt, Decl *change, Decl **slot)
+{
+    const Decl *base = *slot;
+    bool blocks = base->as.table.blocks.n > 0;
+    if (blocks != (change->as.table.blocks.n > 0)) {
+        if (blocks)
+            refuse(pt, change, change->name_span,
+                   "the %s '%s' is written in 'column' blocks in %s: put each row under the 'column NAME' line "
+                   "of the block it changes", kind_word(base), change->name, pt->base);
+        else
+            refuse(pt, change, change->as.table.blocks.items[0].span,
+                   "the %s '%s' has no 'column' blocks in %s; to change some columns, name them in a 'columns' line",
+                   kind_word(base), change->name, pt->base);
+        return;
+    }
+    if (blocks && change->as.table.columns.n) {
+        refuse(pt, change, change->as.table.columns.items[0].span,
+               "the %s '%s' is written in 'column' blocks in %s: a row under 'column NAME' changes that block's "
+               "value, so there is no 'columns' line", kind_word(base), change->name, pt->base);
+        return;
+    }
+    if (blocks && change->as.table.nrows && change->as.table.rows[0].block < 0) {
+        refuse(pt, change, change->as.table.rows[0].span,
+               "this row is under no 'column NAME' line; the %s '%s' is written in 'column' blocks in %s",
+               kind_word(base), change->name, pt->base);
+        return;
+    }
+    bool bad;
+    int *col_at = columns_given(pt, change, base, &bad);
+    if (bad)
+        return;
+    Decl *t = copy_table(base);
+    t->changed_in = change->src;
+    if (blocks)
+        change_blocks(pt, change, t);
+    else
+        patch_rows(pt, change, t, col_at, base->as.table.columns.n ? base->as.table.columns.n : 1, -1);
     *slot = t;
 }
 
@@ -750,7 +832,7 @@ static Decl **changed_slot(Patch *pt, Module *all, int nbase, const Decl *d)
 
 bool variant_apply(Module *all, int nbase, const Source *base_src, Decl *header, Diag *diag)
 {
-    Patch pt = { diag, header->as.ruleset.base, true };
+    Patch pt = { diag, header->as.ruleset.base, true, NULL };
     merge_header(all, nbase, base_src, header);
     int kept = nbase;
     for (int i = nbase; i < all->n; i++) {

@@ -1,0 +1,1 @@
+diff variant_blocks_base.muster variant_blocks.muster

@@ -1,0 +1,1 @@
+sheet variant_blocks.muster

@@ -1,0 +1,1 @@
+test variant_blocks.muster
