@@ -1143,7 +1143,11 @@ static bool comp_stmt(Compiler *c, const Stmt *s)
             fn->sig->ret = t;
             want = t;
         }
-        if (!fits(want, t))
+        OddsKind odds = fn->sig->decl && fn->sig->decl->kind == DECL_PROC ? fn->sig->decl->as.proc.odds : ODDS_NONE;
+        if (!fits(want, t) && odds != ODDS_NONE)
+            comp_error(c, s->as.ret->span, odds == ODDS_CHANCE ? "'chance' takes a claim, true or false, not %s"
+                       : "'mean' takes a number, not %s", comp_type_name(c, t));
+        else if (!fits(want, t))
             comp_error(c, s->as.ret->span, "'%s' returns %s, but this is %s", fn->sig->name,
                   comp_type_name(c, want), comp_type_name(c, t));
         comp_emit_op(c, OP_RETURN, s->span);
@@ -1378,8 +1382,9 @@ ProcSig *comp_declare_callable(Compiler *c, const Decl *d, SigKind kind, const P
             if (strcmp(p->name, sig->pnames[j]) == 0)
                 comp_error(c, p->span, "%s '%s' is listed twice", kind == SIG_RECORD ? "field" : "parameter", p->name);
         comp_resolve_type(c, p->type, &sig->ptypes[i]);
-        if (p->has_range && kind != SIG_BANDS)
-            comp_error(c, p->range_span, "only the parameters of bands take a range of values");
+        bool odds = kind == SIG_PROC && d->kind == DECL_PROC && d->as.proc.odds != ODDS_NONE;
+        if (p->has_range && kind != SIG_BANDS && !odds)
+            comp_error(c, p->range_span, "only the parameters of bands and odds take a range of values");
     }
     if (kind == SIG_RECORD) {
         sig->ret = (Type){ TY_RECORD, names_get(&c->record_names, d->name) };
@@ -1487,9 +1492,41 @@ static void compile_defaults(Compiler *c, ProcSig *sig, const ParamList *params)
     }
 }
 
+/* Most rows or columns an odds table may have. */
+#define ODDS_MAX_VALUES 40
+
+/* An odds table's parameters are its rows and columns: at most two, each
+ * with a list of values to show (an enum's members, true and false, or an
+ * int's `in lo..hi`). */
+static void check_odds(Compiler *c, const ProcSig *sig)
+{
+    const Decl *d = sig->decl;
+    if (d->params.n > 2)
+        comp_error(c, d->params.items[2].span, "an odds table has rows and columns: at most two parameters, not %d",
+                   d->params.n);
+    for (int i = 0; i < d->params.n && i < 2; i++) {
+        const Param *p = &d->params.items[i];
+        Type t = sig->ptypes[i];
+        if (t.kind == TY_INT) {
+            if (!p->has_range || p->lo_open || p->hi_open)
+                comp_error(c, p->has_range ? p->range_span : p->span,
+                           "the odds table shows a row or column for each value of '%s': give them, as in "
+                           "'%s: int in 1..6'", p->name, p->name);
+            else if (p->hi - p->lo + 1 > ODDS_MAX_VALUES)
+                comp_error(c, p->range_span, "%lld values of '%s' are too many for an odds table (at most %d)",
+                           (long long)(p->hi - p->lo + 1), p->name, ODDS_MAX_VALUES);
+        } else if (t.kind != TY_ENUM && t.kind != TY_BOOL && !is_err(t)) {
+            comp_error(c, p->type.span, "an odds table's rows and columns are the values of an enum, a bool or an "
+                       "int with a range, not %s", comp_type_name(c, t));
+        }
+    }
+}
+
 static void compile_proc(Compiler *c, ProcSig *sig)
 {
     const Decl *d = sig->decl;
+    if (d->as.proc.odds != ODDS_NONE)
+        check_odds(c, sig);
     FnState *fn = comp_begin_params(c, sig, &d->params);
     bool ends = comp_block(c, &d->as.proc.body);
     if (!ends && !is_err(sig->ret))

@@ -100,7 +100,7 @@ typedef struct Param {
     Span span;
     TypeRef type;
     Expr *deflt;             /* NULL when none */
-    bool has_range;          /* bands: `x: int in lo..hi` */
+    bool has_range;          /* bands and odds: `x: int in lo..hi` */
     bool lo_open, hi_open;
     int64_t lo, hi;
     Span range_span;
@@ -213,8 +213,14 @@ typedef struct Setting {
 
 typedef enum {
     DECL_PROC, DECL_ENUM, DECL_RECORD, DECL_TABLE, DECL_BANDS, DECL_MODIFIERS,
-    DECL_SEQUENCE, DECL_EXAMPLE, DECL_RULESET, DECL_IMPORT
+    DECL_SEQUENCE, DECL_EXAMPLE, DECL_RULESET, DECL_IMPORT,
+    DECL_SECTION             /* `section "TITLE"`: a heading of the sheet; name is the title */
 } DeclKind;
+
+/* An `odds` declaration is a procedure whose body is one expression: the
+ * sheet prints its chance (a bool) or its mean over the grid of its
+ * parameters' values. */
+typedef enum { ODDS_NONE, ODDS_CHANCE, ODDS_MEAN } OddsKind;
 
 typedef enum { ENUM_PLAIN, ENUM_LADDER, ENUM_OUTCOME, ENUM_CHOICE } EnumFlavour;
 
@@ -239,7 +245,8 @@ typedef struct Decl {
     const Source *changed_in;   /* with `was`: the file of the variant whose `change` made this */
     TypeRef ret;
     union {
-        struct { StmtList body; Span body_end; } proc;             /* and example */
+        /* and example; odds/title: an `odds NAME(...) "TITLE" { chance|mean EXPR }` */
+        struct { StmtList body; Span body_end; OddsKind odds; const char *title; } proc;
         struct { Member *items; int n, cap; EnumFlavour flavour;
                  const char *prompt; const char *deflt; Span deflt_span; } enm;
         /* and bands; `blocks` holds the keys of `column NAME` lines, each

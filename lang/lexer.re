@@ -75,6 +75,16 @@ static int brace_kind(const Parser *ps)
     return 0;
 }
 
+/* Where a declaration can start: at the top level, first in the file or
+ * after the end of one ('}', or the string or name a declaration can end
+ * with).  The newer declaration words are keywords only there, so a script
+ * may still have a `proc odds(...)` or an enum member `section`. */
+static int starts_decl(const Parser *ps)
+{
+    int t = ps->last_token;
+    return ps->nopen == 0 && (t == 0 || t == '}' || t == STRING || t == IDENT);
+}
+
 /* Words that are keywords only where they can start something: the
  * declarations at the top level, and a few words inside the blocks that
  * use them.  Everywhere else they are ordinary names (an 'outcome' local,
@@ -87,6 +97,7 @@ static int keyword(Parser *ps, const char *text, size_t n)
         { "outcome", OUTCOME, 0, 0 }, { "choice", CHOICE, 0, 0 }, { "sequence", SEQUENCE, 0, 0 },
         { "example", EXAMPLE, 0, 'e' }, { "import", IMPORT, 0, 0 },
         { "variant", VARIANT, 0, 0 }, { "change", CHANGE, 0, 0 },
+        { "section", SECTION, 'd', 0 }, { "odds", ODDS, 'd', 0 },
         { "add", ADD, 'p', 0 }, { "remove", REMOVE, 'p', 0 },
         { "each", EACH, 'm', 0 }, { "cap", CAP, 'm', 0 }, { "expect", EXPECT, 'e', 0 },
     };
@@ -94,6 +105,7 @@ static int keyword(Parser *ps, const char *text, size_t n)
         if (strlen(words[i].word) != n || memcmp(words[i].word, text, n) != 0)
             continue;
         if (words[i].where == 'p' ? !(ps->patch_depth && ps->nopen == ps->patch_depth)
+            : words[i].where == 'd' ? !starts_decl(ps)
             : words[i].where == 0 ? ps->nopen != 0 : brace_kind(ps) != words[i].where)
             return 0;
         ps->pending_block = words[i].opens;

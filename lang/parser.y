@@ -156,6 +156,7 @@ static Key int_key(int64_t v, Span at)
 %token RULESET "'ruleset'" LADDER "'ladder'" RECORD "'record'" TABLE "'table'" BANDS "'bands'"
 %token MODIFIERS "'modifiers'" OUTCOME "'outcome'" CHOICE "'choice'" SEQUENCE "'sequence'"
 %token EXAMPLE "'example'" IMPORT "'import'" EXPECT "'expect'" EACH "'each'" CAP "'cap'"
+%token SECTION "'section'" ODDS "'odds'"
 %token VARIANT "'variant'" CHANGE "'change'" ADD "'add'" REMOVE "'remove'" ELLIPSIS "'...'"
 %token ONEOF "'one of'" STARTAT "'start at'"
 %token ARROW "'->'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" DOTDOT "'..'" FATARROW "'=>'"
@@ -177,7 +178,7 @@ static Key int_key(int64_t v, Span at)
 %type <args> args args_opt
 %type <decl> decl proc_decl enum_decl outcome_decl choice_decl record_decl table_decl bands_decl
 %type <decl> mods_decl seq_decl example_decl ruleset_decl import_decl table_body settings
-%type <decl> variant_decl change_decl change_members_opt change_members
+%type <decl> variant_decl change_decl change_members_opt change_members section_decl odds_decl
 %type <member> change_member
 %type <mod> patch_item
 %type <mods> patch_items
@@ -223,7 +224,35 @@ module
 decl
     : proc_decl | enum_decl | outcome_decl | choice_decl | record_decl | table_decl
     | bands_decl | mods_decl | seq_decl | example_decl | ruleset_decl | import_decl
-    | variant_decl | change_decl
+    | variant_decl | change_decl | section_decl | odds_decl
+    ;
+
+/* `section "Fire"`: the declarations after it, up to the next section, are
+ * that part of the sheet */
+section_decl
+    : SECTION STRING cite_opt {
+          $$ = decl_with(ast_decl(DECL_SECTION, $2.bytes, @2, span2(@1, @2)), ps->src, $3);
+      }
+    ;
+
+/* `odds hit(cover: Cover) "Chance to hit" { chance shoot(cover) }`: a
+ * procedure returning the claim (bool) or the number (rat) whose chance or
+ * mean the sheet prints for every value of its parameters */
+odds_decl
+    : ODDS IDENT '(' params_opt ')' text_opt cite_opt '{' IDENT expr '}' {
+          $$ = decl_with(ast_decl(DECL_PROC, $2, @2, span2(@1, @11)), ps->src, $7);
+          $$->params = $4;
+          $$->as.proc.title = $6;
+          bool mean = !strcmp($9, "mean");
+          if (!mean)
+              want_word(ps, $9, @9, "chance", "'chance' and a claim, or 'mean' and a number");
+          $$->as.proc.odds = mean ? ODDS_MEAN : ODDS_CHANCE;
+          $$->ret = (TypeRef){ mean ? "rat" : "bool", @9 };
+          Stmt *ret = ast_stmt(ST_RETURN, $10->span);
+          ret->as.ret = $10;
+          ast_stmt_push(&$$->as.proc.body, ret);
+          $$->as.proc.body_end = (Span){ @11.begin, @11.end };
+      }
     ;
 
 /* `source "..."`: where in the rules text a declaration comes from */

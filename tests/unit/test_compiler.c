@@ -1058,7 +1058,7 @@ static void test_bands_domain(void)
     CU_ASSERT(error_at(m, src, "7..", "bands 'b': no band covers 1..6 of 'x'"));
     /* only bands take a domain */
     m = compile_errors("table t(n: int in 1..6) -> int {\n  1..6: 1\n}\n");
-    CU_ASSERT(contains(m, "test.muster:1:19: error: only the parameters of bands take a range of values"));
+    CU_ASSERT(contains(m, "test.muster:1:19: error: only the parameters of bands and odds take a range of values"));
 }
 
 static void test_table_structure(void)

@@ -1,0 +1,1 @@
+prob odds_words_as_names.muster chance_of k=section
