@@ -56,9 +56,13 @@ int muster_turn(muster_ctx *ctx, const muster_program *prog)
     return MUSTER_OK;
 }
 
-int muster_sheet(muster_ctx *ctx, const muster_program *prog, int html)
+int muster_sheet(muster_ctx *ctx, const muster_program *prog, const muster_sheet_opts *opts)
 {
-    return sheet_render(ctx->out, prog->compiled, html != 0) ? MUSTER_ERROR : MUSTER_OK;
+    SheetOptions o = { .html = opts->html != 0, .review = opts->review != 0, .letter = opts->letter != 0, .ctx = ctx };
+    int errors = ctx->diag.errors;
+    if (sheet_render(ctx->out, prog->compiled, &o))
+        return MUSTER_ERROR;
+    return ctx->diag.errors > errors ? MUSTER_ERROR : MUSTER_OK;
 }
 
 int muster_list(muster_ctx *ctx, const muster_program *prog)

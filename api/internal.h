@@ -189,6 +189,12 @@ typedef struct OddsVs {
 } OddsVs;
 
 int api_find_field(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, const char *name, int *field);
+/* One number of a call's odds, for a sheet's odds table: the chance that
+ * it returns true, or (mean) its mean; *exact the fraction when counted
+ * exactly (else NULL: simulated, seed 1), *unknown when some runs reach a
+ * value the rules text does not give. */
+int api_odds_number(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args, bool mean,
+                    double *value, char **exact, bool *simulated, bool *unknown);
 int api_compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
                      const muster_prob_opts *opts, uint64_t seed, Odds *o);
 int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts *opts, Vm *vm, const ProcSig *sig,

@@ -273,3 +273,36 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
         exact_clear(&o.er);
     return MUSTER_OK;
 }
+
+int api_odds_number(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args, bool mean,
+                    double *value, char **exact, bool *simulated, bool *unknown)
+{
+    muster_prob_opts opts = { .have_seed = 1, .seed = 1 };
+    Odds o;
+    int st = api_compute_odds(ctx, c, proc, nargs, args, &opts, opts.seed, &o);
+    if (st != MUSTER_OK)
+        return st;
+    OddsTable t;
+    api_odds_table(c, &opts, &o, &t);
+    *simulated = !o.exact;
+    *unknown = t.has_not_given;
+    *exact = NULL;
+    *value = 0;
+    if (mean) {
+        *value = t.numeric ? t.mean : 0;
+        if (o.exact && t.numeric)
+            *exact = api_mpq_text(t.mean_q);
+    } else {
+        for (int i = 0; i < t.n; i++)
+            if (t.rows[i].value.tag == VAL_BOOL && t.rows[i].value.as.b) {
+                *value = t.rows[i].p;
+                if (o.exact)
+                    *exact = api_mpq_text(t.rows[i].q);
+            }
+        if (o.exact && !*exact)
+            *exact = mem_strdup("0");
+    }
+    if (o.exact)
+        exact_clear(&o.er);
+    return MUSTER_OK;
+}

@@ -20,6 +20,7 @@
  */
 #include "config.h"
 #include "api/sheet.h"
+#include "api/internal.h"
 #include "base/mem.h"
 
 #include <stdlib.h>
@@ -44,6 +45,14 @@ typedef struct Sheet {
     const char *mark;        /* written after the next cell's text, then cleared */
     const char *struck;      /* cells of a modifier line a variant removed: its mark */
     const Decl *decl;        /* the declaration being written */
+    /* the table sheet (not --review): players' words, the script's order,
+     * porters' notes as numbered footnotes, odds tables worked out */
+    bool players;
+    muster_ctx *ctx;
+    const muster_program *prog;
+    const char **notes;      /* footnotes, in order */
+    int nnotes, notes_cap;
+    bool any_unknown;        /* a '?' cell was shown: the legend says what it means */
 } Sheet;
 
 /* ---- text ---- */
@@ -424,11 +433,16 @@ static const char *member_text(const Decl *e, const char *name)
 }
 
 static void cell_value(Sheet *s, const Expr *e);
+static const char *player_value(Sheet *s, const Expr *e, const Decl *texts);
 
 static void cell_value_text(Sheet *s, const Expr *e, const Decl *texts)
 {
     const char *t = e->kind == EX_NAME ? member_text(texts, e->as.name) : NULL;
-    if (t && strlen(t) <= 40) {   /* short words read best; long ones are in the outcome's own table */
+    if (s->players) {
+        cell(s, player_value(s, e, texts), e->kind == EX_UNKNOWN ? "unknown" : NULL);
+        return;
+    }
+    if (t) {   /* the words, however long (they wrap), and the name the script uses */
         char *both = mem_alloc_atomic(strlen(t) + strlen(e->as.name) + 8);
         sprintf(both, "%s (%s)", t, e->as.name);
         cell(s, both, NULL);
@@ -986,6 +1000,583 @@ static void render_house(Sheet *s)
               "and a modifier line struck through is one it took away.", "note");
 }
 
+/* ---- the table sheet: the script's order, players' words ---- */
+
+/* "turret_jammed" as a player reads it: "turret jammed". */
+static char *words_of(const char *name)
+{
+    char *w = mem_strdup(name);
+    for (char *p = w; *p; p++)
+        if (*p == '_')
+            *p = ' ';
+    return w;
+}
+
+/* A title from a name: "fire_table" -> "Fire table". */
+static char *title_of(const char *name)
+{
+    char *w = words_of(name);
+    if (w[0] >= 'a' && w[0] <= 'z')
+        w[0] = (char)(w[0] - 'a' + 'A');
+    return w;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    a = a < 0 ? -a : a;
+    b = b < 0 ? -b : b;
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a ? a : 1;
+}
+
+/* n/d as a player reads it: "½", "1¼", "⅔", else "3/7". */
+static char *fraction_text(int64_t n, int64_t d)
+{
+    static const struct { int n, d; const char *glyph; } glyphs[] = {
+        { 1, 2, "½" }, { 1, 3, "⅓" }, { 2, 3, "⅔" }, { 1, 4, "¼" }, { 3, 4, "¾" }, { 1, 5, "⅕" },
+        { 2, 5, "⅖" }, { 3, 5, "⅗" }, { 4, 5, "⅘" }, { 1, 6, "⅙" }, { 5, 6, "⅚" }, { 1, 8, "⅛" },
+        { 3, 8, "⅜" }, { 5, 8, "⅝" }, { 7, 8, "⅞" },
+    };
+    char buf[64];
+    if (d < 0) {
+        n = -n;
+        d = -d;
+    }
+    int64_t g = gcd64(n, d);
+    n /= g;
+    d /= g;
+    if (d == 1) {
+        snprintf(buf, sizeof buf, "%lld", (long long)n);
+        return mem_strdup(buf);
+    }
+    const char *sign = n < 0 ? "-" : "";
+    int64_t whole = (n < 0 ? -n : n) / d, part = (n < 0 ? -n : n) % d;
+    for (size_t i = 0; i < sizeof glyphs / sizeof glyphs[0]; i++)
+        if (glyphs[i].n == part && glyphs[i].d == d) {
+            if (whole)
+                snprintf(buf, sizeof buf, "%s%lld%s", sign, (long long)whole, glyphs[i].glyph);
+            else
+                snprintf(buf, sizeof buf, "%s%s", sign, glyphs[i].glyph);
+            return mem_strdup(buf);
+        }
+    snprintf(buf, sizeof buf, "%lld/%lld", (long long)n, (long long)d);
+    return mem_strdup(buf);
+}
+
+/* The declaration named `name` on the sheet's module, of a table kind. */
+static const Decl *table_named(const Sheet *s, const char *name)
+{
+    const Module *m = s->c->module;
+    for (int i = m->n - 1; i >= 0; i--)
+        if ((m->decls[i]->kind == DECL_TABLE || m->decls[i]->kind == DECL_BANDS) && !strcmp(m->decls[i]->name, name))
+            return m->decls[i];
+    return NULL;
+}
+
+/* `formation_fraction(column)`: a one-key table looked up with a member
+ * or a number written out; the cell it finds, or NULL. */
+static const Expr *looked_up(const Sheet *s, const Expr *e)
+{
+    if (e->kind != EX_CALL || e->as.call.nargs != 1)
+        return NULL;
+    const Decl *t = table_named(s, e->as.call.callee);
+    const Expr *a = e->as.call.args[0].value;
+    if (!t || t->as.table.columns.n || t->as.table.blocks.n || (a->kind != EX_NAME && a->kind != EX_INT))
+        return NULL;
+    for (int r = 0; r < t->as.table.nrows; r++) {
+        const Row *row = &t->as.table.rows[r];
+        for (int k = 0; k < row->keys.n && row->cells.n == 1; k++) {
+            const Key *key = &row->keys.items[k];
+            bool hit = a->kind == EX_NAME ? key->kind == KEY_NAME && !strcmp(key->name, a->as.name)
+                                          : key->kind != KEY_NAME && (key->lo_open || key->lo <= a->as.i)
+                                                && (key->hi_open || a->as.i <= key->hi);
+            if (hit)
+                return row->cells.items[0];
+        }
+    }
+    return NULL;
+}
+
+/* A number as a player reads it (1, -2, ½, 1¼), or NULL when e is not a
+ * number written out (or a one-key table's cell for one). */
+static char *player_number(const Sheet *s, const Expr *e)
+{
+    const Expr *cell = looked_up(s, e);
+    if (cell)
+        e = cell;
+    if (e->kind == EX_INT)
+        return fraction_text(e->as.i, 1);
+    if (e->kind == EX_UNARY && e->as.unary.op == OPR_NEG && e->as.unary.operand->kind == EX_INT)
+        return fraction_text(-e->as.unary.operand->as.i, 1);
+    if (e->kind == EX_BINARY && e->as.binary.op == OPR_DIV && e->as.binary.left->kind == EX_INT
+        && e->as.binary.right->kind == EX_INT && e->as.binary.right->as.i != 0)
+        return fraction_text(e->as.binary.left->as.i, e->as.binary.right->as.i);
+    return NULL;
+}
+
+/* A cell's value in players' words: a member's wording, ✔/— for a
+ * bool, a fraction as ½, '?' where the rules text gives none. */
+static const char *player_value(Sheet *s, const Expr *e, const Decl *texts)
+{
+    switch (e->kind) {
+    case EX_STR: return mem_strndup(e->as.str.bytes, e->as.str.len);
+    case EX_BOOL: return e->as.b ? "✔" : "—";
+    case EX_UNKNOWN: s->any_unknown = true; return "?";
+    case EX_NA: return "–";
+    case EX_NAME: {
+        const char *t = member_text(texts, e->as.name);
+        return t ? t : words_of(e->as.name);
+    }
+    default: {
+        char *n = player_number(s, e);
+        return n ? n : expr_text(e);
+    }
+    }
+}
+
+/* A doc comment split for the table sheet: its first sentence is the
+ * caption; the rest, a porter's note, becomes a numbered footnote.
+ * Returns the caption (NULL for none) and sets *note (or NULL). */
+static char *caption_of(const char *doc, const char **note)
+{
+    *note = NULL;
+    if (!doc || !*doc)
+        return NULL;
+    const char *p = doc;
+    for (; *p; p++) {
+        if (p[0] == '\n' && p[1] == '\n')
+            break;
+        if (p[0] != '.' && p[0] != ':' && p[0] != '?' && p[0] != '!')
+            continue;
+        const char *q = p + 1;
+        while (*q == '"' || *q == ')' || *q == '\'')
+            q++;
+        if (*q == '\0' || ((*q == ' ' || *q == '\n') && p[0] != ':')) {
+            p = q;
+            break;
+        }
+    }
+    const char *rest = p;
+    while (*rest == ' ' || *rest == '\n')
+        rest++;
+    if (*rest)
+        *note = rest;
+    return mem_strndup(doc, (size_t)(p - doc));
+}
+
+static int add_note(Sheet *s, const char *note)
+{
+    s->notes = ast_grow(s->notes, s->nnotes, &s->notes_cap, sizeof *s->notes);
+    s->notes[s->nnotes++] = note;
+    return s->nnotes;
+}
+
+/* The caption under a declaration's title, with its footnote's number. */
+static void player_caption(Sheet *s, const Decl *d)
+{
+    const char *note;
+    char *caption = caption_of(d->doc, &note);
+    if (!caption && !note)
+        return;
+    fputs(s->html ? "<p class=\"doc\">" : "", s->out);
+    if (caption)
+        prose(s, caption);
+    if (note)
+        fprintf(s->out, s->html ? "<sup class=\"fn\">%d</sup>" : " [%d]", add_note(s, note));
+    fputs(s->html ? "</p>\n" : "\n\n", s->out);
+}
+
+static void player_heading(Sheet *s, const Decl *d, const char *title)
+{
+    decl_heading(s, 3, title ? title : title_of(d->name), d);
+    player_caption(s, d);
+}
+
+static void open_block(Sheet *s)
+{
+    fputs(s->html ? "<div class=\"block\">\n" : "", s->out);
+}
+
+static void close_block(Sheet *s)
+{
+    fputs(s->html ? "</div>\n" : "", s->out);
+}
+
+static void players_table(Sheet *s, const Decl *d)
+{
+    open_block(s);
+    player_heading(s, d, NULL);
+    int ncols = d->as.table.columns.n;
+    const Decl *keys = d->params.n ? texts_of(s, d->params.items[0].type.name) : NULL;
+    const Decl *colkeys = d->params.n > 1 ? texts_of(s, d->params.items[1].type.name) : NULL;
+    bool texts = false;
+    for (int r = 0; r < d->as.table.nrows; r++)
+        texts |= d->as.table.rows[r].text != NULL;
+    int nheaders = 1 + (ncols ? ncols : 1) + (texts ? 1 : 0);
+    const char **headers = mem_alloc(sizeof(char *) * (size_t)(nheaders + 1));
+    headers[0] = d->params.n ? words_of(d->params.items[0].name) : "";
+    for (int k = 0; k < ncols; k++) {
+        const Key *key = &d->as.table.columns.items[k];
+        const char *t = key->kind == KEY_NAME ? member_text(colkeys, key->name) : NULL;
+        headers[1 + k] = t ? t : key->kind == KEY_NAME ? words_of(key->name) : key_text(key);
+    }
+    if (!ncols)
+        headers[1] = d->kind == DECL_BANDS ? "result" : d->ret.name && !strcmp(d->ret.name, "bool") ? "" : "value";
+    if (texts)
+        headers[nheaders - 1] = "";
+    table_begin(s, headers, nheaders);
+    const Decl *words = texts_of(s, d->ret.name);
+    int block = -1;
+    for (int r = 0; r < d->as.table.nrows; r++) {
+        const Row *row = &d->as.table.rows[r];
+        if (row->block != block && row->block >= 0) {
+            block = row->block;
+            const Key *bk = &d->as.table.blocks.items[block];
+            const char *t = bk->kind == KEY_NAME ? member_text(colkeys, bk->name) : NULL;
+            row_begin(s);
+            cell(s, t ? t : bk->kind == KEY_NAME ? words_of(bk->name) : key_text(bk), "block");
+            for (int k = 1; k < nheaders; k++)
+                cell(s, "", "block");
+            row_end(s);
+        }
+        const char *mark = part_mark(s, d, row->src);
+        row_begin(s);
+        s->mark = with_new(mark ? mark : narrowed_mark(s, d, &row->keys), row_is_new(d, row));
+        char *key = mem_strdup("");
+        for (int i = 0; i < row->keys.n; i++) {
+            const Key *k = &row->keys.items[i];
+            const char *t = k->kind == KEY_NAME ? member_text(keys, k->name) : NULL;
+            const char *one = t ? t : k->kind == KEY_NAME ? words_of(k->name) : key_text(k);
+            char *both = mem_alloc_atomic(strlen(key) + strlen(one) + 3);
+            sprintf(both, "%s%s%s", key, i ? ", " : "", one);
+            key = both;
+        }
+        cell(s, key, "key");
+        for (int k = 0; k < row->cells.n; k++) {
+            s->mark = row->cell_src ? part_mark(s, d, row->cell_src[k]) : mark;
+            cell_value_text(s, row->cells.items[k], words);
+        }
+        if (texts) {
+            s->mark = row->text ? mark : NULL;
+            cell(s, row->text ? row->text : "", NULL);
+        }
+        row_end(s);
+    }
+    table_end(s);
+    close_block(s);
+}
+
+/* A modifier's amount as a player reads it: "+1", "-2", "× ½", "+1 each". */
+static char *player_amount(Sheet *s, const ModItem *it)
+{
+    char *n = player_number(s, it->value);
+    const char *v = n ? n : expr_text(it->value);
+    char buf[256];
+    if (it->kind == MOD_MUL)
+        snprintf(buf, sizeof buf, "× %s", v);
+    else if (it->kind == MOD_BASE)
+        snprintf(buf, sizeof buf, "%s", v);
+    else
+        snprintf(buf, sizeof buf, "%s%s%s", n && v[0] != '-' ? "+" : "", v, it->kind == MOD_EACH ? " each" : "");
+    return mem_strdup(buf);
+}
+
+static void players_mod_rows(Sheet *s, const ModList *items, const char *outer)
+{
+    for (int i = 0; i < items->n; i++) {
+        const ModItem *it = &items->items[i];
+        const char *mark = line_mark(s, it, outer);
+        if (it->kind == MOD_ONEOF) {
+            row_begin(s);
+            cell(s, "only one of:", "group");
+            cell(s, "", NULL);
+            row_end(s);
+            players_mod_rows(s, &it->group, part_mark(s, s->decl, it->src));
+            continue;
+        }
+        row_begin(s);
+        const char *what = it->label ? it->label : it->cond ? expr_text(it->cond) : "";
+        if (it->kind == MOD_BASE)
+            what = it->label ? it->label : "start at";
+        if (it->kind == MOD_CAP) {
+            const Key *r = &it->range;
+            char *v = mem_alloc_atomic(96);
+            if (r->lo_open)
+                snprintf(v, 96, "at most %lld", (long long)r->hi);
+            else if (r->hi_open)
+                snprintf(v, 96, "at least %lld", (long long)r->lo);
+            else
+                snprintf(v, 96, "%lld to %lld", (long long)r->lo, (long long)r->hi);
+            cell(s, it->label ? it->label : "total", outer ? "in-group" : NULL);
+            s->mark = mark;
+            cell(s, v, "mod");
+        } else {
+            cell(s, what, outer || (items != &s->decl->as.mods.items) ? "in-group" : NULL);
+            s->mark = mark;
+            cell(s, player_amount(s, it), "mod");
+        }
+        row_end(s);
+    }
+}
+
+static void players_mods(Sheet *s, const Decl *d)
+{
+    open_block(s);
+    player_heading(s, d, NULL);
+    static const char *const headers[] = { "", "" };
+    table_begin(s, headers, 2);
+    s->decl = d;
+    players_mod_rows(s, &d->as.mods.items, NULL);
+    int groups = 0;
+    if (s->nhouse) {
+        /* removed lines, struck through, as in the review */
+        for (const Decl *now = d; now->was; now = now->was)
+            removed_lines(s, &now->was->as.mods.items, now, d, &groups);
+    }
+    table_end(s);
+    close_block(s);
+}
+
+static void players_enum(Sheet *s, const Decl *d)
+{
+    bool texts = false;
+    for (int i = 0; i < d->as.enm.n; i++)
+        texts |= d->as.enm.items[i].text != NULL;
+    int nf = d->params.n;
+    if (!nf && d->as.enm.flavour != ENUM_LADDER && d->as.enm.flavour != ENUM_CHOICE)
+        return;   /* a plain enum: its words are read in the tables and lines that use them */
+    open_block(s);
+    player_heading(s, d, NULL);
+    if (d->as.enm.flavour == ENUM_CHOICE) {
+        const char *t = member_text(d, d->as.enm.deflt);
+        char line[512];
+        snprintf(line, sizeof line, "%s%sUnless told otherwise: %s%s.", d->as.enm.prompt ? d->as.enm.prompt : "",
+                 d->as.enm.prompt ? " — " : "", t ? t : words_of(d->as.enm.deflt), default_change(s, d));
+        paragraph(s, line, "note");
+    }
+    if (d->as.enm.flavour == ENUM_LADDER || (!nf && d->as.enm.flavour != ENUM_OUTCOME)) {
+        /* in order, in their words */
+        fputs(s->html ? "<p class=\"chain\">" : "", s->out);
+        for (int i = 0; i < d->as.enm.n; i++) {
+            const Member *m = &d->as.enm.items[i];
+            if (i)
+                put(s, d->as.enm.flavour == ENUM_LADDER ? " → " : " · ");
+            put(s, m->text ? m->text : words_of(m->name));
+            const char *mark = member_mark(s, d, m);
+            if (mark)
+                put(s, mark);
+        }
+        fputs(s->html ? "</p>\n" : "\n\n", s->out);
+        close_block(s);
+        return;
+    }
+    const char **headers = mem_alloc(sizeof(char *) * (size_t)(nf + 2));
+    headers[0] = "";
+    for (int f = 0; f < nf; f++)
+        headers[1 + f] = words_of(d->params.items[f].name);
+    table_begin(s, headers, 1 + nf);
+    for (int i = 0; i < d->as.enm.n; i++) {
+        const Member *m = &d->as.enm.items[i];
+        row_begin(s);
+        s->mark = member_mark(s, d, m);
+        cell(s, m->text ? m->text : words_of(m->name), "key");
+        for (int f = 0; f < nf; f++) {
+            const Expr *v = NULL;
+            for (int a = 0; a < m->fields.n; a++) {
+                const Arg *arg = &m->fields.items[a];
+                if ((arg->name && !strcmp(arg->name, d->params.items[f].name)) || (!arg->name && a == f))
+                    v = arg->value;
+            }
+            if (!v)
+                v = d->params.items[f].deflt;
+            cell(s, v ? player_value(s, v, texts_of(s, d->params.items[f].type.name)) : "", NULL);
+        }
+        row_end(s);
+    }
+    table_end(s);
+    close_block(s);
+}
+
+/* The values an odds table's parameter takes: texts for the heading and
+ * NAME=VALUE arguments for prob. */
+static int odds_values(const Sheet *s, const Param *p, const char ***labels, const char ***args)
+{
+    const Decl *e = texts_of(s, p->type.name);
+    int n = e ? e->as.enm.n : !strcmp(p->type.name, "bool") ? 2 : p->has_range ? (int)(p->hi - p->lo + 1) : 0;
+    *labels = mem_alloc(sizeof(char *) * (size_t)(n + 1));
+    *args = mem_alloc(sizeof(char *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        char value[64];
+        if (e) {
+            const Member *m = &e->as.enm.items[i];
+            (*labels)[i] = m->text ? m->text : words_of(m->name);
+            snprintf(value, sizeof value, "%s", m->name);
+        } else if (!strcmp(p->type.name, "bool")) {
+            (*labels)[i] = i ? "—" : "✔";
+            snprintf(value, sizeof value, "%s", i ? "false" : "true");
+        } else {
+            snprintf(value, sizeof value, "%lld", (long long)(p->lo + i));
+            (*labels)[i] = mem_strdup(value);
+        }
+        char *arg = mem_alloc_atomic(strlen(p->name) + strlen(value) + 2);
+        sprintf(arg, "%s=%s", p->name, value);
+        (*args)[i] = arg;
+    }
+    return n;
+}
+
+/* One cell of an odds table: "58%" (or the mean), and the exact fraction. */
+static void odds_cell(Sheet *s, const Decl *d, char *const *args, int nargs)
+{
+    double v;
+    char *exact;
+    bool simulated, unknown;
+    int st = api_odds_number(s->ctx, s->c, d->name, nargs, args, d->as.proc.odds == ODDS_MEAN, &v, &exact,
+                             &simulated, &unknown);
+    char text[64];
+    if (st != MUSTER_OK) {
+        cell(s, "error", "unknown");
+        return;
+    }
+    if (d->as.proc.odds == ODDS_MEAN)
+        snprintf(text, sizeof text, "%s%.1f", simulated ? "≈" : "", v);
+    else if (v > 0 && v < 0.005)
+        snprintf(text, sizeof text, "%s<1%%", simulated ? "≈" : "");
+    else if (v < 1 && v > 0.995)
+        snprintf(text, sizeof text, "%s>99%%", simulated ? "≈" : "");
+    else
+        snprintf(text, sizeof text, "%s%.0f%%", simulated ? "≈" : "", v * 100);
+    if (unknown) {
+        s->any_unknown = true;
+        strcat(text, " ?");
+    }
+    if (s->html) {
+        fputs("<td class=\"odds\"", s->out);
+        if (exact) {
+            fputs(" title=\"", s->out);
+            put(s, exact);
+            fputc('"', s->out);
+        }
+        fputc('>', s->out);
+        put(s, text);
+        fputs("</td>", s->out);
+    } else {
+        fputc(' ', s->out);
+        put(s, text);
+        fputs(" |", s->out);
+    }
+}
+
+/* An odds table: the chance of its claim (or the mean of its number) for
+ * every value of its parameters, the first down the side, the second
+ * across. */
+static void players_odds(Sheet *s, const Decl *d)
+{
+    open_block(s);
+    player_heading(s, d, d->as.proc.title);
+    const char **rl = NULL, **ra = NULL, **cl = NULL, **ca = NULL;
+    int nr = d->params.n > 0 ? odds_values(s, &d->params.items[0], &rl, &ra) : 1;
+    int nc = d->params.n > 1 ? odds_values(s, &d->params.items[1], &cl, &ca) : 1;
+    const char **headers = mem_alloc(sizeof(char *) * (size_t)(nc + 2));
+    headers[0] = d->params.n ? words_of(d->params.items[0].name) : "";
+    if (d->params.n > 1) {
+        char *corner = mem_alloc_atomic(strlen(headers[0]) + strlen(d->params.items[1].name) + 8);
+        sprintf(corner, "%s \\ %s", headers[0], words_of(d->params.items[1].name));
+        headers[0] = corner;
+    }
+    for (int k = 0; k < nc; k++)
+        headers[1 + k] = d->params.n > 1 ? cl[k] : d->as.proc.odds == ODDS_MEAN ? "mean" : "chance";
+    table_begin(s, headers, 1 + nc);
+    for (int r = 0; r < nr; r++) {
+        row_begin(s);
+        cell(s, d->params.n ? rl[r] : "", "key");
+        for (int k = 0; k < nc; k++) {
+            char *args[2];
+            int nargs = 0;
+            if (d->params.n > 0)
+                args[nargs++] = (char *)ra[r];
+            if (d->params.n > 1)
+                args[nargs++] = (char *)ca[k];
+            odds_cell(s, d, args, nargs);
+        }
+        row_end(s);
+    }
+    table_end(s);
+    close_block(s);
+}
+
+static void players_proc(Sheet *s, const Decl *d)
+{
+    if (d->as.proc.odds != ODDS_NONE) {
+        players_odds(s, d);
+        return;
+    }
+    if (!d->doc)
+        return;
+    open_block(s);
+    player_heading(s, d, NULL);
+    close_block(s);
+}
+
+static void players_sequence(Sheet *s, const Decl *d)
+{
+    open_block(s);
+    decl_heading(s, 3, title_of(d->name), d);
+    player_caption(s, d);
+    if (s->html)
+        render_steps(s, &d->as.seq.items);
+    else {
+        render_steps_md(s, &d->as.seq.items, 0);
+        fputc('\n', s->out);
+    }
+    close_block(s);
+}
+
+static void players_notes(Sheet *s)
+{
+    if (!s->nnotes && !s->any_unknown)
+        return;
+    fputs(s->html ? "<div class=\"notes\">\n" : "", s->out);
+    heading(s, 2, "Notes", NULL);
+    if (s->any_unknown)
+        paragraph(s, "? — the rules text does not give this value.", "note");
+    fputs(s->html ? "<ol class=\"notes\">\n" : "", s->out);
+    for (int i = 0; i < s->nnotes; i++) {
+        fprintf(s->out, s->html ? "<li>" : "%d. ", i + 1);
+        prose(s, s->notes[i]);
+        fputs(s->html ? "</li>\n" : "\n", s->out);
+    }
+    fputs(s->html ? "</ol>\n</div>\n" : "\n", s->out);
+}
+
+/* The declarations in the order the porter wrote them, under the sections
+ * the script names. */
+static void render_players(Sheet *s)
+{
+    const Module *m = s->c->module;
+    fputs(s->html ? "<main class=\"qrs\">\n" : "", s->out);
+    for (int i = 0; i < m->n; i++) {
+        const Decl *d = m->decls[i];
+        if (!on_sheet(s, d))
+            continue;
+        switch (d->kind) {
+        case DECL_SECTION: heading(s, 2, d->name, d->cite); break;
+        case DECL_SEQUENCE: players_sequence(s, d); break;
+        case DECL_MODIFIERS: players_mods(s, d); break;
+        case DECL_BANDS: case DECL_TABLE: players_table(s, d); break;
+        case DECL_ENUM: players_enum(s, d); break;
+        case DECL_PROC: players_proc(s, d); break;
+        default: break;
+        }
+    }
+    players_notes(s);
+    fputs(s->html ? "</main>\n" : "", s->out);
+}
+
 static const char css[] =
     "@page { size: A4; margin: 14mm; }\n"
     "body { font: 10.5pt/1.35 'DejaVu Sans', Arial, sans-serif; color: #111; max-width: 190mm; margin: 0 auto; }\n"
@@ -1006,20 +1597,49 @@ static const char css[] =
     "ul.examples { font-size: 9.5pt; }\n"
     "@media print { body { max-width: none; } }\n";
 
-static void render(FILE *out, const Compiled *c, bool html);
+/* The table sheet: landscape, in columns, small type; a block (a heading
+ * and its table) is never split, and a heading never ends a column. */
+static const char css_players[] =
+    "@page { size: %s landscape; margin: 7mm; }\n"
+    "body { font: 7.6pt/1.25 'DejaVu Sans', Arial, sans-serif; color: #111; margin: 0; }\n"
+    "h1 { font-size: 13pt; margin: 0 0 1mm; border-bottom: 1.5px solid #333; }\n"
+    ".meta, .note { font-size: 7pt; color: #444; margin: 0.5mm 0; }\n"
+    "main.qrs { column-count: 3; column-gap: 5mm; column-fill: auto; }\n"
+    "@media screen { main.qrs { column-fill: balance; } body { max-width: 300mm; margin: 0 auto; padding: 4mm; } }\n"
+    "h2 { font-size: 9.5pt; margin: 2mm 0 1mm; padding: 0.3mm 1mm; background: #333; color: #fff; break-after: avoid; }\n"
+    "h3 { font-size: 8pt; margin: 1.5mm 0 0.5mm; break-after: avoid; }\n"
+    ".block { break-inside: avoid; }\n"
+    ".cite { font-weight: normal; font-size: 6.5pt; color: #555; }\n"
+    ".doc { margin: 0 0 0.8mm; }\n"
+    "sup.fn { font-size: 5.5pt; color: #555; }\n"
+    "table { border-collapse: collapse; margin: 0.5mm 0 1.5mm; width: 100%%; font-size: 7.2pt; }\n"
+    "th, td { border: 0.5px solid #999; padding: 0.3mm 1mm; text-align: left; vertical-align: top; }\n"
+    "th { background: #e4e4e4; font-weight: bold; }\n"
+    "td.key { font-weight: bold; }\n"
+    "td.mod, td.odds { white-space: nowrap; text-align: right; }\n"
+    "td.block, td.group { font-style: italic; background: #f0f0f0; }\n"
+    "td.in-group { padding-left: 3mm; }\n"
+    "td.unknown { color: #a00; font-weight: bold; }\n"
+    "p.chain { margin: 0 0 1mm; }\n"
+    "ol { margin: 0.5mm 0 1mm 4mm; padding-left: 3mm; }\n"
+    ".proc { display: none; }\n"
+    ".notes { font-size: 6.3pt; color: #333; }\n"
+    ".notes ol { padding-left: 4mm; }\n";
+
+static void render(FILE *out, const Compiled *c, const SheetOptions *o);
 
 /* The sheet is written whole to memory first, so that it ends with one line
  * break and no blank line after the last section. */
-int sheet_render(FILE *out, const Compiled *c, bool html)
+int sheet_render(FILE *out, const Compiled *c, const SheetOptions *o)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     if (!mem) {
-        render(out, c, html);
+        render(out, c, o);
         return 0;
     }
-    render(mem, c, html);
+    render(mem, c, o);
     fclose(mem);
     while (len > 1 && text[len - 1] == '\n' && text[len - 2] == '\n')
         len--;
@@ -1028,16 +1648,22 @@ int sheet_render(FILE *out, const Compiled *c, bool html)
     return 0;
 }
 
-static void render(FILE *out, const Compiled *c, bool html)
+static void render(FILE *out, const Compiled *c, const SheetOptions *o)
 {
-    Sheet s = { .out = out, .html = html, .c = c };
+    bool html = o->html;
+    Sheet s = { .out = out, .html = html, .c = c, .players = !o->review, .ctx = o->ctx };
     const Module *m = c->module;
     const Source *src = c->src;
     const char *title = c->ruleset ? c->ruleset->name : src->path;
     if (html) {
         fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
         put(&s, title);
-        fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", css);
+        fputs("</title>\n<style>\n", out);
+        if (s.players)
+            fprintf(out, css_players, o->letter ? "letter" : "A4");
+        else
+            fputs(css, out);
+        fputs("</style>\n</head>\n<body>\n<h1>", out);
         put(&s, title);
         fputs("</h1>\n", out);
     } else {
@@ -1061,9 +1687,16 @@ static void render(FILE *out, const Compiled *c, bool html)
         }
         paragraph(&s, meta, "meta");
     }
-    paragraph(&s, "Generated by muster from the script; cells the rules text does not give read \"not given in source\".",
-              "meta");
+    if (!s.players)
+        paragraph(&s, "Generated by muster from the script; cells the rules text does not give read \"not given in source\".",
+                  "meta");
     render_house(&s);
+    if (s.players) {
+        render_players(&s);
+        if (html)
+            fputs("</body>\n</html>\n", out);
+        return;
+    }
     static const struct { DeclKind kind; const char *title; } sections[] = {
         { DECL_SEQUENCE, NULL }, { DECL_MODIFIERS, "Modifiers" }, { DECL_BANDS, "Result bands" },
         { DECL_TABLE, "Tables" }, { DECL_ENUM, "Results, states and choices" }, { DECL_RECORD, "Records" },

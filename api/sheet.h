@@ -10,10 +10,18 @@
 #define MUSTER_API_SHEET_H
 
 #include "compiler/compiler.h"
+#include "muster.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 
-int sheet_render(FILE *out, const Compiled *c, bool html);
+typedef struct SheetOptions {
+    bool html;               /* one HTML page (else Markdown) */
+    bool review;             /* the document for checking a port against its text (else the table sheet) */
+    bool letter;             /* the table sheet's page: US Letter (else A4); landscape either way */
+    muster_ctx *ctx;         /* for the odds tables' numbers and their errors */
+} SheetOptions;
+
+int sheet_render(FILE *out, const Compiled *c, const SheetOptions *o);
 
 #endif

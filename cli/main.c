@@ -13,6 +13,7 @@
 #include "muster.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <dirent.h>
 #include <getopt.h>
@@ -20,6 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+
+extern char **environ;
 
 static const char usage_text[] =
     "Usage: muster COMMAND [OPTION]... FILE [PROC] [NAME=VALUE]...\n"
@@ -35,7 +41,8 @@ static const char usage_text[] =
     "  run -e EXPRESSION         roll a one-off expression once\n"
     "  test FILE|DIR...          run the examples of each script (DIR: every .muster in it)\n"
     "  turn FILE                 print the turn sequence as a checklist\n"
-    "  sheet FILE [--md|--html]  render the script as a quick reference sheet (Markdown by default)\n"
+    "  sheet FILE [--md|--html|--pdf=F] [--review]\n"
+    "                            the script as a quick reference sheet (Markdown by default)\n"
     "  diff BASE VARIANT [PROC [NAME=VALUE]...]\n"
     "                            what a house rule changes: declarations, the rules' examples,\n"
     "                            and the odds of PROC (or of every procedure without arguments)\n"
@@ -51,6 +58,10 @@ static const char usage_text[] =
     "                            may be repeated)\n"
     "Options for sheet:\n"
     "      --md, --html          Markdown (the default), or one self-contained HTML page\n"
+    "      --review              every declaration as written, grouped by kind, for checking a port\n"
+    "                            against its text (the default is the table sheet a player prints)\n"
+    "      --paper=a4|letter     the table sheet's paper, landscape (default a4)\n"
+    "      --pdf=FILE            print the HTML sheet to FILE with headless Chromium\n"
     "Options for prob (exact odds when the dice allow, else a simulation):\n"
     "      --exact               exact odds, or an error if there are too many outcomes to count\n"
     "      --budget=N            runs the exact count may take (default 2000000)\n"
@@ -215,7 +226,9 @@ typedef struct Options {
     muster_run_opts run;        /* --dice, --explain */
     muster_prob_opts prob;      /* --csv, --trials, --field, --exact, --budget, --vs, --no-specialize */
     uint64_t seed, threads, max_steps, max_depth;
-    int json, md, html;
+    int json, md, html, review;
+    const char *paper;          /* --paper: a4 or letter */
+    const char *pdf;            /* --pdf FILE */
     const char *expression;     /* -e */
     Strings choices;            /* --choose, in the order given */
     Strings vs;                 /* --vs, in the order given */
@@ -226,7 +239,8 @@ typedef struct Options {
  * prob's come before the others) and the usage errors list them. */
 enum {
     O_SEED, O_DICE, O_EXPLAIN, O_JSON, O_CHOOSE, O_CSV, O_TRIALS, O_FIELD, O_EXACT, O_BUDGET,
-    O_VS, O_THREADS, O_NO_SPECIALIZE, O_EXPRESSION, O_MD, O_HTML, O_MAX_STEPS, O_MAX_DEPTH,
+    O_VS, O_THREADS, O_NO_SPECIALIZE, O_EXPRESSION, O_MD, O_HTML, O_REVIEW, O_PAPER, O_PDF,
+    O_MAX_STEPS, O_MAX_DEPTH,
     NOPTIONS
 };
 
@@ -269,6 +283,9 @@ static const OptionSpec option_table[NOPTIONS] = {
     [O_EXPRESSION] = { NULL, 'e', TEXT, CMD_RUN_PROB, FIELD(expression), 0, 0 },
     [O_MD] = { "md", 0, FLAG, CMD_SHEET, FIELD(md), 0, 0 },
     [O_HTML] = { "html", 0, FLAG, CMD_SHEET, FIELD(html), 0, 0 },
+    [O_REVIEW] = { "review", 0, FLAG, CMD_SHEET, FIELD(review), 0, 0 },
+    [O_PAPER] = { "paper", 0, TEXT, CMD_SHEET, FIELD(paper), 0, 0 },
+    [O_PDF] = { "pdf", 0, TEXT, CMD_SHEET, FIELD(pdf), 0, 0 },
     [O_MAX_STEPS] = { "max-steps", 0, NUMBER, CMD_ALL, FIELD(max_steps), 1, UINT64_MAX },
     [O_MAX_DEPTH] = { "max-depth", 0, NUMBER, CMD_ALL, FIELD(max_depth), 1, 100000 },
 };
@@ -287,6 +304,7 @@ static const Conflict conflicts[] = {
     { O_EXACT, O_TRIALS, CMD_ALL & ~CMD_RUN, 0, NULL },   /* run: they go with prob, said first */
     { O_JSON, O_CSV, CMD_PROB, O_MD, NULL },
     { O_MD, O_HTML, CMD_SHEET, NOPTIONS, NULL },
+    { O_PDF, O_MD, CMD_SHEET, NOPTIONS, "--pdf prints the HTML sheet; it does not go with --md" },
     { O_VS, O_EXPRESSION, CMD_PROB, NOPTIONS, "--vs compares scripts; it does not go with -e" },
 };
 
@@ -380,9 +398,129 @@ static int cmd_turn(muster_ctx *ctx, Options *o, const Target *t)
     return muster_turn(ctx, t->prog);
 }
 
+/* ---- running a browser for --pdf ---- */
+
+static bool on_path(const char *name)
+{
+    if (strchr(name, '/'))
+        return access(name, X_OK) == 0;
+    const char *path = getenv("PATH");
+    if (!path)
+        return false;
+    char buf[4096];
+    for (const char *p = path; *p;) {
+        const char *end = strchr(p, ':');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, name);
+        if (n && access(buf, X_OK) == 0)
+            return true;
+        p += n + (end ? 1 : 0);
+    }
+    return false;
+}
+
+/* Run argv with its output thrown away; its exit status, or -1. */
+static int run_quietly(char *const argv[])
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int st = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (st != 0)
+        return -1;
+    int status;
+    if (waitpid(pid, &status, 0) < 0)
+        return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static long long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/* Remove a folder this process made, and what is in it. */
+static void remove_tree(const char *dir)
+{
+    char *argv[] = { "rm", "-rf", (char *)dir, NULL };
+    run_quietly(argv);
+}
+
+/* --pdf FILE: the HTML sheet printed by headless Chromium. */
+static int sheet_pdf(muster_ctx *ctx, Options *o, const Target *t, muster_sheet_opts *so)
+{
+    const char *browsers[] = { getenv("MUSTER_CHROMIUM"), "chromium", "chromium-browser", "google-chrome", NULL };
+    const char *browser = NULL;
+    for (int i = 0; !browser && i < 4; i++)
+        if (browsers[i] && *browsers[i] && on_path(browsers[i]))
+            browser = browsers[i];
+    if (!browser) {
+        fputs("muster: error: --pdf prints the sheet with headless Chromium, and none was found (chromium, "
+              "chromium-browser or google-chrome on PATH, or MUSTER_CHROMIUM); write the page with --html and "
+              "print it from a browser\n", stderr);
+        return MUSTER_USAGE;
+    }
+    char dir[] = "/tmp/muster-pdf-XXXXXX";
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "muster: error: cannot make a folder for the page: %s\n", strerror(errno));
+        return MUSTER_ERROR;
+    }
+    char page[64], profile[64];
+    snprintf(page, sizeof page, "%s/sheet.html", dir);
+    snprintf(profile, sizeof profile, "%s/profile", dir);
+    FILE *f = fopen(page, "w");
+    int st = MUSTER_ERROR;
+    if (f) {
+        muster_ctx *to_file = muster_new(f, stderr, 0);
+        so->html = 1;
+        st = muster_sheet(to_file, t->prog, so);
+        fclose(f);
+    }
+    if (st == MUSTER_OK) {
+        char *out = realpath(".", NULL);
+        char target[4096];
+        if (o->pdf[0] == '/' || !out)
+            snprintf(target, sizeof target, "%s", o->pdf);
+        else
+            snprintf(target, sizeof target, "%s/%s", out, o->pdf);
+        free(out);
+        char print_to[4200], url[128], user[128];
+        snprintf(print_to, sizeof print_to, "--print-to-pdf=%s", target);
+        snprintf(url, sizeof url, "file://%s", page);
+        snprintf(user, sizeof user, "--user-data-dir=%s", profile);
+        char *argv[] = { (char *)browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                         "--no-pdf-header-footer", user, print_to, url, NULL };
+        st = run_quietly(argv) == 0 && file_size(target) > 0 ? MUSTER_OK : MUSTER_ERROR;
+        if (st != MUSTER_OK) {
+            fputs("muster: error: ", stderr);
+            put_path(stderr, browser);
+            fputs(" did not write ", stderr);
+            put_path(stderr, o->pdf);
+            fputc('\n', stderr);
+        }
+    }
+    remove_tree(dir);
+    (void)ctx;
+    return st;
+}
+
 static int cmd_sheet(muster_ctx *ctx, Options *o, const Target *t)
 {
-    return muster_sheet(ctx, t->prog, o->html);
+    muster_sheet_opts so = { .html = o->html, .review = o->review };
+    if (o->paper) {
+        if (!strcmp(o->paper, "letter"))
+            so.letter = 1;
+        else if (strcmp(o->paper, "a4") != 0)
+            return usage_error("--paper is a4 or letter, not '%s'", o->paper);
+    }
+    if (o->pdf)
+        return sheet_pdf(ctx, o, t, &so);
+    return muster_sheet(ctx, t->prog, &so);
 }
 
 static int cmd_dis(muster_ctx *ctx, Options *o, const Target *t)

@@ -95,9 +95,16 @@ MUSTER_API int muster_diff(muster_ctx *ctx, const muster_program *base, const mu
 MUSTER_API int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed);
 /* Run the examples, printing a line for each ("PASS ..." / "FAIL ..."). */
 MUSTER_API int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed);
-/* Render the script as a quick reference sheet: Markdown, or (html) one
- * self-contained HTML page. */
-MUSTER_API int muster_sheet(muster_ctx *ctx, const muster_program *prog, int html);
+/* How muster_sheet renders. */
+typedef struct muster_sheet_opts {
+    int html;                /* one self-contained HTML page (else Markdown) */
+    int review;              /* the review document: every declaration as written, grouped by kind, for
+                                checking a port against its text (else the table sheet a player prints) */
+    int letter;              /* the table sheet's paper: US Letter (else A4); landscape either way */
+} muster_sheet_opts;
+
+/* Render the script as a quick reference sheet. */
+MUSTER_API int muster_sheet(muster_ctx *ctx, const muster_program *prog, const muster_sheet_opts *opts);
 /* Print the turn sequence(s) as a numbered checklist. */
 MUSTER_API int muster_turn(muster_ctx *ctx, const muster_program *prog);
 

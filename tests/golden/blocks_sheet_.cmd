@@ -1,1 +1,1 @@
-sheet blocks.muster
+sheet --review blocks.muster

@@ -1,1 +1,1 @@
-sheet sheet_escapes.muster --html
+sheet --review sheet_escapes.muster --html

@@ -1,1 +1,1 @@
-sheet sheet_escapes.muster
+sheet --review sheet_escapes.muster

@@ -1,1 +1,1 @@
-sheet rules.muster --html
+sheet --review rules.muster --html

@@ -1,1 +1,1 @@
-sheet rules.muster
+sheet --review rules.muster

@@ -1,1 +1,1 @@
-sheet rules.muster --md --html
+sheet --review rules.muster --md --html

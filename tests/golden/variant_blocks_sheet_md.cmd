@@ -1,1 +1,1 @@
-sheet variant_blocks.muster
+sheet --review variant_blocks.muster

@@ -1,1 +1,1 @@
-sheet variant_sheet_chain.muster
+sheet --review variant_sheet_chain.muster

@@ -1,1 +1,1 @@
-sheet variant_sheet_house.muster
+sheet --review variant_sheet_house.muster

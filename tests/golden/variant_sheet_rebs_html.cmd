@@ -1,1 +1,1 @@
-sheet ../../rules/variants/rebs-light-cover.muster --html
+sheet --review ../../rules/variants/rebs-light-cover.muster --html

@@ -1,0 +1,1 @@
+sheet qrs.muster --paper legal

@@ -1,0 +1,1 @@
+sheet qrs.muster --html --paper letter

@@ -1,0 +1,1 @@
+sheet qrs.muster --md --pdf x.pdf
