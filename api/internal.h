@@ -25,6 +25,7 @@ struct muster_ctx {
     FILE *out, *err;
     Diag diag;
     VmLimits limits;
+    bool quiet_fallback;     /* a grid of calls says once, not per call, that it simulates */
 };
 
 struct muster_program {
@@ -205,12 +206,15 @@ void api_odds_text(FILE *out, const OddsTable *t);
 void api_odds_json(FILE *out, const OddsTable *t);
 void api_odds_csv(FILE *out, const OddsTable *t);
 void api_print_odds_heading(FILE *out, const OddsTable *t);
+void api_print_choosing(FILE *out, char *const *choices, int nchoices);
 void api_csv_field(FILE *out, const char *text);
 char *api_value_text(Value v, const Program *prog);
 char *api_mpq_text(const mpq_t q);
 
 /* odds.c: an Odds as a table (an exact one points into the Odds) */
 void api_odds_table(const Compiled *c, const muster_prob_opts *opts, const Odds *o, OddsTable *t);
+/* odds.c: the Wilson score interval at 95% of k in n */
+void api_wilson(uint64_t k, uint64_t n, double *lo, double *hi);
 
 /* odds_vs.c: --vs, worked out and printed (vs_print.c) */
 void api_vs_build(const Compiled *const *compiled, const Odds *odds, const char *const *path, int nsides,
@@ -225,5 +229,53 @@ int api_prob_vs(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs,
 void api_vs_text(FILE *out, const OddsVs *vs);
 void api_vs_json(FILE *out, const OddsVs *vs);
 void api_vs_csv(FILE *out, const OddsVs *vs);
+
+/* ---- grid.c, grid_print.c: prob over a grid of arguments ---- */
+
+/* One value's share in one row of a grid (0 where the row never gives it). */
+typedef struct GridCell {
+    double p;
+    mpq_srcptr q;            /* exact: the fraction; NULL for 0, or when simulated */
+    double lo, hi;           /* simulated: the 95% interval */
+    uint64_t count;          /* simulated: the trials that gave it */
+} GridCell;
+
+/* One combination of the listed values: its call's odds, worked out as
+ * prob works out one call, and a cell for each column of the grid. */
+typedef struct GridRow {
+    Odds odds;               /* odds.argv holds the combination's values */
+    OddsTable t;             /* points into odds when exact */
+    GridCell *cell;          /* one per column */
+    GridCell not_given, cut;
+} GridRow;
+
+/* prob FILE PROC a=x,y b=u,v: one row per combination, the first listed
+ * argument varying slowest; the columns are every value some row gives, in
+ * value order. */
+typedef struct OddsGrid {
+    const Compiled *c;
+    const ProcSig *sig;
+    const char *field;       /* --field, or NULL */
+    char *const *choices;    /* --choose, for the heading */
+    int nchoices;
+    int nvary;
+    int *vary;               /* the parameters listed with several values, in the order given */
+    int nrows;
+    GridRow *rows;
+    int ncols;
+    Value *cols;
+    int nexact;              /* rows counted exactly (the rest were simulated) */
+    uint64_t trials, seed;   /* of the simulated rows */
+    bool has_not_given;      /* some row reaches a value the rules text does not give */
+    bool has_cut;            /* some exact row cut an open-ended roll */
+    bool numeric;            /* the values are numbers: each row with a value has a mean */
+} OddsGrid;
+
+bool api_grid_wanted(int nargs, char *const *args);
+int api_prob_grid(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
+                  const muster_prob_opts *opts, uint64_t seed);
+void api_grid_text(FILE *out, const OddsGrid *g);
+void api_grid_json(FILE *out, const OddsGrid *g);
+void api_grid_csv(FILE *out, const OddsGrid *g);
 
 #endif

@@ -112,22 +112,23 @@ int api_compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int n
                         (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
             return MUSTER_ERROR;
         }
-        api_err_printf(ctx, "muster: note: too many outcomes to count exactly (more than %llu runs); simulating\n",
-                (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
+        if (!ctx->quiet_fallback)
+            api_err_printf(ctx, "muster: note: too many outcomes to count exactly (more than %llu runs); simulating\n",
+                    (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
         vm->dice = &rng.base;
     }
     return api_simulate_odds(ctx, c, opts, vm, sig, argv, per_run, field, seed, trials, o);
 }
 
 /* Wilson score interval at 95%. */
-static void wilson(uint64_t k, uint64_t n, double *lo, double *hi)
+void api_wilson(uint64_t k, uint64_t n, double *lo, double *hi)
 {
     const double z = 1.959963984540054;
     double p = (double)k / (double)n, nn = (double)n;
     double denom = 1 + z * z / nn;
     double centre = (p + z * z / (2 * nn)) / denom;
     double half = z * sqrt(p * (1 - p) / nn + z * z / (4 * nn * nn)) / denom;
-    *lo = centre - half < 0 ? 0 : centre - half;
+    *lo = centre - half < 0 || k == 0 ? 0 : centre - half;   /* none seen: rounding must not show 1e-19 */
     *hi = centre + half > 1 ? 1 : centre + half;
 }
 
@@ -197,7 +198,7 @@ static void simulated_table(const Odds *o, OddsTable *t)
         row->value = ts->items[i].value;
         row->count = ts->items[i].count;
         row->p = (double)row->count / (double)trials;
-        wilson(row->count, trials, &row->lo, &row->hi);
+        api_wilson(row->count, trials, &row->lo, &row->hi);
         row->at_least = (double)(trials - unknown - below) / (double)trials;
         below += row->count;
         row->at_most = (double)below / (double)trials;
@@ -205,7 +206,7 @@ static void simulated_table(const Odds *o, OddsTable *t)
     t->has_not_given = unknown > 0;
     t->not_given = (OddsRow){ .p = (double)unknown / (double)trials, .count = unknown };
     if (unknown) {
-        wilson(unknown, trials, &t->not_given.lo, &t->not_given.hi);
+        api_wilson(unknown, trials, &t->not_given.lo, &t->not_given.hi);
         uint32_t off;
         const Source *src = compiler_locate(t->c, o->unknown_offset, &off);
         int col;
@@ -251,6 +252,8 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
 {
     const Compiled *c = prog->compiled;
     uint64_t seed = opts->have_seed ? opts->seed : rng_fresh_seed();
+    if (api_grid_wanted(nargs, args))
+        return api_prob_grid(ctx, c, proc, nargs, args, opts, seed);
     Odds o;
     int st = api_compute_odds(ctx, c, proc, nargs, args, opts, seed, &o);
     if (st != MUSTER_OK)

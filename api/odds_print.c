@@ -72,7 +72,7 @@ void api_csv_field(FILE *out, const char *text)
 }
 
 /* The --choose options in force, each choice once (the last given wins). */
-static void print_choosing(FILE *out, char *const *choices, int nchoices)
+void api_print_choosing(FILE *out, char *const *choices, int nchoices)
 {
     bool first = true;
     for (int i = 0; i < nchoices; i++) {
@@ -197,7 +197,7 @@ void api_print_odds_heading(FILE *out, const OddsTable *t)
     api_print_call_given(out, t->c, t->sig, t->argv, t->given);
     if (t->field)
         fprintf(out, ".%s", t->field);
-    print_choosing(out, t->choices, t->nchoices);
+    api_print_choosing(out, t->choices, t->nchoices);
 }
 
 /* ---- exact odds ---- */

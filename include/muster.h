@@ -78,7 +78,11 @@ typedef struct muster_prob_opts {
 } muster_prob_opts;
 
 /* The distribution of a procedure's results: exact when counting every way
- * the dice can fall fits the budget (opts->budget), else simulated. */
+ * the dice can fall fits the budget (opts->budget), else simulated.  An
+ * argument whose value holds commas ("facing=front,side,rear") lists several
+ * values: the odds of every combination of the values listed are worked out,
+ * each on its own, and printed one row per combination (at most 1000; not
+ * with opts->vs).  So a string holding a comma cannot be given here. */
 MUSTER_API int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc,
                 int nargs, char *const *args, const muster_prob_opts *opts);
 

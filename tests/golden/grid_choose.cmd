@@ -1,0 +1,1 @@
+prob rules.muster fire stands=1,2 --choose Critical=disorder

@@ -1,0 +1,1 @@
+prob combat.muster morale troops=guard,Troops.guard

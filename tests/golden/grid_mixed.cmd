@@ -1,0 +1,1 @@
+prob grid.muster total n=1,2,3 --budget 40 --seed 5

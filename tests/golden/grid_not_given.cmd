@@ -1,0 +1,1 @@
+prob grid.muster crossing bonus=0,1,2

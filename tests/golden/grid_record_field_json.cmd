@@ -1,0 +1,1 @@
+prob grid.muster melee dice=1,3 --field hits --json
