@@ -268,6 +268,12 @@ int api_prob_grid(muster_ctx *ctx, const Compiled *c, const char *proc, int narg
                 return api_usage_error(ctx, "--vs compares one call: give one value per argument ('%s' lists "
                                        "several); compare each combination in a call of its own", args[i]);
     }
+    if (opts->svg || opts->html) {
+        for (int i = 0; i < nargs; i++)
+            if (is_list(args[i]))
+                return api_usage_error(ctx, "%s charts one call: give one value per argument ('%s' lists several)",
+                                       opts->svg ? "--svg" : "--html", args[i]);
+    }
     Listed *lists = mem_alloc(sizeof(Listed) * (size_t)(nargs + 1));
     int st = split_lists(ctx, nargs, args, lists);
     if (st != MUSTER_OK)

@@ -207,9 +207,16 @@ void api_odds_json(FILE *out, const OddsTable *t);
 void api_odds_csv(FILE *out, const OddsTable *t);
 void api_print_odds_heading(FILE *out, const OddsTable *t);
 void api_print_choosing(FILE *out, char *const *choices, int nchoices);
+int api_odds_shown(const OddsTable *t);
 void api_csv_field(FILE *out, const char *text);
 char *api_value_text(Value v, const Program *prog);
 char *api_mpq_text(const mpq_t q);
+
+/* odds_html.c: the odds as one HTML page, the table and the chart */
+void api_odds_html(FILE *out, const OddsTable *t);
+void api_vs_html(FILE *out, const OddsVs *vs);
+/* odds.c: --svg FILE, the chart of one of them written there (the other NULL) */
+int api_write_chart(muster_ctx *ctx, const char *path, const OddsTable *t, const OddsVs *vs);
 
 /* odds.c: an Odds as a table (an exact one points into the Odds) */
 void api_odds_table(const Compiled *c, const muster_prob_opts *opts, const Odds *o, OddsTable *t);
@@ -227,6 +234,10 @@ int api_base_examples(muster_ctx *ctx, const Compiled *c, bool changed_only);
 int api_prob_vs(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
                 const muster_prob_opts *opts, uint64_t seed, const Odds *base);
 void api_vs_text(FILE *out, const OddsVs *vs);
+void api_vs_sides(FILE *out, const OddsVs *vs);
+/* A fraction as the text shows it: "+5/36" (with `sign`), or "~3.06e-146"
+ * when it is longer than 30 characters. */
+char *api_fraction_text(mpq_srcptr q, double p, bool sign);
 void api_vs_json(FILE *out, const OddsVs *vs);
 void api_vs_csv(FILE *out, const OddsVs *vs);
 

@@ -8,8 +8,9 @@
  * odds_vs.c puts tables side by side for --vs.
  */
 #include "config.h"
-#include "api/internal.h"
+#include "api/chart.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -247,6 +248,33 @@ void api_odds_table(const Compiled *c, const muster_prob_opts *opts, const Odds 
         simulated_table(o, t);
 }
 
+/* --svg FILE: the chart of t (or of vs) written to FILE, before anything
+ * is printed; a file that cannot be written is an error, as one that
+ * cannot be read is. */
+int api_write_chart(muster_ctx *ctx, const char *path, const OddsTable *t, const OddsVs *vs)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        api_err_printf(ctx, "muster: error: cannot write '%s': %s\n", path, strerror(errno));
+        return MUSTER_ERROR;
+    }
+    if (vs)
+        chart_vs_svg(f, vs);
+    else
+        chart_odds_svg(f, t);
+    int bad = ferror(f);
+    int err = bad ? errno : 0;
+    if (fclose(f) != 0 && !bad) {
+        bad = 1;
+        err = errno;
+    }
+    if (bad) {
+        api_err_printf(ctx, "muster: error: cannot write '%s': %s\n", path, strerror(err ? err : EIO));
+        return MUSTER_ERROR;
+    }
+    return MUSTER_OK;
+}
+
 int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
                 const muster_prob_opts *opts)
 {
@@ -266,7 +294,13 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
     }
     OddsTable t;
     api_odds_table(c, opts, &o, &t);
-    if (opts->json)
+    if (opts->svg && strcmp(opts->svg, "-") && (st = api_write_chart(ctx, opts->svg, &t, NULL)) != MUSTER_OK)
+        ;
+    else if (opts->html)
+        api_odds_html(ctx->out, &t);
+    else if (opts->svg && !strcmp(opts->svg, "-"))
+        chart_odds_svg(ctx->out, &t);
+    else if (opts->json)
         api_odds_json(ctx->out, &t);
     else if (opts->csv)
         api_odds_csv(ctx->out, &t);
@@ -274,7 +308,7 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
         api_odds_text(ctx->out, &t);
     if (o.exact)
         exact_clear(&o.er);
-    return MUSTER_OK;
+    return st;
 }
 
 int api_odds_number(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args, bool mean,

@@ -202,6 +202,19 @@ void api_print_odds_heading(FILE *out, const OddsTable *t)
 
 /* ---- exact odds ---- */
 
+/* The rows shown one by one: a long tail of rare values (an exploding die)
+ * ends in one "more" row instead, in the text, the HTML page and the chart
+ * alike (JSON and CSV list them all).  Simulated odds list every row. */
+int api_odds_shown(const OddsTable *t)
+{
+    if (!t->exact || t->n <= 60)
+        return t->n;
+    for (int i = 40; i < t->n; i++)
+        if (t->rows[i].at_least < 1e-4)
+            return i;
+    return t->n;
+}
+
 /* The p column of exact odds: each fraction, or its size when it is too
  * long to read (JSON and CSV keep it whole); *pw is the column's width. */
 static char **fraction_column(const OddsTable *t, int *pw)
@@ -227,9 +240,10 @@ static char **fraction_column(const OddsTable *t, int *pw)
  * for what is left, since --json has it all. */
 static void exact_rows(FILE *out, const OddsTable *t, char **texts, char **ps, int width, int pw)
 {
+    int shown = api_odds_shown(t);
     for (int i = 0; i < t->n; i++) {
         const OddsRow *row = &t->rows[i];
-        if (t->n > 60 && i >= 40 && row->at_least < 1e-4) {
+        if (i == shown) {
             fprintf(out, "%*s  %-*s  %11.5f  %9.5f  %9.5f\n", width, "more", pw, "", row->at_least, row->at_least,
                     t->valued);
             fprintf(out, "(%d more values, from ", t->n - i);

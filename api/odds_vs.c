@@ -9,7 +9,7 @@
  * the change is worked out on the fractions; vs_print.c prints it all.
  */
 #include "config.h"
-#include "api/internal.h"
+#include "api/chart.h"
 
 #include <string.h>
 
@@ -164,14 +164,26 @@ bool api_vs_differs(const OddsVs *vs)
     return false;
 }
 
-static void print_vs(FILE *out, const muster_prob_opts *opts, const OddsVs *vs)
+static int print_vs(muster_ctx *ctx, const muster_prob_opts *opts, const OddsVs *vs)
 {
-    if (opts->json)
+    FILE *out = ctx->out;
+    bool to_out = opts->svg && !strcmp(opts->svg, "-");
+    if (opts->svg && !to_out) {
+        int st = api_write_chart(ctx, opts->svg, NULL, vs);
+        if (st != MUSTER_OK)
+            return st;
+    }
+    if (opts->html)
+        api_vs_html(out, vs);
+    else if (to_out)
+        chart_vs_svg(out, vs);
+    else if (opts->json)
         api_vs_json(out, vs);
     else if (opts->csv)
         api_vs_csv(out, vs);
     else
         api_vs_text(out, vs);
+    return MUSTER_OK;
 }
 
 int api_prob_vs(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
@@ -202,7 +214,7 @@ int api_prob_vs(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs,
     if (st == MUSTER_OK) {
         OddsVs vs;
         api_vs_build(compiled, odds, path, nsides, opts, seed, &vs);
-        print_vs(ctx->out, opts, &vs);
+        st = print_vs(ctx, opts, &vs);
     }
     for (int k = 1; k < done && k < nsides; k++)
         if (odds[k].exact)

@@ -16,7 +16,7 @@
 
 /* A fraction as text, with a sign when `sign` and it is above 0, or its
  * size when it is too long to read (JSON and CSV keep it whole). */
-static char *fraction_text(mpq_srcptr q, double p, bool sign)
+char *api_fraction_text(mpq_srcptr q, double p, bool sign)
 {
     char *text = api_mpq_text(q);
     char buf[48];
@@ -82,9 +82,9 @@ static void widen_cells(const OddsVs *vs, const OddsCell *cells, Widths *w)
 {
     for (int k = 0; k < vs->nsides; k++) {
         if (cells[k].exact)
-            widen(&w->fraction[2 * k], fraction_text(cells[k].q, cells[k].p, false));
+            widen(&w->fraction[2 * k], api_fraction_text(cells[k].q, cells[k].p, false));
         if (k && cells[k].exact_change)
-            widen(&w->fraction[2 * k + 1], fraction_text(cells[k].dq, cells[k].change, true));
+            widen(&w->fraction[2 * k + 1], api_fraction_text(cells[k].dq, cells[k].change, true));
     }
 }
 
@@ -113,7 +113,7 @@ static Widths column_widths(const OddsVs *vs)
 static void put_fraction(Line *l, const Widths *w, int column, bool exact, mpq_srcptr q, double p, bool sign)
 {
     if (w->fraction[column])
-        put(l, exact ? fraction_text(q, p, sign) : "", w->fraction[column], true);
+        put(l, exact ? api_fraction_text(q, p, sign) : "", w->fraction[column], true);
 }
 
 /* One line of the table: its label, then each side's number (with `digits`
@@ -189,12 +189,19 @@ static char *heading_text(const OddsTable *t)
  * character. */
 static void vs_heading(FILE *out, const OddsVs *vs)
 {
+    api_print_odds_heading(out, &vs->side[0]);
+    fputs(": ", out);
+    api_vs_sides(out, vs);
+}
+
+/* The heading after the call: the files and how each side was counted,
+ * then a line for each variant called with defaults of its own. */
+void api_vs_sides(FILE *out, const OddsVs *vs)
+{
     int exact = 0;
     for (int k = 0; k < vs->nsides; k++)
         exact += vs->side[k].exact;
     bool mixed = exact > 0 && exact < vs->nsides;
-    api_print_odds_heading(out, &vs->side[0]);
-    fputs(": ", out);
     for (int k = 0; k < vs->nsides; k++) {
         fputs(k == 0 ? "" : k == 1 ? " against " : k == vs->nsides - 1 ? " and " : ", ", out);
         diag_put_text(out, vs->path[k]);

@@ -70,6 +70,9 @@ static const char usage_text[] =
     "      --seed=N              seed the simulation\n"
     "      --threads=T           simulate on T threads (default: every core); the result is the same for any T\n"
     "      --json, --csv         machine-readable output\n"
+    "      --svg=FILE            also write a bar chart of the odds to FILE (SVG); '-': the chart\n"
+    "                            instead of the text\n"
+    "      --html                one HTML page: the odds table and the chart\n"
     "      --vs=VARIANT.muster   the same procedure under a house rule, beside these odds;\n"
     "                            may be repeated\n"
     "      --field=NAME          when PROC returns a record, the odds of that field of it\n"
@@ -225,7 +228,7 @@ typedef struct Strings {
 /* Everything the options say; each field is named by one row of option_table. */
 typedef struct Options {
     muster_run_opts run;        /* --dice, --explain */
-    muster_prob_opts prob;      /* --csv, --trials, --field, --exact, --budget, --vs, --no-specialize */
+    muster_prob_opts prob;      /* --csv, --trials, --field, --exact, --budget, --vs, --no-specialize, --svg */
     uint64_t seed, threads, max_steps, max_depth;
     int json, md, html, review;
     const char *paper;          /* --paper: a4 or letter */
@@ -240,7 +243,7 @@ typedef struct Options {
  * prob's come before the others) and the usage errors list them. */
 enum {
     O_SEED, O_DICE, O_EXPLAIN, O_JSON, O_CHOOSE, O_CSV, O_TRIALS, O_FIELD, O_EXACT, O_BUDGET,
-    O_VS, O_THREADS, O_NO_SPECIALIZE, O_EXPRESSION, O_MD, O_HTML, O_REVIEW, O_PAPER, O_PDF,
+    O_VS, O_THREADS, O_NO_SPECIALIZE, O_SVG, O_EXPRESSION, O_MD, O_HTML, O_REVIEW, O_PAPER, O_PDF,
     O_MAX_STEPS, O_MAX_DEPTH,
     NOPTIONS
 };
@@ -281,9 +284,10 @@ static const OptionSpec option_table[NOPTIONS] = {
     [O_VS] = { "vs", 0, LIST, CMD_PROB, FIELD(vs), 0, 0 },
     [O_THREADS] = { "threads", 0, NUMBER, CMD_PROB | CMD_DIFF, FIELD(threads), 1, 256 },
     [O_NO_SPECIALIZE] = { "no-specialize", 0, FLAG, CMD_PROB, FIELD(prob.no_specialize), 0, 0 },
+    [O_SVG] = { "svg", 0, TEXT, CMD_PROB, FIELD(prob.svg), 0, 0 },
     [O_EXPRESSION] = { NULL, 'e', TEXT, CMD_RUN_PROB, FIELD(expression), 0, 0 },
     [O_MD] = { "md", 0, FLAG, CMD_SHEET, FIELD(md), 0, 0 },
-    [O_HTML] = { "html", 0, FLAG, CMD_SHEET, FIELD(html), 0, 0 },
+    [O_HTML] = { "html", 0, FLAG, CMD_SHEET | CMD_PROB, FIELD(html), 0, 0 },
     [O_REVIEW] = { "review", 0, FLAG, CMD_SHEET, FIELD(review), 0, 0 },
     [O_PAPER] = { "paper", 0, TEXT, CMD_SHEET, FIELD(paper), 0, 0 },
     [O_PDF] = { "pdf", 0, TEXT, CMD_SHEET, FIELD(pdf), 0, 0 },
@@ -299,14 +303,20 @@ typedef struct Conflict {
     unsigned commands;
     int before;
     const char *message;    /* NULL: "choose one of A and B" */
+    int dash;               /* only when a's value is "-" (standard output) */
 } Conflict;
 
 static const Conflict conflicts[] = {
-    { O_EXACT, O_TRIALS, CMD_ALL & ~CMD_RUN, 0, NULL },   /* run: they go with prob, said first */
-    { O_JSON, O_CSV, CMD_PROB, O_MD, NULL },
-    { O_MD, O_HTML, CMD_SHEET, NOPTIONS, NULL },
-    { O_PDF, O_MD, CMD_SHEET, NOPTIONS, "--pdf prints the HTML sheet; it does not go with --md" },
-    { O_VS, O_EXPRESSION, CMD_PROB, NOPTIONS, "--vs compares scripts; it does not go with -e" },
+    { O_EXACT, O_TRIALS, CMD_ALL & ~CMD_RUN, 0, NULL, 0 },   /* run: they go with prob, said first */
+    { O_JSON, O_CSV, CMD_PROB, O_MD, NULL, 0 },
+    { O_JSON, O_HTML, CMD_PROB, O_MD, NULL, 0 },
+    { O_CSV, O_HTML, CMD_PROB, O_MD, NULL, 0 },
+    { O_SVG, O_JSON, CMD_PROB, O_MD, "--svg - writes the chart instead of the odds; it does not go with --json", 1 },
+    { O_SVG, O_CSV, CMD_PROB, O_MD, "--svg - writes the chart instead of the odds; it does not go with --csv", 1 },
+    { O_SVG, O_HTML, CMD_PROB, O_MD, "--svg - writes the chart instead of the odds; --html has it already", 1 },
+    { O_MD, O_HTML, CMD_SHEET, NOPTIONS, NULL, 0 },
+    { O_PDF, O_MD, CMD_SHEET, NOPTIONS, "--pdf prints the HTML sheet; it does not go with --md", 0 },
+    { O_VS, O_EXPRESSION, CMD_PROB, NOPTIONS, "--vs compares scripts; it does not go with -e", 0 },
 };
 
 /* What a command works on: the operands after the options and, for a
@@ -563,6 +573,7 @@ static int cmd_prob(muster_ctx *ctx, Options *o, const Target *t)
     o->prob.json = o->json;
     o->prob.vs = o->vs.items;
     o->prob.nvs = o->vs.n;
+    o->prob.html = o->html;
     return muster_prob(ctx, t->prog, t->proc, t->nargs, t->args, &o->prob);
 }
 
@@ -833,6 +844,8 @@ static int check_conflicts(const Command *c, const Options *o, int before)
         const Conflict *x = &conflicts[k];
         if (x->before != before || !(x->commands & c->bit) || !is_given(o, x->a) || !is_given(o, x->b))
             continue;
+        if (x->dash && strcmp(*(const char *const *)((const char *)o + option_table[x->a].field), "-") != 0)
+            continue;
         if (x->message)
             return usage_error("%s", x->message);
         char a[32], b[32], text[128];
@@ -852,6 +865,8 @@ static int check_options(const Command *c, const Options *o)
         if (status == GO_ON && i < NOPTIONS && is_given(o, i) && !(option_table[i].commands & c->bit))
             status = wrong_command(c, i);
     }
+    if (status == GO_ON && is_given(o, O_SVG) && !*o->prob.svg)
+        status = usage_error("%s--svg needs a file name, or - for standard output", "");
     return status;
 }
 

@@ -75,6 +75,9 @@ typedef struct muster_prob_opts {
     char *const *vs;         /* house rules' scripts: the odds under each beside these, with the */
     int nvs;                 /* change against them (0: no comparison); all simulated on one seed */
     int threads;             /* simulation threads (the counts are the same for any number) */
+    const char *svg;         /* a bar chart of the odds (SVG) written to this file, before the usual
+                                output; "-": the chart on the output stream instead (NULL: none) */
+    int html;                /* 1: one HTML page (the table and the chart) instead of text, JSON or CSV */
 } muster_prob_opts;
 
 /* The distribution of a procedure's results: exact when counting every way

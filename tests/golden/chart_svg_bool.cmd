@@ -1,0 +1,1 @@
+prob odds.muster roll_off --svg -

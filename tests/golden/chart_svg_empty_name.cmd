@@ -1,0 +1,1 @@
+prob odds.muster hits n=3 --svg ''

@@ -1,0 +1,1 @@
+prob ../../rules/rebs.muster reorganization --field result --svg -

@@ -1,0 +1,1 @@
+prob odds.muster gappy --svg -

@@ -1,0 +1,1 @@
+run odds.muster hits n=3 --svg x.svg

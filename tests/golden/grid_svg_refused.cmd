@@ -1,0 +1,1 @@
+prob qrs.muster hits c=none,light r=short --svg chart.svg
