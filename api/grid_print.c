@@ -71,30 +71,6 @@ static void grid_heading(FILE *out, const OddsGrid *g)
 
 /* A line of columns, with the spaces before a column held back until
  * something follows them, so that no line ends in blanks. */
-typedef struct Line {
-    FILE *out;
-    int pending;
-} Line;
-
-static void put(Line *l, const char *text, int width, bool left)
-{
-    int pad = width - (int)strlen(text);
-    if (!left && pad > 0)
-        l->pending += pad;
-    if (*text) {
-        fprintf(l->out, "%*s%s", l->pending, "", text);
-        l->pending = 0;
-    }
-    if (left && pad > 0)
-        l->pending += pad;
-    l->pending += 2;
-}
-
-static void end_line(Line *l)
-{
-    fputc('\n', l->out);
-    l->pending = 0;
-}
 
 /* A column of numbers: its label, and for each row the number and its
  * fraction ("" when simulated). */
@@ -215,28 +191,28 @@ void api_grid_text(FILE *out, const OddsGrid *g)
     }
     int n;
     NumColumn *cols = number_columns(g, &n);
-    Line l = { out, 0 };
+    ApiLine l = { out, 0 };
     for (int k = 0; k < g->nvary; k++)
-        put(&l, g->sig->pnames[g->vary[k]], aw[k], !right_aligned(g, g->vary[k]));
+        api_line_put(&l, g->sig->pnames[g->vary[k]], aw[k], !right_aligned(g, g->vary[k]));
     if (mixed)
-        put(&l, "counted", 9, true);
+        api_line_put(&l, "counted", 9, true);
     for (int j = 0; j < n; j++) {
-        put(&l, cols[j].label, cols[j].width, false);
+        api_line_put(&l, cols[j].label, cols[j].width, false);
         if (cols[j].fwidth)
-            put(&l, "", cols[j].fwidth, true);
+            api_line_put(&l, "", cols[j].fwidth, true);
     }
-    end_line(&l);
+    api_line_end(&l);
     for (int r = 0; r < g->nrows; r++) {
         for (int k = 0; k < g->nvary; k++)
-            put(&l, args[k][r], aw[k], !right_aligned(g, g->vary[k]));
+            api_line_put(&l, args[k][r], aw[k], !right_aligned(g, g->vary[k]));
         if (mixed)
-            put(&l, g->rows[r].t.exact ? "exact" : "simulated", 9, true);
+            api_line_put(&l, g->rows[r].t.exact ? "exact" : "simulated", 9, true);
         for (int j = 0; j < n; j++) {
-            put(&l, cols[j].num[r], cols[j].width, false);
+            api_line_put(&l, cols[j].num[r], cols[j].width, false);
             if (cols[j].fwidth)
-                put(&l, cols[j].frac[r], cols[j].fwidth, true);
+                api_line_put(&l, cols[j].frac[r], cols[j].fwidth, true);
         }
-        end_line(&l);
+        api_line_end(&l);
     }
 }
 

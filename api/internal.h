@@ -209,6 +209,15 @@ void api_print_odds_heading(FILE *out, const OddsTable *t);
 void api_print_choosing(FILE *out, char *const *choices, int nchoices);
 int api_odds_shown(const OddsTable *t);
 void api_csv_field(FILE *out, const char *text);
+/* A line of aligned columns (the --vs and grid tables): each text padded
+ * to its width (left- or right-aligned), two spaces between columns, no
+ * trailing blanks. */
+typedef struct ApiLine {
+    FILE *out;
+    int pending;             /* blanks owed before the next text */
+} ApiLine;
+void api_line_put(ApiLine *l, const char *text, int width, bool left);
+void api_line_end(ApiLine *l);
 char *api_value_text(Value v, const Program *prog);
 char *api_mpq_text(const mpq_t q);
 

@@ -433,3 +433,23 @@ void api_odds_csv(FILE *out, const OddsTable *t)
     else
         simulated_csv(out, t);
 }
+
+void api_line_put(ApiLine *l, const char *text, int width, bool left)
+{
+    int pad = width - (int)strlen(text);
+    if (!left && pad > 0)
+        l->pending += pad;
+    if (*text) {
+        fprintf(l->out, "%*s%s", l->pending, "", text);
+        l->pending = 0;
+    }
+    if (left && pad > 0)
+        l->pending += pad;
+    l->pending += 2;
+}
+
+void api_line_end(ApiLine *l)
+{
+    fputc('\n', l->out);
+    l->pending = 0;
+}

@@ -687,6 +687,21 @@ static void render_modifiers(Sheet *s, const Decl *d)
     table_end(s);
 }
 
+/* A table row's values, each with its mark, and its words when the table
+ * has a column of them; then the row's end. */
+static void row_cells(Sheet *s, const Decl *d, const Row *row, const char *mark, const Decl *words, bool texts)
+{
+    for (int k = 0; k < row->cells.n; k++) {
+        s->mark = row->cell_src ? part_mark(s, d, row->cell_src[k]) : mark;
+        cell_value_text(s, row->cells.items[k], words);
+    }
+    if (texts) {
+        s->mark = row->text ? mark : NULL;
+        cell(s, row->text ? row->text : "", NULL);
+    }
+    row_end(s);
+}
+
 static void render_table(Sheet *s, const Decl *d)
 {
     decl_heading(s, 3, signature(s, d), d);
@@ -727,15 +742,7 @@ static void render_table(Sheet *s, const Decl *d)
         s->mark = with_new(mark ? mark : narrowed_mark(s, d, &row->keys), row_is_new(d, row));
         cell(s, keys_text(&row->keys), "key");
         const Decl *words = texts_of(s, d->ret.name);
-        for (int k = 0; k < row->cells.n; k++) {
-            s->mark = row->cell_src ? part_mark(s, d, row->cell_src[k]) : mark;
-            cell_value_text(s, row->cells.items[k], words);
-        }
-        if (texts) {
-            s->mark = row->text ? mark : NULL;
-            cell(s, row->text ? row->text : "", NULL);
-        }
-        row_end(s);
+        row_cells(s, d, row, mark, words, texts);
     }
     table_end(s);
 }
@@ -1256,15 +1263,7 @@ static void players_table(Sheet *s, const Decl *d)
             key = both;
         }
         cell(s, key, "key");
-        for (int k = 0; k < row->cells.n; k++) {
-            s->mark = row->cell_src ? part_mark(s, d, row->cell_src[k]) : mark;
-            cell_value_text(s, row->cells.items[k], words);
-        }
-        if (texts) {
-            s->mark = row->text ? mark : NULL;
-            cell(s, row->text ? row->text : "", NULL);
-        }
-        row_end(s);
+        row_cells(s, d, row, mark, words, texts);
     }
     table_end(s);
     close_block(s);

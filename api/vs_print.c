@@ -40,30 +40,6 @@ static const char *side_name(const OddsVs *vs, int k, const char *one, char buf[
 
 /* A line of columns, with the spaces before a column held back until
  * something follows them, so that no line ends in blanks. */
-typedef struct Line {
-    FILE *out;
-    int pending;
-} Line;
-
-static void put(Line *l, const char *text, int width, bool left)
-{
-    int pad = width - (int)strlen(text);
-    if (!left && pad > 0)
-        l->pending += pad;
-    if (*text) {
-        fprintf(l->out, "%*s%s", l->pending, "", text);
-        l->pending = 0;
-    }
-    if (left && pad > 0)
-        l->pending += pad;
-    l->pending += 2;
-}
-
-static void end_line(Line *l)
-{
-    fputc('\n', l->out);
-    l->pending = 0;
-}
 
 /* The widths of the fraction columns: 2 k for side k's probability, 2 k + 1
  * for its change; 0 where a column has no fractions. */
@@ -110,10 +86,10 @@ static Widths column_widths(const OddsVs *vs)
     return w;
 }
 
-static void put_fraction(Line *l, const Widths *w, int column, bool exact, mpq_srcptr q, double p, bool sign)
+static void put_fraction(ApiLine *l, const Widths *w, int column, bool exact, mpq_srcptr q, double p, bool sign)
 {
     if (w->fraction[column])
-        put(l, exact ? api_fraction_text(q, p, sign) : "", w->fraction[column], true);
+        api_line_put(l, exact ? api_fraction_text(q, p, sign) : "", w->fraction[column], true);
 }
 
 /* One line of the table: its label, then each side's number (with `digits`
@@ -121,38 +97,38 @@ static void put_fraction(Line *l, const Widths *w, int column, bool exact, mpq_s
 static void cells_line(FILE *out, const OddsVs *vs, const Widths *w, const char *label, const OddsCell *cells,
                        int digits)
 {
-    Line l = { out, 0 };
+    ApiLine l = { out, 0 };
     char num[48];
-    put(&l, label, w->value, false);
+    api_line_put(&l, label, w->value, false);
     for (int k = 0; k < vs->nsides; k++) {
         snprintf(num, sizeof num, "%9.*f", digits, cells[k].p);
-        put(&l, num, 9, false);
+        api_line_put(&l, num, 9, false);
         put_fraction(&l, w, 2 * k, cells[k].exact, cells[k].q, cells[k].p, false);
         if (!k)
             continue;
         snprintf(num, sizeof num, "%+9.*f", digits, cells[k].change);
-        put(&l, num, 9, false);
+        api_line_put(&l, num, 9, false);
         put_fraction(&l, w, 2 * k + 1, cells[k].exact_change, cells[k].dq, cells[k].change, true);
     }
-    end_line(&l);
+    api_line_end(&l);
 }
 
 static void header_line(FILE *out, const OddsVs *vs, const Widths *w)
 {
-    Line l = { out, 0 };
+    ApiLine l = { out, 0 };
     char buf[32];
-    put(&l, "value", w->value, false);
+    api_line_put(&l, "value", w->value, false);
     for (int k = 0; k < vs->nsides; k++) {
-        put(&l, k ? side_name(vs, k, "variant", buf) : "rules", 9, false);
+        api_line_put(&l, k ? side_name(vs, k, "variant", buf) : "rules", 9, false);
         if (w->fraction[2 * k])
-            put(&l, "", w->fraction[2 * k], true);
+            api_line_put(&l, "", w->fraction[2 * k], true);
         if (!k)
             continue;
-        put(&l, side_name(vs, k, "change", buf), 9, false);
+        api_line_put(&l, side_name(vs, k, "change", buf), 9, false);
         if (w->fraction[2 * k + 1])
-            put(&l, "", w->fraction[2 * k + 1], true);
+            api_line_put(&l, "", w->fraction[2 * k + 1], true);
     }
-    end_line(&l);
+    api_line_end(&l);
 }
 
 /* How side k was counted, for the heading of a comparison where not every
