@@ -58,7 +58,14 @@ int muster_turn(muster_ctx *ctx, const muster_program *prog)
 
 int muster_sheet(muster_ctx *ctx, const muster_program *prog, const muster_sheet_opts *opts)
 {
-    SheetOptions o = { .html = opts->html != 0, .review = opts->review != 0, .letter = opts->letter != 0, .ctx = ctx };
+    SheetOptions o = { .html = opts->html != 0, .review = opts->review != 0, .letter = opts->letter != 0, .ctx = ctx,
+                       .only = opts->only, .nonly = opts->nonly };
+    if (o.nonly && o.review)
+        return api_usage_error(ctx, "sheet: naming parts is for the table sheet; --review shows the whole script");
+    for (int i = 0; i < o.nonly; i++)
+        if (!sheet_has_part(prog->compiled, o.only[i]))
+            return api_usage_error(ctx, "sheet: %s has no declaration or section '%s'", prog->compiled->src->path,
+                                   o.only[i]);
     int errors = ctx->diag.errors;
     if (sheet_render(ctx->out, prog->compiled, &o))
         return MUSTER_ERROR;

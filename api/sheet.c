@@ -53,6 +53,8 @@ typedef struct Sheet {
     const char **notes;      /* footnotes, in order */
     int nnotes, notes_cap;
     bool any_unknown;        /* a '?' cell was shown: the legend says what it means */
+    const char *const *only; /* `muster sheet FILE NAME...`: only these parts */
+    int nonly;
 } Sheet;
 
 /* ---- text ---- */
@@ -142,15 +144,30 @@ static void decl_heading(Sheet *s, int level, const char *title, const Decl *d)
 static void prose(Sheet *s, const char *text)
 {
     bool code = false;
+    bool item = false;       /* in a "- " list line, whose indented lines go on with it */
+    bool own = false;        /* in an indented line of its own, which the next line does not join */
     for (const char *p = text; *p; p++) {
+        if ((p == text || p[-1] == '\n') && *p != '\n') {
+            bool indent = p[0] == ' ' && p[1] == ' ';
+            own = indent && !item;
+            item = (p[0] == '-' && p[1] == ' ') || (item && indent);
+            if (p == text && indent)
+                p += 2;
+        }
         if (*p == '\n' && p[1] == '\n') {
             fputs(s->html ? "</p>\n<p>" : "\n\n", s->out);
             while (p[1] == '\n')
                 p++;
         } else if (*p == '\n' && p[1] == '-' && p[2] == ' ') {
             fputs(s->html ? "<br>\n" : "  \n", s->out);   /* a list line keeps its own line */
+        } else if (*p == '\n' && ((p[1] == ' ' && p[2] == ' ' && !item) || own)) {
+            fputs(s->html ? "<br>\n" : "  \n", s->out);   /* so does an indented one, and the line after it */
+            if (p[1] == ' ' && p[2] == ' ' && !item)
+                p += 2;
         } else if (*p == '\n') {
             fputc(' ', s->out);
+            while (p[1] == ' ')
+                p++;   /* an item's indented line goes on with it */
         } else if (*p == '`') {
             if (s->html)
                 fputs(code ? "</code>" : "<code>", s->out);
@@ -621,6 +638,12 @@ static void mod_rows(Sheet *s, const ModList *items, const char *group, const ch
             cell(s, it->label, NULL);
             break;
         }
+        case MOD_NOTE:
+            cell(s, "", NULL);
+            s->mark = mark;
+            cell(s, it->says, "mod");
+            cell(s, it->label, NULL);
+            break;
         case MOD_BASE:
             cell(s, "start", NULL);
             s->mark = mark;
@@ -1019,10 +1042,20 @@ static char *words_of(const char *name)
     return w;
 }
 
-/* A title from a name: "fire_table" -> "Fire table". */
+/* A title from a name: "fire_table" -> "Fire table", "FireCritical" ->
+ * "Fire critical". */
 static char *title_of(const char *name)
 {
-    char *w = words_of(name);
+    char *w = mem_alloc_atomic(2 * strlen(name) + 1), *o = w;
+    for (const char *p = name; *p; p++) {
+        bool cap = *p >= 'A' && *p <= 'Z';
+        if (cap && p > name && p[-1] >= 'a' && p[-1] <= 'z') {
+            *o++ = ' ';
+            *o++ = (char)(*p - 'A' + 'a');
+        } else
+            *o++ = *p == '_' ? ' ' : *p;
+    }
+    *o = '\0';
     if (w[0] >= 'a' && w[0] <= 'z')
         w[0] = (char)(w[0] - 'a' + 'A');
     return w;
@@ -1125,6 +1158,70 @@ static char *player_number(const Sheet *s, const Expr *e)
     return NULL;
 }
 
+/* The head of a member's long words, "Attack order" for "Attack order:
+ * Move full speed to ...": when the words run past 40 characters and
+ * begin with at most 32 ending in ':' or '.'.  NULL when they have none. */
+static char *short_words(const char *text)
+{
+    if (!text || strlen(text) <= 40)
+        return NULL;
+    for (const char *p = text; *p && p - text <= 32; p++) {
+        if ((*p == ':' || *p == '.') && p[1] == ' ' && p > text)
+            return mem_strndup(text, (size_t)(p - text));
+        if (*p == ' ' && p > text && (!strncmp(p + 1, "- ", 2) || !strncmp(p + 1, "– ", 4) || !strncmp(p + 1, "— ", 4)))
+            return mem_strndup(text, (size_t)(p - text));
+    }
+    return NULL;
+}
+
+/* The rest of a member's words after their head and its ':', '.' or dash. */
+static const char *rest_of_words(const char *text, const char *head)
+{
+    const char *rest = text + strlen(head);
+    while (*rest == ' ')
+        rest++;
+    if (*rest == ':' || *rest == '.' || *rest == '-')
+        rest++;
+    else if (!strncmp(rest, "–", 3) || !strncmp(rest, "—", 3))
+        rest += 3;
+    while (*rest == ' ')
+        rest++;
+    return rest;
+}
+
+/* An enum whose long words the table sheet prints once, in a legend at
+ * the enum, and by their heads everywhere else (an outcome's words are
+ * printed whole in the tables that give them). */
+static bool has_legend(const Decl *e)
+{
+    if (!e || e->kind != DECL_ENUM)
+        return false;
+    bool any = false;
+    const char **heads = mem_alloc(sizeof(char *) * (size_t)(e->as.enm.n + 1));
+    for (int i = 0; i < e->as.enm.n; i++) {
+        const Member *m = &e->as.enm.items[i];
+        const char *head = short_words(m->text);
+        any |= head != NULL;
+        heads[i] = head ? head : m->text ? m->text : m->name;
+        for (int j = 0; j < i; j++)
+            if (!strcmp(heads[j], heads[i]))
+                return false;   /* "Panic" twice: the heads would not say which */
+    }
+    return any;
+}
+
+/* A member's words on the table sheet: its head when its enum has a legend. */
+static const char *player_member(const Decl *e, const char *name)
+{
+    const char *t = member_text(e, name);
+    if (has_legend(e)) {
+        const char *head = short_words(t);
+        if (head)
+            return head;
+    }
+    return t;
+}
+
 /* A cell's value in players' words: a member's wording, ✔/— for a
  * bool, a fraction as ½, '?' where the rules text gives none. */
 static const char *player_value(Sheet *s, const Expr *e, const Decl *texts)
@@ -1135,7 +1232,7 @@ static const char *player_value(Sheet *s, const Expr *e, const Decl *texts)
     case EX_UNKNOWN: s->any_unknown = true; return "?";
     case EX_NA: return "–";
     case EX_NAME: {
-        const char *t = member_text(texts, e->as.name);
+        const char *t = player_member(texts, e->as.name);
         return t ? t : words_of(e->as.name);
     }
     default: {
@@ -1145,31 +1242,69 @@ static const char *player_value(Sheet *s, const Expr *e, const Decl *texts)
     }
 }
 
-/* A doc comment split for the table sheet: its first sentence is the
- * caption; the rest, a porter's note, becomes a numbered footnote.
- * Returns the caption (NULL for none) and sets *note (or NULL). */
-static char *caption_of(const char *doc, const char **note)
+/* Whether a doc line (after its indentation) is a note on one of d's
+ * parameters, "card: the firer's card" or "tn is the number": a porter's. */
+static bool param_note(const Decl *d, const char *line)
 {
+    for (int i = 0; i < d->params.n; i++) {
+        size_t n = strlen(d->params.items[i].name);
+        if (!strncmp(line, d->params.items[i].name, n) && (line[n] == ':' || line[n] == ' '))
+            return true;
+    }
+    return false;
+}
+
+/* A doc comment split for the table sheet: its first sentence is the
+ * caption, with the lines indented under it (not notes on parameters);
+ * the rest, a porter's note, becomes a numbered footnote.
+ * Returns the caption (NULL for none) and sets *note (or NULL). */
+static char *caption_of(const Decl *d, const char **note)
+{
+    const char *doc = d->doc;
     *note = NULL;
     if (!doc || !*doc)
         return NULL;
     const char *p = doc;
+    int depth = 0;   /* no sentence ends inside brackets */
     for (; *p; p++) {
-        if (p[0] == '\n' && p[1] == '\n')
-            break;
-        if (p[0] != '.' && p[0] != ':' && p[0] != '?' && p[0] != '!')
+        if (p[0] == '\n' && (p[1] == '\n' || (p[1] == ' ' && p[2] == ' ')))
+            break;   /* a paragraph or an indented line ends the caption */
+        depth += p[0] == '(' ? 1 : p[0] == ')' && depth ? -1 : 0;
+        if ((p[0] != '.' && p[0] != ':' && p[0] != '?' && p[0] != '!') || depth)
             continue;
+        if (p[0] == '.' && (p[1] == '.' || (p > doc && p[-1] == '.')))
+            continue;   /* an ellipsis */
         const char *q = p + 1;
         while (*q == '"' || *q == ')' || *q == '\'')
             q++;
-        if (*q == '\0' || ((*q == ' ' || *q == '\n') && p[0] != ':')) {
+        if (*q == '\0') {
+            p = q;
+            break;
+        }
+        if ((*q != ' ' && *q != '\n') || p[0] == ':')
+            continue;
+        /* a sentence ends where the next one starts with a capital, a
+         * quotation or a parameter's name, or after two spaces: "p. 49"
+         * and "(Def. 5)" do not end one */
+        const char *n = q;
+        while (*n == ' ' || *n == '\n')
+            n++;
+        if ((*n >= 'A' && *n <= 'Z') || *n == '"' || *n == '(' || *n == '\0' || !strncmp(n, "“", 3)
+            || (p[0] == '.' && !strncmp(q, "  ", 2)) || param_note(d, n)) {
             p = q;
             break;
         }
     }
+    /* lines indented under the first sentence are printed with it */
+    while (p[0] == '\n' && p[1] == ' ' && p[2] == ' ' && !param_note(d, p + 3)) {
+        const char *eol = strchr(p + 1, '\n');
+        p = eol ? eol : p + strlen(p);
+    }
     const char *rest = p;
     while (*rest == ' ' || *rest == '\n')
         rest++;
+    if (rest - p >= 3 && rest[-1] == ' ' && rest[-2] == ' ' && rest[-3] == '\n')
+        rest -= 2;   /* a note that starts with an indented line keeps it on its own */
     if (*rest)
         *note = rest;
     return mem_strndup(doc, (size_t)(p - doc));
@@ -1186,7 +1321,7 @@ static int add_note(Sheet *s, const char *note)
 static void player_caption(Sheet *s, const Decl *d)
 {
     const char *note;
-    char *caption = caption_of(d->doc, &note);
+    char *caption = caption_of(d, &note);
     if (!caption && !note)
         return;
     fputs(s->html ? "<p class=\"doc\">" : "", s->out);
@@ -1213,6 +1348,57 @@ static void close_block(Sheet *s)
     fputs(s->html ? "</div>\n" : "", s->out);
 }
 
+/* Bands written in column blocks, each row giving a member: printed as
+ * such a table is printed in a rules text, a row per result (in the
+ * enum's order), a column per block holding the numbers that give it, the
+ * result's words last.  False (and nothing written) when d is not such
+ * bands, or a house rule marks it (its marks are per row). */
+static bool pivot_bands(Sheet *s, const Decl *d, const Decl *words, const Decl *colkeys)
+{
+    if (d->kind != DECL_BANDS || d->as.table.blocks.n < 2 || d->as.table.blocks.n > 8 || !words || s->nhouse)
+        return false;
+    for (int r = 0; r < d->as.table.nrows; r++)
+        if (d->as.table.rows[r].block < 0 || d->as.table.rows[r].cells.n != 1 || d->as.table.rows[r].cells.items[0]->kind != EX_NAME
+            || d->as.table.rows[r].text)
+            return false;
+    int nb = d->as.table.blocks.n;
+    const char **headers = mem_alloc(sizeof(char *) * (size_t)(nb + 2));
+    for (int b = 0; b < nb; b++) {
+        const Key *bk = &d->as.table.blocks.items[b];
+        const char *label = bk->kind == KEY_NAME ? player_member(colkeys, bk->name) : NULL;
+        headers[b] = label ? label : bk->kind == KEY_NAME ? words_of(bk->name) : key_text(bk);
+    }
+    headers[nb] = "result";
+    table_begin(s, headers, nb + 1);
+    for (int i = 0; i < words->as.enm.n; i++) {
+        const Member *m = &words->as.enm.items[i];
+        char **in = mem_alloc(sizeof(char *) * (size_t)nb);
+        bool any = false;
+        for (int r = 0; r < d->as.table.nrows; r++) {
+            const Row *row = &d->as.table.rows[r];
+            if (strcmp(row->cells.items[0]->as.name, m->name))
+                continue;
+            char *k = keys_text(&row->keys), *was = in[row->block];
+            if (was) {
+                char *both = mem_alloc_atomic(strlen(was) + strlen(k) + 3);
+                sprintf(both, "%s, %s", was, k);
+                k = both;
+            }
+            in[row->block] = k;
+            any = true;
+        }
+        if (!any)
+            continue;
+        row_begin(s);
+        for (int b = 0; b < nb; b++)
+            cell(s, in[b] ? in[b] : "–", "key");
+        cell(s, m->text ? m->text : words_of(m->name), NULL);
+        row_end(s);
+    }
+    table_end(s);
+    return true;
+}
+
 static void players_table(Sheet *s, const Decl *d)
 {
     open_block(s);
@@ -1228,22 +1414,26 @@ static void players_table(Sheet *s, const Decl *d)
     headers[0] = d->params.n ? words_of(d->params.items[0].name) : "";
     for (int k = 0; k < ncols; k++) {
         const Key *key = &d->as.table.columns.items[k];
-        const char *t = key->kind == KEY_NAME ? member_text(colkeys, key->name) : NULL;
+        const char *t = key->kind == KEY_NAME ? player_member(colkeys, key->name) : NULL;
         headers[1 + k] = t ? t : key->kind == KEY_NAME ? words_of(key->name) : key_text(key);
     }
     if (!ncols)
         headers[1] = d->kind == DECL_BANDS ? "result" : d->ret.name && !strcmp(d->ret.name, "bool") ? "" : "value";
     if (texts)
         headers[nheaders - 1] = "";
-    table_begin(s, headers, nheaders);
     const Decl *words = texts_of(s, d->ret.name);
+    if (pivot_bands(s, d, words, colkeys)) {
+        close_block(s);
+        return;
+    }
+    table_begin(s, headers, nheaders);
     int block = -1;
     for (int r = 0; r < d->as.table.nrows; r++) {
         const Row *row = &d->as.table.rows[r];
         if (row->block != block && row->block >= 0) {
             block = row->block;
             const Key *bk = &d->as.table.blocks.items[block];
-            const char *t = bk->kind == KEY_NAME ? member_text(colkeys, bk->name) : NULL;
+            const char *t = bk->kind == KEY_NAME ? player_member(colkeys, bk->name) : NULL;
             row_begin(s);
             cell(s, t ? t : bk->kind == KEY_NAME ? words_of(bk->name) : key_text(bk), "block");
             for (int k = 1; k < nheaders; k++)
@@ -1256,7 +1446,7 @@ static void players_table(Sheet *s, const Decl *d)
         char *key = mem_strdup("");
         for (int i = 0; i < row->keys.n; i++) {
             const Key *k = &row->keys.items[i];
-            const char *t = k->kind == KEY_NAME ? member_text(keys, k->name) : NULL;
+            const char *t = k->kind == KEY_NAME ? player_member(keys, k->name) : NULL;
             const char *one = t ? t : k->kind == KEY_NAME ? words_of(k->name) : key_text(k);
             char *both = mem_alloc_atomic(strlen(key) + strlen(one) + 3);
             sprintf(both, "%s%s%s", key, i ? ", " : "", one);
@@ -1272,6 +1462,10 @@ static void players_table(Sheet *s, const Decl *d)
 /* A modifier's amount as a player reads it: "+1", "-2", "× ½", "+1 each". */
 static char *player_amount(Sheet *s, const ModItem *it)
 {
+    if (it->kind == MOD_NOTE) {
+        s->any_unknown |= !strcmp(it->says, "?");
+        return mem_strdup(it->says);
+    }
     char *n = player_number(s, it->value);
     const char *v = n ? n : expr_text(it->value);
     char buf[256];
@@ -1340,14 +1534,44 @@ static void players_mods(Sheet *s, const Decl *d)
     close_block(s);
 }
 
+/* Whether every result of outcome d is a cell of a table or bands on the
+ * sheet (so the sheet shows each in its words already), under no house
+ * rule (whose marks are shown at the outcome). */
+static bool all_tabled(const Sheet *s, const Decl *d)
+{
+    if (s->nhouse)
+        return false;
+    const Module *m = s->c->module;
+    for (int i = 0; i < d->as.enm.n; i++) {
+        const Member *mem = &d->as.enm.items[i];
+        bool found = false;
+        for (int k = 0; k < m->n && !found; k++) {
+            const Decl *t = m->decls[k];
+            if ((t->kind != DECL_TABLE && t->kind != DECL_BANDS) || !t->ret.name || strcmp(t->ret.name, d->name))
+                continue;
+            for (int r = 0; r < t->as.table.nrows && !found; r++)
+                for (int c = 0; c < t->as.table.rows[r].cells.n && !found; c++) {
+                    const Expr *e = t->as.table.rows[r].cells.items[c];
+                    found = e->kind == EX_NAME && !strcmp(e->as.name, mem->name);
+                }
+        }
+        if (!found || !mem->text)
+            return false;
+    }
+    return true;
+}
+
 static void players_enum(Sheet *s, const Decl *d)
 {
     bool texts = false;
     for (int i = 0; i < d->as.enm.n; i++)
         texts |= d->as.enm.items[i].text != NULL;
     int nf = d->params.n;
-    if (!nf && d->as.enm.flavour != ENUM_LADDER && d->as.enm.flavour != ENUM_CHOICE)
+    bool legend = has_legend(d);
+    if (!nf && d->as.enm.flavour != ENUM_LADDER && d->as.enm.flavour != ENUM_CHOICE && !legend)
         return;   /* a plain enum: its words are read in the tables and lines that use them */
+    if (d->as.enm.flavour == ENUM_OUTCOME && all_tabled(s, d))
+        return;   /* so are an outcome's when a table gives each result: its fields are the porter's */
     open_block(s);
     player_heading(s, d, NULL);
     if (d->as.enm.flavour == ENUM_CHOICE) {
@@ -1356,6 +1580,24 @@ static void players_enum(Sheet *s, const Decl *d)
         snprintf(line, sizeof line, "%s%sUnless told otherwise: %s%s.", d->as.enm.prompt ? d->as.enm.prompt : "",
                  d->as.enm.prompt ? " — " : "", t ? t : words_of(d->as.enm.deflt), default_change(s, d));
         paragraph(s, line, "note");
+    }
+    if (legend && !nf) {
+        /* long words: each member's head, then the rest of its words */
+        static const char *const headers[] = { "", "" };
+        table_begin(s, headers, 2);
+        for (int i = 0; i < d->as.enm.n; i++) {
+            const Member *m = &d->as.enm.items[i];
+            const char *head = short_words(m->text);
+            const char *rest = head ? rest_of_words(m->text, head) : "";
+            row_begin(s);
+            s->mark = member_mark(s, d, m);
+            cell(s, head ? head : m->text ? m->text : words_of(m->name), "key");
+            cell(s, rest, NULL);
+            row_end(s);
+        }
+        table_end(s);
+        close_block(s);
+        return;
     }
     if (d->as.enm.flavour == ENUM_LADDER || (!nf && d->as.enm.flavour != ENUM_OUTCOME)) {
         /* in order, in their words */
@@ -1412,7 +1654,8 @@ static int odds_values(const Sheet *s, const Param *p, const char ***labels, con
         char value[64];
         if (e) {
             const Member *m = &e->as.enm.items[i];
-            (*labels)[i] = m->text ? m->text : words_of(m->name);
+            const char *t = player_member(e, m->name);
+            (*labels)[i] = t ? t : words_of(m->name);
             snprintf(value, sizeof value, "%s", m->name);
         } else if (!strcmp(p->type.name, "bool")) {
             (*labels)[i] = i ? "—" : "✔";
@@ -1516,9 +1759,27 @@ static void players_proc(Sheet *s, const Decl *d)
     }
     if (!d->doc)
         return;
-    open_block(s);
-    player_heading(s, d, NULL);
-    close_block(s);
+    /* a procedure is a line of text: its title, then its caption */
+    const char *note;
+    char *caption = caption_of(d, &note);
+    const char *mark = decl_mark(s, d);
+    fputs(s->html ? "<p class=\"doc proc-line\"><b>" : "**", s->out);
+    put(s, title_of(d->name));
+    if (mark) {
+        put(s, " ");
+        put(s, mark);
+    }
+    fputs(s->html ? "</b> " : "** ", s->out);
+    if (caption)
+        prose(s, caption);
+    if (d->cite) {
+        fputs(s->html ? " <span class=\"cite\">" : " (", s->out);
+        put(s, d->cite);
+        fputs(s->html ? "</span>" : ")", s->out);
+    }
+    if (note)
+        fprintf(s->out, s->html ? "<sup class=\"fn\">%d</sup>" : " [%d]", add_note(s, note));
+    fputs(s->html ? "</p>\n" : "\n\n", s->out);
 }
 
 static void players_sequence(Sheet *s, const Decl *d)
@@ -1552,15 +1813,38 @@ static void players_notes(Sheet *s)
     fputs(s->html ? "</ol>\n</div>\n" : "\n", s->out);
 }
 
+bool sheet_has_part(const Compiled *c, const char *name)
+{
+    const Module *m = c->module;
+    for (int i = 0; i < m->n; i++)
+        if (m->decls[i]->name && !strcmp(m->decls[i]->name, name))
+            return true;
+    return false;
+}
+
+/* Whether `muster sheet FILE NAME...` names d, or the section it is in. */
+static bool named(const Sheet *s, const Decl *d, const Decl *section)
+{
+    if (!s->nonly)
+        return true;
+    for (int i = 0; i < s->nonly; i++)
+        if ((d->name && !strcmp(d->name, s->only[i])) || (section && !strcmp(section->name, s->only[i])))
+            return true;
+    return false;
+}
+
 /* The declarations in the order the porter wrote them, under the sections
  * the script names. */
 static void render_players(Sheet *s)
 {
     const Module *m = s->c->module;
+    const Decl *section = NULL;
     fputs(s->html ? "<main class=\"qrs\">\n" : "", s->out);
     for (int i = 0; i < m->n; i++) {
         const Decl *d = m->decls[i];
-        if (!on_sheet(s, d))
+        if (d->kind == DECL_SECTION)
+            section = d;
+        if (!on_sheet(s, d) || !named(s, d, section))
             continue;
         switch (d->kind) {
         case DECL_SECTION: heading(s, 2, d->name, d->cite); break;
@@ -1600,10 +1884,10 @@ static const char css[] =
  * and its table) is never split, and a heading never ends a column. */
 static const char css_players[] =
     "@page { size: %s landscape; margin: 7mm; }\n"
-    "body { font: 7.6pt/1.25 'DejaVu Sans', Arial, sans-serif; color: #111; margin: 0; }\n"
+    "body { font: 7pt/1.2 'DejaVu Sans', Arial, sans-serif; color: #111; margin: 0; }\n"
     "h1 { font-size: 13pt; margin: 0 0 1mm; border-bottom: 1.5px solid #333; }\n"
     ".meta, .note { font-size: 7pt; color: #444; margin: 0.5mm 0; }\n"
-    "main.qrs { column-count: 3; column-gap: 5mm; column-fill: auto; }\n"
+    "main.qrs { column-count: 4; column-gap: 4mm; column-fill: auto; }\n"
     "@media screen { main.qrs { column-fill: balance; } body { max-width: 300mm; margin: 0 auto; padding: 4mm; } }\n"
     "h2 { font-size: 9.5pt; margin: 2mm 0 1mm; padding: 0.3mm 1mm; background: #333; color: #fff; break-after: avoid; }\n"
     "h3 { font-size: 8pt; margin: 1.5mm 0 0.5mm; break-after: avoid; }\n"
@@ -1611,8 +1895,8 @@ static const char css_players[] =
     ".cite { font-weight: normal; font-size: 6.5pt; color: #555; }\n"
     ".doc { margin: 0 0 0.8mm; }\n"
     "sup.fn { font-size: 5.5pt; color: #555; }\n"
-    "table { border-collapse: collapse; margin: 0.5mm 0 1.5mm; width: 100%%; font-size: 7.2pt; }\n"
-    "th, td { border: 0.5px solid #999; padding: 0.3mm 1mm; text-align: left; vertical-align: top; }\n"
+    "table { border-collapse: collapse; margin: 0.5mm 0 1.5mm; width: 100%%; font-size: 6.6pt; }\n"
+    "th, td { border: 0.5px solid #999; padding: 0.3mm 0.8mm; text-align: left; vertical-align: top; overflow-wrap: anywhere; hyphens: auto; }\n"
     "th { background: #e4e4e4; font-weight: bold; }\n"
     "td.key { font-weight: bold; }\n"
     "td.mod, td.odds { white-space: nowrap; text-align: right; }\n"
@@ -1622,7 +1906,7 @@ static const char css_players[] =
     "p.chain { margin: 0 0 1mm; }\n"
     "ol { margin: 0.5mm 0 1mm 4mm; padding-left: 3mm; }\n"
     ".proc { display: none; }\n"
-    ".notes { font-size: 6.3pt; color: #333; }\n"
+    ".notes { font-size: 5.8pt; line-height: 1.15; color: #333; }\n"
     ".notes ol { padding-left: 4mm; }\n";
 
 static void render(FILE *out, const Compiled *c, const SheetOptions *o);
@@ -1650,7 +1934,8 @@ int sheet_render(FILE *out, const Compiled *c, const SheetOptions *o)
 static void render(FILE *out, const Compiled *c, const SheetOptions *o)
 {
     bool html = o->html;
-    Sheet s = { .out = out, .html = html, .c = c, .players = !o->review, .ctx = o->ctx };
+    Sheet s = { .out = out, .html = html, .c = c, .players = !o->review, .ctx = o->ctx, .only = o->only,
+                .nonly = o->nonly };
     const Module *m = c->module;
     const Source *src = c->src;
     const char *title = c->ruleset ? c->ruleset->name : src->path;

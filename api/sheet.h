@@ -20,7 +20,13 @@ typedef struct SheetOptions {
     bool review;             /* the document for checking a port against its text (else the table sheet) */
     bool letter;             /* the table sheet's page: US Letter (else A4); landscape either way */
     muster_ctx *ctx;         /* for the odds tables' numbers and their errors */
+    const char *const *only; /* only these declarations and sections, by name or title (none: all) */
+    int nonly;
 } SheetOptions;
+
+/* Whether the script's main module has a declaration named, or a section
+ * titled, `name`. */
+bool sheet_has_part(const Compiled *c, const char *name);
 
 int sheet_render(FILE *out, const Compiled *c, const SheetOptions *o);
 

@@ -42,8 +42,9 @@ static const char usage_text[] =
     "  run -e EXPRESSION         roll a one-off expression once\n"
     "  test FILE|DIR...          run the examples of each script (DIR: every .muster in it)\n"
     "  turn FILE                 print the turn sequence as a checklist\n"
-    "  sheet FILE [--md|--html|--pdf=F] [--review]\n"
-    "                            the script as a quick reference sheet (Markdown by default)\n"
+    "  sheet FILE [NAME...] [--md|--html|--pdf=F] [--review]\n"
+    "                            the script as a quick reference sheet (Markdown by default);\n"
+    "                            NAMEs: only those declarations and sections\n"
     "  diff BASE VARIANT [PROC [NAME=VALUE]...]\n"
     "                            what a house rule changes: declarations, the rules' examples,\n"
     "                            and the odds of PROC (or of every procedure without arguments)\n"
@@ -522,7 +523,8 @@ static int sheet_pdf(muster_ctx *ctx, Options *o, const Target *t, muster_sheet_
 
 static int cmd_sheet(muster_ctx *ctx, Options *o, const Target *t)
 {
-    muster_sheet_opts so = { .html = o->html, .review = o->review };
+    muster_sheet_opts so = { .html = o->html, .review = o->review, .only = (const char *const *)t->pos + 1,
+                             .nonly = t->npos - 1 };
     if (o->paper) {
         if (!strcmp(o->paper, "letter"))
             so.letter = 1;
@@ -598,6 +600,7 @@ enum Operands {
     FILES,          /* FILE...: the command loads them itself */
     ONE_FILE,       /* FILE */
     FILE_AND_CALL,  /* FILE [PROC [NAME=VALUE]...] */
+    FILE_AND_NAMES, /* FILE [NAME...] */
     CALL,           /* FILE PROC [NAME=VALUE]..., or -e EXPRESSION */
 };
 
@@ -613,7 +616,7 @@ static const Command commands[] = {
     { "check", CMD_CHECK, FILES, NULL, cmd_check },
     { "test", CMD_TEST, FILES, NULL, cmd_test },
     { "turn", CMD_TURN, ONE_FILE, NULL, cmd_turn },
-    { "sheet", CMD_SHEET, ONE_FILE, NULL, cmd_sheet },
+    { "sheet", CMD_SHEET, FILE_AND_NAMES, NULL, cmd_sheet },
     { "run", CMD_RUN, CALL, "run", cmd_run },
     { "prob", CMD_PROB, CALL, "simulate", cmd_prob },
     { "dis", CMD_DIS, FILE_AND_CALL, NULL, cmd_dis },

@@ -128,6 +128,8 @@ static void mod_items(Compiler *c, ModState *m, const ModList *items, bool top)
             emit_note(c, it->label, NOTE_BASE, it->span);
             emit_store(c, m->total, it->span);
             break;
+        case MOD_NOTE:
+            break;   /* a line of the sheet that is not a number: printed, never added */
         case MOD_ADD: case MOD_MUL: case MOD_EACH: {
             int skip = item_test(c, it, &count);
             item_effect(c, m, it, count);

@@ -108,6 +108,8 @@ typedef struct muster_sheet_opts {
     int review;              /* the review document: every declaration as written, grouped by kind, for
                                 checking a port against its text (else the table sheet a player prints) */
     int letter;              /* the table sheet's paper: US Letter (else A4); landscape either way */
+    const char *const *only; /* the table sheet of these declarations and sections (by name or title) */
+    int nonly;               /* how many; 0: the whole sheet */
 } muster_sheet_opts;
 
 /* Render the script as a quick reference sheet. */

@@ -163,7 +163,7 @@ typedef struct Row {
     const Source **cell_src;
 } Row;
 
-typedef enum { MOD_ADD, MOD_MUL, MOD_EACH, MOD_ONEOF, MOD_CAP, MOD_BASE } ModKind;
+typedef enum { MOD_ADD, MOD_MUL, MOD_EACH, MOD_ONEOF, MOD_CAP, MOD_BASE, MOD_NOTE } ModKind;
 
 typedef struct ModItem ModItem;
 
@@ -178,6 +178,7 @@ struct ModItem {
     Expr *cond;              /* MOD_ADD, MOD_MUL: when it applies; MOD_EACH: the count */
     Expr *value;             /* the modifier, the factor or the base */
     const char *label;
+    const char *says;        /* MOD_NOTE: what the sheet prints in place of a number ("NP") */
     ModList group;           /* MOD_ONEOF */
     Key range;               /* MOD_CAP */
     /* in a variant's `change modifiers`: what the line does to the base's,

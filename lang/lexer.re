@@ -99,7 +99,7 @@ static int keyword(Parser *ps, const char *text, size_t n)
         { "variant", VARIANT, 0, 0 }, { "change", CHANGE, 0, 0 },
         { "section", SECTION, 'd', 0 }, { "odds", ODDS, 'd', 0 },
         { "add", ADD, 'p', 0 }, { "remove", REMOVE, 'p', 0 },
-        { "each", EACH, 'm', 0 }, { "cap", CAP, 'm', 0 }, { "expect", EXPECT, 'e', 0 },
+        { "each", EACH, 'm', 0 }, { "cap", CAP, 'm', 0 }, { "note", NOTE, 'm', 0 }, { "expect", EXPECT, 'e', 0 },
     };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         if (strlen(words[i].word) != n || memcmp(words[i].word, text, n) != 0)
@@ -127,14 +127,22 @@ static void add_doc(Parser *ps, const char *from, const char *to)
         ps->docs = mem_realloc(ps->docs, sizeof *ps->docs * (size_t)ps->docs_cap, sizeof *ps->docs * (size_t)cap, 0);
         ps->docs_cap = cap;
     }
+    /* "## text" is the text; "##    text", indented past the first space,
+     * is kept as "  text": a line of its own (a chain, a list of
+     * parameters) that the sheet does not run into the line before */
     const char *t = from + 2;
+    if (t < to && *t == ' ')
+        t++;
+    const char *body = t;
     while (t < to && (*t == ' ' || *t == '\t'))
         t++;
     const char *e = to;
     while (e > t && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
         e--;
-    ps->docs[ps->ndocs++] = (struct DocLine){ (uint32_t)(from - ps->src->text), (uint32_t)(to - ps->src->text),
-                                              mem_strndup(t, (size_t)(e - t)) };
+    bool indented = t - body >= 2 && t < e;
+    char *text = mem_alloc_atomic((size_t)(e - t) + 3);
+    sprintf(text, "%s%.*s", indented ? "  " : "", (int)(e - t), t);
+    ps->docs[ps->ndocs++] = (struct DocLine){ (uint32_t)(from - ps->src->text), (uint32_t)(to - ps->src->text), text };
 }
 
 /* The length of the well-formed UTF-8 sequence at s (before e), or 0 if

@@ -155,7 +155,7 @@ static Key int_key(int64_t v, Span at)
 %token AND "'and'" OR "'or'" NOT "'not'"
 %token RULESET "'ruleset'" LADDER "'ladder'" RECORD "'record'" TABLE "'table'" BANDS "'bands'"
 %token MODIFIERS "'modifiers'" OUTCOME "'outcome'" CHOICE "'choice'" SEQUENCE "'sequence'"
-%token EXAMPLE "'example'" IMPORT "'import'" EXPECT "'expect'" EACH "'each'" CAP "'cap'"
+%token EXAMPLE "'example'" IMPORT "'import'" EXPECT "'expect'" EACH "'each'" CAP "'cap'" NOTE "'note'"
 %token SECTION "'section'" ODDS "'odds'"
 %token VARIANT "'variant'" CHANGE "'change'" ADD "'add'" REMOVE "'remove'" ELLIPSIS "'...'"
 %token ONEOF "'one of'" STARTAT "'start at'"
@@ -561,6 +561,9 @@ mod_item
       }
     | STARTAT expr STRING {
           $$ = (ModItem){ .kind = MOD_BASE, .span = @$, .value = $2, .label = $3.bytes };
+      }
+    | NOTE STRING STRING {
+          $$ = (ModItem){ .kind = MOD_NOTE, .span = @$, .says = $2.bytes, .label = $3.bytes };
       }
     ;
 

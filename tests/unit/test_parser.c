@@ -575,7 +575,7 @@ static const char *cell_text(const Expr *e)
 
 static void test_doc_comments(void)
 {
-    Module *m = parse("## The fire table.\n"
+    Module *m = parse("##  The fire table.\n"
                       "##   Read it top to bottom.   \n"
                       "table fire(c: Cover) -> int { none: 1 }\n"
                       "\n"
@@ -604,8 +604,9 @@ static void test_doc_comments(void)
     CU_ASSERT_EQUAL_FATAL(last_errors, 0);
     CU_ASSERT_EQUAL_FATAL(m->n, 8);
     CU_ASSERT_PTR_NOT_NULL_FATAL(find_decl(m, "fire")->doc);
-    /* consecutive lines joined by newlines, each trimmed of the marker and blanks */
-    CU_ASSERT_STRING_EQUAL(find_decl(m, "fire")->doc, "The fire table.\nRead it top to bottom.");
+    /* consecutive lines joined by newlines, each trimmed of the marker and
+     * blanks; a line indented past the first space keeps two of them */
+    CU_ASSERT_STRING_EQUAL(find_decl(m, "fire")->doc, "The fire table.\n  Read it top to bottom.");
     CU_ASSERT_STRING_EQUAL(find_decl(m, "plain")->doc, "Documents plain: a plain comment between is passed over.");
     CU_ASSERT_PTR_NULL(find_decl(m, "undocumented")->doc);
     CU_ASSERT_PTR_NULL(find_decl(m, "next_one")->doc);

@@ -1,0 +1,1 @@
+sheet qrs_layout.muster --html
