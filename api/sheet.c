@@ -20,6 +20,7 @@
  */
 #include "config.h"
 #include "api/sheet.h"
+#include "api/chart.h"
 #include "api/internal.h"
 #include "base/mem.h"
 
@@ -881,10 +882,50 @@ static void render_record(Sheet *s, const Decl *d)
     table_end(s);
 }
 
+/* The review's chart of a procedure that runs without arguments (every
+ * parameter has a default) and rolls dice: a bar chart of its odds with
+ * those defaults, when the exact engine counts them within a small budget
+ * (HTML only; nothing when they cannot be counted so, are certain, or are
+ * of a record).  Its errors are not the sheet's: they go nowhere. */
+enum { REVIEW_CHART_BUDGET = 20000 };
+
+static void review_chart(Sheet *s, const Decl *d)
+{
+    if (!s->html || !s->ctx || d->as.proc.odds != ODDS_NONE || !d->ret.name)
+        return;
+    for (int i = 0; i < d->params.n; i++)
+        if (!d->params.items[i].deflt)
+            return;
+    const Module *m = s->c->module;
+    for (int i = 0; i < m->n; i++)
+        if (m->decls[i]->kind == DECL_RECORD && !strcmp(m->decls[i]->name, d->ret.name))
+            return;
+    FILE *sink = fopen("/dev/null", "w");
+    if (!sink)
+        return;
+    muster_ctx quiet = *s->ctx;
+    quiet.out = quiet.err = sink;
+    diag_init(&quiet.diag, sink, false);
+    quiet.quiet_fallback = true;
+    muster_prob_opts opts = { .have_seed = 1, .seed = 1, .exact = 1, .budget = REVIEW_CHART_BUDGET };
+    Odds o;
+    if (api_compute_odds(&quiet, s->c, d->name, 0, NULL, &opts, opts.seed, &o) == MUSTER_OK && o.exact) {
+        OddsTable t;
+        api_odds_table(s->c, &opts, &o, &t);
+        if (t.n > 1) {
+            fputs("<figure class=\"chart\">\n", s->out);
+            chart_odds_svg(s->out, &t);
+            fputs("</figure>\n", s->out);
+        }
+    }
+    fclose(sink);
+}
+
 static void render_proc(Sheet *s, const Decl *d)
 {
     decl_heading(s, 3, signature(s, d), d);
     paragraph(s, d->doc ? d->doc : "(no description)", "doc");
+    review_chart(s, d);
 }
 
 /* Whether d is on the sheet: written in the main file or, on a variant's
@@ -1878,6 +1919,8 @@ static const char css[] =
     "ol { margin: 1mm 0 2mm 6mm; padding-left: 4mm; }\n"
     ".proc { font-family: monospace; font-size: 8.5pt; color: #555; }\n"
     "ul.examples { font-size: 9.5pt; }\n"
+    "figure.chart { margin: 1mm 0 3mm; break-inside: avoid; }\n"
+    "figure.chart svg { max-width: 100%; height: auto; }\n"
     "@media print { body { max-width: none; } }\n";
 
 /* The table sheet: landscape, in columns, small type; a block (a heading
