@@ -191,11 +191,12 @@ typedef struct OddsVs {
 
 int api_find_field(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, const char *name, int *field);
 /* One number of a call's odds, for a sheet's odds table: the chance that
- * it returns true, or (mean) its mean; *exact the fraction when counted
- * exactly (else NULL: simulated, seed 1), *unknown when some runs reach a
- * value the rules text does not give. */
+ * it returns true, or (mean) its mean (of the runs with a value); *exact
+ * the fraction when counted exactly (else NULL: simulated, seed 1),
+ * *unknown the share of runs that reach a value the rules text does not
+ * give (0 when none). */
 int api_odds_number(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args, bool mean,
-                    double *value, char **exact, bool *simulated, bool *unknown);
+                    double *value, char **exact, bool *simulated, double *unknown);
 int api_compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
                      const muster_prob_opts *opts, uint64_t seed, Odds *o);
 int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts *opts, Vm *vm, const ProcSig *sig,

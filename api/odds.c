@@ -312,7 +312,7 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
 }
 
 int api_odds_number(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args, bool mean,
-                    double *value, char **exact, bool *simulated, bool *unknown)
+                    double *value, char **exact, bool *simulated, double *unknown)
 {
     muster_prob_opts opts = { .have_seed = 1, .seed = 1 };
     Odds o;
@@ -322,7 +322,7 @@ int api_odds_number(muster_ctx *ctx, const Compiled *c, const char *proc, int na
     OddsTable t;
     api_odds_table(c, &opts, &o, &t);
     *simulated = !o.exact;
-    *unknown = t.has_not_given;
+    *unknown = t.has_not_given ? t.not_given.p : 0;
     *exact = NULL;
     *value = 0;
     if (mean) {

@@ -1715,9 +1715,9 @@ static int odds_values(const Sheet *s, const Param *p, const char ***labels, con
 /* One cell of an odds table: "58%" (or the mean), and the exact fraction. */
 static void odds_cell(Sheet *s, const Decl *d, char *const *args, int nargs)
 {
-    double v;
+    double v, unknown;
     char *exact;
-    bool simulated, unknown;
+    bool simulated;
     int st = api_odds_number(s->ctx, s->c, d->name, nargs, args, d->as.proc.odds == ODDS_MEAN, &v, &exact,
                              &simulated, &unknown);
     char text[64];
@@ -1725,20 +1725,26 @@ static void odds_cell(Sheet *s, const Decl *d, char *const *args, int nargs)
         cell(s, "error", "unknown");
         return;
     }
-    if (d->as.proc.odds == ODDS_MEAN)
-        snprintf(text, sizeof text, "%s%.1f", simulated ? "≈" : "", v);
-    else if (v > 0 && v < 0.005)
-        snprintf(text, sizeof text, "%s<1%%", simulated ? "≈" : "");
-    else if (v < 1 && v > 0.995)
-        snprintf(text, sizeof text, "%s>99%%", simulated ? "≈" : "");
-    else
-        snprintf(text, sizeof text, "%s%.0f%%", simulated ? "≈" : "", v * 100);
-    if (unknown) {
+    const char *approx = simulated ? "≈" : "";
+    if (unknown > 0) {
+        /* some runs reach a '?': a chance lies between what is known and
+         * that plus the unknown share; a mean is not known */
         s->any_unknown = true;
-        strcat(text, " ?");
-    }
+        if (d->as.proc.odds == ODDS_MEAN || unknown >= 1)
+            snprintf(text, sizeof text, "?");
+        else
+            snprintf(text, sizeof text, "%s%.0f–%.0f%% ?", approx, v * 100, (v + unknown) * 100);
+        exact = NULL;
+    } else if (d->as.proc.odds == ODDS_MEAN)
+        snprintf(text, sizeof text, "%s%.1f", approx, v);
+    else if (v > 0 && v < 0.005)
+        snprintf(text, sizeof text, "%s<1%%", approx);
+    else if (v < 1 && v > 0.995)
+        snprintf(text, sizeof text, "%s>99%%", approx);
+    else
+        snprintf(text, sizeof text, "%s%.0f%%", approx, v * 100);
     if (s->html) {
-        fputs("<td class=\"odds\"", s->out);
+        fprintf(s->out, "<td class=\"odds%s\"", unknown > 0 ? " unknown" : "");
         if (exact) {
             fputs(" title=\"", s->out);
             put(s, exact);
