@@ -1379,9 +1379,14 @@ static void player_heading(Sheet *s, const Decl *d, const char *title)
     player_caption(s, d);
 }
 
-static void open_block(Sheet *s)
+/* A block: a heading and what it heads, kept in one column, unless it has
+ * more than LONG_BLOCK rows: a long one may go on in the next column (its
+ * heading still stays with its first rows), rather than leave a gap. */
+enum { LONG_BLOCK = 14 };
+
+static void open_block(Sheet *s, int rows)
 {
-    fputs(s->html ? "<div class=\"block\">\n" : "", s->out);
+    fputs(!s->html ? "" : rows > LONG_BLOCK ? "<div class=\"block long\">\n" : "<div class=\"block\">\n", s->out);
 }
 
 static void close_block(Sheet *s)
@@ -1442,7 +1447,7 @@ static bool pivot_bands(Sheet *s, const Decl *d, const Decl *words, const Decl *
 
 static void players_table(Sheet *s, const Decl *d)
 {
-    open_block(s);
+    open_block(s, d->as.table.nrows);
     player_heading(s, d, NULL);
     int ncols = d->as.table.columns.n;
     const Decl *keys = d->params.n ? texts_of(s, d->params.items[0].type.name) : NULL;
@@ -1559,7 +1564,7 @@ static void players_mod_rows(Sheet *s, const ModList *items, const char *outer)
 
 static void players_mods(Sheet *s, const Decl *d)
 {
-    open_block(s);
+    open_block(s, d->as.mods.items.n);
     player_heading(s, d, NULL);
     static const char *const headers[] = { "", "" };
     table_begin(s, headers, 2);
@@ -1609,11 +1614,14 @@ static void players_enum(Sheet *s, const Decl *d)
         texts |= d->as.enm.items[i].text != NULL;
     int nf = d->params.n;
     bool legend = has_legend(d);
-    if (!nf && d->as.enm.flavour != ENUM_LADDER && d->as.enm.flavour != ENUM_CHOICE && !legend)
-        return;   /* a plain enum: its words are read in the tables and lines that use them */
+    bool outcome = d->as.enm.flavour == ENUM_OUTCOME;
+    if (!nf && d->as.enm.flavour != ENUM_LADDER && d->as.enm.flavour != ENUM_CHOICE && !legend
+        && !(texts && d->doc) && !(texts && outcome && !all_tabled(s, d)))
+        return;   /* a plain enum: its words are read in the tables and lines that use them (unless the
+                     porter documents it, as a list of the text's) */
     if (d->as.enm.flavour == ENUM_OUTCOME && all_tabled(s, d))
         return;   /* so are an outcome's when a table gives each result: its fields are the porter's */
-    open_block(s);
+    open_block(s, d->as.enm.n);
     player_heading(s, d, NULL);
     if (d->as.enm.flavour == ENUM_CHOICE) {
         const char *t = member_text(d, d->as.enm.deflt);
@@ -1640,7 +1648,10 @@ static void players_enum(Sheet *s, const Decl *d)
         close_block(s);
         return;
     }
-    if (d->as.enm.flavour == ENUM_LADDER || (!nf && d->as.enm.flavour != ENUM_OUTCOME)) {
+    bool long_words = false;
+    for (int i = 0; i < d->as.enm.n; i++)
+        long_words |= d->as.enm.items[i].text && strlen(d->as.enm.items[i].text) > 40;
+    if (d->as.enm.flavour == ENUM_LADDER || (!nf && d->as.enm.flavour != ENUM_OUTCOME && !long_words)) {
         /* in order, in their words */
         fputs(s->html ? "<p class=\"chain\">" : "", s->out);
         for (int i = 0; i < d->as.enm.n; i++) {
@@ -1765,7 +1776,7 @@ static void odds_cell(Sheet *s, const Decl *d, char *const *args, int nargs)
  * across. */
 static void players_odds(Sheet *s, const Decl *d)
 {
-    open_block(s);
+    open_block(s, d->params.n ? 12 : 1);
     player_heading(s, d, d->as.proc.title);
     const char **rl = NULL, **ra = NULL, **cl = NULL, **ca = NULL;
     int nr = d->params.n > 0 ? odds_values(s, &d->params.items[0], &rl, &ra) : 1;
@@ -1831,7 +1842,7 @@ static void players_proc(Sheet *s, const Decl *d)
 
 static void players_sequence(Sheet *s, const Decl *d)
 {
-    open_block(s);
+    open_block(s, d->as.seq.items.n);
     decl_heading(s, 3, title_of(d->name), d);
     player_caption(s, d);
     if (s->html)
@@ -1885,16 +1896,27 @@ static bool named(const Sheet *s, const Decl *d, const Decl *section)
 static void render_players(Sheet *s)
 {
     const Module *m = s->c->module;
-    const Decl *section = NULL;
-    fputs(s->html ? "<main class=\"qrs\">\n" : "", s->out);
+    const Decl *section = NULL, *heading_due = NULL;
+    FILE *out = s->out;
+    fputs(s->html ? "<main class=\"qrs\">\n" : "", out);
     for (int i = 0; i < m->n; i++) {
         const Decl *d = m->decls[i];
         if (d->kind == DECL_SECTION)
             section = d;
         if (!on_sheet(s, d) || !named(s, d, section))
             continue;
+        if (d->kind == DECL_SECTION) {
+            heading_due = d;   /* written before the first thing it heads: a section with none has none */
+            continue;
+        }
+        /* each declaration to memory first: it may print nothing */
+        char *text = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&text, &len);
+        if (!mem)
+            continue;
+        s->out = mem;
         switch (d->kind) {
-        case DECL_SECTION: heading(s, 2, d->name, d->cite); break;
         case DECL_SEQUENCE: players_sequence(s, d); break;
         case DECL_MODIFIERS: players_mods(s, d); break;
         case DECL_BANDS: case DECL_TABLE: players_table(s, d); break;
@@ -1902,9 +1924,20 @@ static void render_players(Sheet *s)
         case DECL_PROC: players_proc(s, d); break;
         default: break;
         }
+        fclose(mem);
+        s->out = out;
+        if (len && heading_due) {
+            /* a source that only repeats the title is not repeated */
+            const char *cite = heading_due->cite && strcmp(heading_due->cite, heading_due->name) ? heading_due->cite
+                                                                                                : NULL;
+            heading(s, 2, heading_due->name, cite);
+            heading_due = NULL;
+        }
+        fwrite(text, 1, len, out);
+        free(text);
     }
     players_notes(s);
-    fputs(s->html ? "</main>\n" : "", s->out);
+    fputs(s->html ? "</main>\n" : "", out);
 }
 
 static const char css[] =
@@ -1939,8 +1972,11 @@ static const char css_players[] =
     "main.qrs { column-count: 4; column-gap: 4mm; column-fill: auto; }\n"
     "@media screen { main.qrs { column-fill: balance; } body { max-width: 300mm; margin: 0 auto; padding: 4mm; } }\n"
     "h2 { font-size: 9.5pt; margin: 2mm 0 1mm; padding: 0.3mm 1mm; background: #333; color: #fff; break-after: avoid; }\n"
+    "h2 .cite { color: #ddd; }\n"
     "h3 { font-size: 8pt; margin: 1.5mm 0 0.5mm; break-after: avoid; }\n"
     ".block { break-inside: avoid; }\n"
+    ".block.long { break-inside: auto; }\n"
+    "tr { break-inside: avoid; }\n"
     ".cite { font-weight: normal; font-size: 6.5pt; color: #555; }\n"
     ".doc { margin: 0 0 0.8mm; }\n"
     "sup.fn { font-size: 5.5pt; color: #555; }\n"
@@ -1955,7 +1991,7 @@ static const char css_players[] =
     "p.chain { margin: 0 0 1mm; }\n"
     "ol { margin: 0.5mm 0 1mm 4mm; padding-left: 3mm; }\n"
     ".proc { display: none; }\n"
-    ".notes { font-size: 5.8pt; line-height: 1.15; color: #333; }\n"
+    ".notes { font-size: 5.5pt; line-height: 1.12; color: #333; }\n"
     ".notes ol { padding-left: 4mm; }\n";
 
 static void render(FILE *out, const Compiled *c, const SheetOptions *o);

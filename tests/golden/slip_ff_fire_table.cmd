@@ -1,0 +1,1 @@
+sheet ../../rules/fire-and-fury.muster fire_table

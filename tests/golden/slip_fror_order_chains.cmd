@@ -1,0 +1,1 @@
+sheet ../../rules/for-reign-or-ruin.muster order_change
