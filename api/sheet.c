@@ -450,6 +450,19 @@ static const char *member_text(const Decl *e, const char *name)
     return NULL;
 }
 
+/* The value of field f of member m of outcome d: as the member gives it
+ * (by name, or in order), else the field's default; NULL when neither. */
+static const Expr *member_field(const Decl *d, const Member *m, int f)
+{
+    const Expr *v = NULL;
+    for (int a = 0; a < m->fields.n; a++) {
+        const Arg *arg = &m->fields.items[a];
+        if ((arg->name && !strcmp(arg->name, d->params.items[f].name)) || (!arg->name && a == f))
+            v = arg->value;
+    }
+    return v ? v : d->params.items[f].deflt;
+}
+
 static void cell_value(Sheet *s, const Expr *e);
 static const char *player_value(Sheet *s, const Expr *e, const Decl *texts);
 
@@ -844,14 +857,7 @@ static void render_enum(Sheet *s, const Decl *d)
         cell(s, m->name, "key");
         cell(s, m->text ? m->text : "", NULL);
         for (int f = 0; f < nf; f++) {
-            const Expr *v = NULL;
-            for (int a = 0; a < m->fields.n; a++) {
-                const Arg *arg = &m->fields.items[a];
-                if ((arg->name && !strcmp(arg->name, d->params.items[f].name)) || (!arg->name && a == f))
-                    v = arg->value;
-            }
-            if (!v)
-                v = d->params.items[f].deflt;
+            const Expr *v = member_field(d, m, f);
             if (v)
                 cell_value(s, v);
             else
@@ -1678,14 +1684,7 @@ static void players_enum(Sheet *s, const Decl *d)
         s->mark = member_mark(s, d, m);
         cell(s, m->text ? m->text : words_of(m->name), "key");
         for (int f = 0; f < nf; f++) {
-            const Expr *v = NULL;
-            for (int a = 0; a < m->fields.n; a++) {
-                const Arg *arg = &m->fields.items[a];
-                if ((arg->name && !strcmp(arg->name, d->params.items[f].name)) || (!arg->name && a == f))
-                    v = arg->value;
-            }
-            if (!v)
-                v = d->params.items[f].deflt;
+            const Expr *v = member_field(d, m, f);
             cell(s, v ? player_value(s, v, texts_of(s, d->params.items[f].type.name)) : "", NULL);
         }
         row_end(s);
