@@ -26,6 +26,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* One variant of the chain a variant's sheet shows, innermost first. */
 typedef struct House {
@@ -54,6 +55,9 @@ typedef struct Sheet {
     const char **notes;      /* footnotes, in order */
     int nnotes, notes_cap;
     bool any_unknown;        /* a '?' cell was shown: the legend says what it means */
+    bool vertical;           /* the next table's column headers are printed upright (HTML) */
+    bool tight;              /* the next table may break its words anywhere to fit its column (HTML) */
+    int wide;                /* the characters across a column of the page holds, about */
     const char *const *only; /* `muster sheet FILE NAME...`: only these parts */
     int nonly;
 } Sheet;
@@ -131,13 +135,14 @@ static const char *decl_mark(const Sheet *s, const Decl *d);
 static void decl_heading(Sheet *s, int level, const char *title, const Decl *d)
 {
     const char *mark = decl_mark(s, d);
+    const char *cite = s->players ? NULL : d->cite;   /* the table sheet cites the text by section */
     if (!mark) {
-        heading(s, level, title, d->cite);
+        heading(s, level, title, cite);
         return;
     }
     char *marked = mem_alloc_atomic(strlen(title) + strlen(mark) + 2);
     sprintf(marked, "%s %s", title, mark);
-    heading(s, level, marked, d->cite);
+    heading(s, level, marked, cite);
 }
 
 /* Prose from a doc comment: lines wrap, a blank line starts a new
@@ -206,11 +211,12 @@ static void paragraph(Sheet *s, const char *text, const char *cls)
 static void table_begin(Sheet *s, const char *const *headers, int n)
 {
     if (s->html) {
-        fputs("<table>\n<thead><tr>", s->out);
+        fputs(s->tight ? "<table class=\"tight\">\n<thead><tr>" : "<table>\n<thead><tr>", s->out);
         for (int i = 0; i < n; i++) {
-            fputs("<th>", s->out);
+            bool v = i && s->vertical && *headers[i];
+            fputs(v ? "<th class=\"v\"><span>" : "<th>", s->out);
             put(s, headers[i]);
-            fputs("</th>", s->out);
+            fputs(v ? "</span></th>" : "</th>", s->out);
         }
         fputs("</tr></thead>\n<tbody>\n", s->out);
     } else {
@@ -338,6 +344,32 @@ static const char *decl_mark(const Sheet *s, const Decl *d)
     char *both = mem_alloc_atomic(strlen(added) + strlen(changed) + 2);
     sprintf(both, "%s %s", added, changed);
     return both;
+}
+
+static const char *member_mark(const Sheet *s, const Decl *d, const Member *m);
+
+/* Whether a variant of the sheet changed or added d or a part of it, so
+ * that its marks must be shown where d is (not merely where it is used). */
+static bool house_touched(const Sheet *s, const Decl *d)
+{
+    if (!s->nhouse)
+        return false;
+    if (decl_mark(s, d))
+        return true;
+    if (d->kind == DECL_ENUM)
+        for (int i = 0; i < d->as.enm.n; i++)
+            if (member_mark(s, d, &d->as.enm.items[i]))
+                return true;
+    if (d->kind == DECL_TABLE || d->kind == DECL_BANDS)
+        for (int r = 0; r < d->as.table.nrows; r++) {
+            const Row *row = &d->as.table.rows[r];
+            if (part_mark(s, d, row->src))
+                return true;
+            for (int k = 0; row->cell_src && k < row->cells.n; k++)
+                if (part_mark(s, d, row->cell_src[k]))
+                    return true;
+        }
+    return false;
 }
 
 static bool same_row_key(const Key *a, const Key *b)
@@ -526,9 +558,28 @@ static char *signature(const Sheet *s, const Decl *d)
 
 /* ---- sections ---- */
 
+/* Whether the steps carry numbers of their own, as the text prints them
+ * ("1) Declare", "b. Declare charges"), at least half of them: on the
+ * table sheet they are not numbered again. */
+static bool own_numbers(const Sheet *s, const SeqList *items)
+{
+    if (!s->players)
+        return false;
+    int own = 0;
+    for (int i = 0; i < items->n; i++) {
+        const char *t = items->items[i].text;
+        int digits = 0;
+        while (t[digits] >= '0' && t[digits] <= '9')
+            digits++;
+        int head = digits && digits <= 2 ? digits : t[0] >= 'a' && t[0] <= 'z' ? 1 : 0;
+        own += head && (t[head] == ')' || t[head] == '.') && t[head + 1] == ' ';
+    }
+    return items->n && own * 2 >= items->n;
+}
+
 static void render_steps(Sheet *s, const SeqList *items)
 {
-    fputs(s->html ? "<ol>\n" : "", s->out);
+    fputs(!s->html ? "" : own_numbers(s, items) ? "<ol class=\"own\">\n" : "<ol>\n", s->out);
     for (int i = 0; i < items->n; i++) {
         const SeqItem *it = &items->items[i];
         if (s->html) {
@@ -551,9 +602,13 @@ static void render_steps(Sheet *s, const SeqList *items)
 
 static void render_steps_md(Sheet *s, const SeqList *items, int indent)
 {
+    bool own = own_numbers(s, items);
     for (int i = 0; i < items->n; i++) {
         const SeqItem *it = &items->items[i];
-        fprintf(s->out, "%*s%d. ", indent, "", i + 1);
+        if (own)
+            fprintf(s->out, "%*s- ", indent, "");
+        else
+            fprintf(s->out, "%*s%d. ", indent, "", i + 1);
         put(s, it->text);
         if (it->proc) {
             fputs(" (`", s->out);
@@ -1301,6 +1356,84 @@ static bool param_note(const Decl *d, const char *line)
     return false;
 }
 
+/* A porter's note without its sentences on the procedure's inputs: a
+ * sentence that starts with a parameter's name (`tn is the scenario's
+ * number`, "failed_last_turn: ...") is for whoever runs the procedure,
+ * not for a player at the table.  NULL when nothing is left. */
+static bool names_input(const Decl *d, const char *sentence)
+{
+    bool code = *sentence == '`';
+    for (int i = 0; i < d->params.n; i++) {
+        const char *name = d->params.items[i].name;
+        size_t n = strlen(name);
+        const char *after = sentence + code + n;
+        if (strncmp(sentence + code, name, n) || (code && *after++ != '`'))
+            continue;
+        if (*after == ':' || *after == ' ')
+            return true;
+    }
+    return false;
+}
+
+/* Whether a sentence starts at n: a capital, a quotation, code, a list's
+ * dash or a parameter's name. */
+static bool starts_sentence(const Decl *d, const char *n)
+{
+    return (*n >= 'A' && *n <= 'Z') || *n == '"' || *n == '`' || *n == '-' || names_input(d, n);
+}
+
+/* Where the sentence of a note that starts at p ends, with the spaces
+ * after it: after a '.' and spaces where a sentence starts, at a line
+ * indented by two spaces where one starts (an item of the porter's list;
+ * an indented line that does not start one goes on with the item, one not
+ * indented ends it), or at a blank line. */
+static const char *next_sentence(const Decl *d, const char *p, bool item)
+{
+    for (p++; *p; p++) {
+        if (item && p[-1] == '\n' && p[0] != ' ' && p[0] != '\n')
+            return p;   /* a line not indented ends the item */
+        if (p[-1] == '\n' && p[0] == ' ' && p[1] == ' ' && starts_sentence(d, p + 2))
+            return p;   /* an item starts here, with its two spaces */
+        if (p[-1] == '\n' && p[0] == '\n')
+            break;
+        if (p[-1] != '.' || (*p != ' ' && *p != '\n'))
+            continue;
+        const char *n = p;
+        while (*n == ' ' || *n == '\n')
+            n++;
+        if (starts_sentence(d, n))
+            break;
+    }
+    while (*p == ' ' || *p == '\n') {   /* the spaces between go with the sentence before */
+        if (p[0] == '\n' && p[1] == ' ' && p[2] == ' ')
+            return p + 1;
+        p++;
+    }
+    return p;
+}
+
+static const char *players_note(const Decl *d, const char *note)
+{
+    if (!note)
+        return NULL;
+    char *kept = mem_alloc_atomic(strlen(note) + 1), *k = kept;
+    for (const char *p = note; *p;) {
+        const char *body = p;
+        while (*body == ' ')
+            body++;
+        const char *e = next_sentence(d, body, body - p >= 2 && (p == note || p[-1] == '\n'));
+        if (!names_input(d, body)) {
+            memcpy(k, p, (size_t)(e - p));
+            k += e - p;
+        }
+        p = e;
+    }
+    *k = '\0';
+    while (k > kept && (k[-1] == ' ' || k[-1] == '\n'))
+        *--k = '\0';
+    return *kept ? kept : NULL;
+}
+
 /* A doc comment split for the table sheet: its first sentence is the
  * caption, with the lines indented under it (not notes on parameters);
  * the rest, a porter's note, becomes a numbered footnote.
@@ -1369,6 +1502,7 @@ static void player_caption(Sheet *s, const Decl *d)
 {
     const char *note;
     char *caption = caption_of(d, &note);
+    note = players_note(d, note);
     if (!caption && !note)
         return;
     fputs(s->html ? "<p class=\"doc\">" : "", s->out);
@@ -1385,14 +1519,26 @@ static void player_heading(Sheet *s, const Decl *d, const char *title)
     player_caption(s, d);
 }
 
-/* A block: a heading and what it heads, kept in one column, unless it has
- * more than LONG_BLOCK rows: a long one may go on in the next column (its
- * heading still stays with its first rows), rather than leave a gap. */
-enum { LONG_BLOCK = 14 };
+/* A block: a heading and what it heads, kept in one column, unless it
+ * has more rows than a column holds (COLUMN_ROWS, about, at the sheet's
+ * type), or is a list of steps of more than LONG_STEPS lines: a long one
+ * may go on in the next column (its heading still stays with its first
+ * rows).  Print engines do not keep a block to one page while letting it
+ * change columns, so a table that fits a column never breaks at all. */
+enum { COLUMN_ROWS = 60, LONG_STEPS = 14 };
 
 static void open_block(Sheet *s, int rows)
 {
-    fputs(!s->html ? "" : rows > LONG_BLOCK ? "<div class=\"block long\">\n" : "<div class=\"block\">\n", s->out);
+    fputs(!s->html ? "" : rows > COLUMN_ROWS ? "<div class=\"block long\">\n" : "<div class=\"block\">\n", s->out);
+}
+
+/* The lines of a list of steps, its sub-steps too. */
+static int step_lines(const SeqList *items)
+{
+    int n = items->n;
+    for (int i = 0; i < items->n; i++)
+        n += step_lines(&items->items[i].children);
+    return n;
 }
 
 static void close_block(Sheet *s)
@@ -1407,7 +1553,8 @@ static void close_block(Sheet *s)
  * bands, or a house rule marks it (its marks are per row). */
 static bool pivot_bands(Sheet *s, const Decl *d, const Decl *words, const Decl *colkeys)
 {
-    if (d->kind != DECL_BANDS || d->as.table.blocks.n < 2 || d->as.table.blocks.n > 8 || !words || s->nhouse)
+    if (d->kind != DECL_BANDS || d->as.table.blocks.n < 2 || d->as.table.blocks.n > 8 || !words
+        || house_touched(s, d))
         return false;
     for (int r = 0; r < d->as.table.nrows; r++)
         if (d->as.table.rows[r].block < 0 || d->as.table.rows[r].cells.n != 1 || d->as.table.rows[r].cells.items[0]->kind != EX_NAME
@@ -1451,8 +1598,106 @@ static bool pivot_bands(Sheet *s, const Decl *d, const Decl *words, const Decl *
     return true;
 }
 
+/* A row's keys in players' words. */
+static char *row_key_text(const Row *row, const Decl *keys)
+{
+    char *key = mem_strdup("");
+    for (int i = 0; i < row->keys.n; i++) {
+        const Key *k = &row->keys.items[i];
+        const char *t = k->kind == KEY_NAME ? player_member(keys, k->name) : NULL;
+        const char *one = t ? t : k->kind == KEY_NAME ? words_of(k->name) : key_text(k);
+        char *both = mem_alloc_atomic(strlen(key) + strlen(one) + 3);
+        sprintf(both, "%s%s%s", key, i ? ", " : "", one);
+        key = both;
+    }
+    return key;
+}
+
+/* The characters of the longest word of text: a cell is no narrower when
+ * words break only between words (and after a '/'). */
+static int longest_word(const char *t)
+{
+    int best = 0, n = 0;
+    for (; t && *t; t++) {
+        if (*t == ' ' || *t == '\n' || *t == '/') {
+            n = *t == '/';
+            if (n > best)
+                best = n;
+            continue;
+        }
+        if (((unsigned char)*t & 0xC0) != 0x80 && ++n > best)
+            best = n;
+    }
+    return best;
+}
+
+/* How a table fits a column of the sheet: its words unbroken are about
+ * s->wide characters across at most (as measured on the rulesets' sheets:
+ * 48 on A4, 44 on the narrower Letter).  A wider one gets upright headers
+ * when its cells are short (a grid of marks or numbers), else breaks its
+ * words anywhere. */
+enum { SHORT_CELL = 4, SHORT_KEY = 10 };
+
+static void fit_table(Sheet *s, const Decl *d, const char *const *headers, int nheaders, const Decl *keys,
+                      const Decl *words)
+{
+    int *most = mem_alloc(sizeof(int) * (size_t)nheaders);
+    for (int k = 0; k < nheaders; k++)
+        most[k] = 0;
+    bool short_cells = true;
+    for (int r = 0; r < d->as.table.nrows; r++) {
+        const Row *row = &d->as.table.rows[r];
+        int w = longest_word(row_key_text(row, keys));
+        most[0] = w > most[0] ? w : most[0];
+        for (int k = 0; k < row->cells.n && 1 + k < nheaders; k++) {
+            bool any = s->any_unknown;
+            w = longest_word(player_value(s, row->cells.items[k], words));
+            s->any_unknown = any;
+            most[1 + k] = w > most[1 + k] ? w : most[1 + k];
+            short_cells &= w <= SHORT_CELL;
+        }
+        if (row->text) {
+            short_cells = false;
+            w = longest_word(row->text);
+            most[nheaders - 1] = w > most[nheaders - 1] ? w : most[nheaders - 1];
+        }
+    }
+    int across = 0, heads = 0;
+    for (int k = 0; k < nheaders; k++) {
+        int h = longest_word(headers[k]);
+        across += (h > most[k] ? h : most[k]) + 1;
+        heads += (k ? most[k] : h > most[k] ? h : most[k]) + 1;
+    }
+    s->vertical = across > s->wide && short_cells && heads <= s->wide;
+    s->tight = across > s->wide && !s->vertical;
+}
+
+/* Whether the text gives no cell of table d: every cell is '?', and no
+ * row has words of its own. */
+static bool none_given(const Decl *d)
+{
+    for (int r = 0; r < d->as.table.nrows; r++) {
+        const Row *row = &d->as.table.rows[r];
+        if (row->text)
+            return false;
+        for (int k = 0; k < row->cells.n; k++)
+            if (row->cells.items[k]->kind != EX_UNKNOWN)
+                return false;
+    }
+    return d->as.table.nrows > 0;
+}
+
 static void players_table(Sheet *s, const Decl *d)
 {
+    if (none_given(d) && !house_touched(s, d)) {
+        /* a grid of '?' says no more than a line does */
+        open_block(s, 1);
+        player_heading(s, d, NULL);
+        s->any_unknown = true;
+        paragraph(s, "Every value: ? — the rules text does not give this table.", "note");
+        close_block(s);
+        return;
+    }
     open_block(s, d->as.table.nrows);
     player_heading(s, d, NULL);
     int ncols = d->as.table.columns.n;
@@ -1478,7 +1723,9 @@ static void players_table(Sheet *s, const Decl *d)
         close_block(s);
         return;
     }
+    fit_table(s, d, headers, nheaders, keys, words);
     table_begin(s, headers, nheaders);
+    s->vertical = s->tight = false;
     int block = -1;
     for (int r = 0; r < d->as.table.nrows; r++) {
         const Row *row = &d->as.table.rows[r];
@@ -1495,16 +1742,8 @@ static void players_table(Sheet *s, const Decl *d)
         const char *mark = part_mark(s, d, row->src);
         row_begin(s);
         s->mark = with_new(mark ? mark : narrowed_mark(s, d, &row->keys), row_is_new(d, row));
-        char *key = mem_strdup("");
-        for (int i = 0; i < row->keys.n; i++) {
-            const Key *k = &row->keys.items[i];
-            const char *t = k->kind == KEY_NAME ? player_member(keys, k->name) : NULL;
-            const char *one = t ? t : k->kind == KEY_NAME ? words_of(k->name) : key_text(k);
-            char *both = mem_alloc_atomic(strlen(key) + strlen(one) + 3);
-            sprintf(both, "%s%s%s", key, i ? ", " : "", one);
-            key = both;
-        }
-        cell(s, key, "key");
+        const char *key = row_key_text(row, keys);
+        cell(s, key, strlen(key) <= SHORT_KEY ? "key nw" : "key");   /* "1–2", "8 or more" on one line */
         row_cells(s, d, row, mark, words, texts);
     }
     table_end(s);
@@ -1519,7 +1758,21 @@ static char *player_amount(Sheet *s, const ModItem *it)
         return mem_strdup(it->says);
     }
     char *n = player_number(s, it->value);
-    const char *v = n ? n : expr_text(it->value);
+    const Expr *e = it->value, *cell = looked_up(s, e);
+    if (cell && cell->kind == EX_UNKNOWN) {
+        s->any_unknown = true;
+        return mem_strdup("?");
+    }
+    /* an amount the player supplies (a parameter) reads as its words; one
+     * a table gives, as a pointer to that table */
+    const char *v = n ? n : e->kind == EX_NAME ? words_of(e->as.name) : NULL;
+    if (!v && e->kind == EX_CALL) {
+        char *see = mem_alloc_atomic(strlen(e->as.call.callee) + 8);
+        sprintf(see, "%s%s", table_named(s, e->as.call.callee) ? "see " : "", title_of(e->as.call.callee));
+        v = see;
+    }
+    if (!v)
+        v = expr_text(e);
     char buf[256];
     if (it->kind == MOD_MUL)
         snprintf(buf, sizeof buf, "× %s", v);
@@ -1587,11 +1840,11 @@ static void players_mods(Sheet *s, const Decl *d)
 }
 
 /* Whether every result of outcome d is a cell of a table or bands on the
- * sheet (so the sheet shows each in its words already), under no house
- * rule (whose marks are shown at the outcome). */
+ * sheet (so the sheet shows each in its words already), unless a house
+ * rule changed it (its marks are shown at the outcome). */
 static bool all_tabled(const Sheet *s, const Decl *d)
 {
-    if (s->nhouse)
+    if (house_touched(s, d))
         return false;
     const Module *m = s->c->module;
     for (int i = 0; i < d->as.enm.n; i++) {
@@ -1613,6 +1866,27 @@ static bool all_tabled(const Sheet *s, const Decl *d)
     return true;
 }
 
+/* Whether a table, bands block or odds table on the sheet has a key of
+ * enum d, so that its rows or columns show every member in its words,
+ * unless a house rule changed d (its marks are shown at the enum). */
+static bool keyed_by(const Sheet *s, const Decl *d)
+{
+    if (house_touched(s, d))
+        return false;
+    const Module *m = s->c->module;
+    for (int k = 0; k < m->n; k++) {
+        const Decl *t = m->decls[k];
+        bool keyed = t->kind == DECL_TABLE || t->kind == DECL_BANDS
+                     || (t->kind == DECL_PROC && t->as.proc.odds != ODDS_NONE);
+        if (!keyed || !on_sheet(s, t))
+            continue;
+        for (int i = 0; i < t->params.n; i++)
+            if (t->params.items[i].type.name && !strcmp(t->params.items[i].type.name, d->name))
+                return true;
+    }
+    return false;
+}
+
 static void players_enum(Sheet *s, const Decl *d)
 {
     bool texts = false;
@@ -1622,9 +1896,9 @@ static void players_enum(Sheet *s, const Decl *d)
     bool legend = has_legend(d);
     bool outcome = d->as.enm.flavour == ENUM_OUTCOME;
     if (!nf && d->as.enm.flavour != ENUM_LADDER && d->as.enm.flavour != ENUM_CHOICE && !legend
-        && !(texts && d->doc) && !(texts && outcome && !all_tabled(s, d)))
+        && !(texts && d->doc && !keyed_by(s, d)) && !(texts && outcome && !all_tabled(s, d)))
         return;   /* a plain enum: its words are read in the tables and lines that use them (unless the
-                     porter documents it, as a list of the text's) */
+                     porter documents it, as a list of the text's, and no table is keyed by it) */
     if (d->as.enm.flavour == ENUM_OUTCOME && all_tabled(s, d))
         return;   /* so are an outcome's when a table gives each result: its fields are the porter's */
     open_block(s, d->as.enm.n);
@@ -1654,10 +1928,7 @@ static void players_enum(Sheet *s, const Decl *d)
         close_block(s);
         return;
     }
-    bool long_words = false;
-    for (int i = 0; i < d->as.enm.n; i++)
-        long_words |= d->as.enm.items[i].text && strlen(d->as.enm.items[i].text) > 40;
-    if (d->as.enm.flavour == ENUM_LADDER || (!nf && d->as.enm.flavour != ENUM_OUTCOME && !long_words)) {
+    if (d->as.enm.flavour == ENUM_LADDER || (!nf && d->as.enm.flavour != ENUM_OUTCOME)) {
         /* in order, in their words */
         fputs(s->html ? "<p class=\"chain\">" : "", s->out);
         for (int i = 0; i < d->as.enm.n; i++) {
@@ -1670,6 +1941,24 @@ static void players_enum(Sheet *s, const Decl *d)
                 put(s, mark);
         }
         fputs(s->html ? "</p>\n" : "\n\n", s->out);
+        close_block(s);
+        return;
+    }
+    if (!nf) {
+        /* results, or long words: a list, a member a line */
+        fputs(s->html ? "<ul class=\"members\">\n" : "", s->out);
+        for (int i = 0; i < d->as.enm.n; i++) {
+            const Member *m = &d->as.enm.items[i];
+            fputs(s->html ? "<li>" : "- ", s->out);
+            s->one_line = true;
+            put(s, m->text ? m->text : words_of(m->name));
+            s->one_line = false;
+            const char *mark = member_mark(s, d, m);
+            if (mark)
+                put(s, mark);
+            fputs(s->html ? "</li>\n" : "\n", s->out);
+        }
+        fputs(s->html ? "</ul>\n" : "\n", s->out);
         close_block(s);
         return;
     }
@@ -1819,20 +2108,27 @@ static void players_proc(Sheet *s, const Decl *d)
     /* a procedure is a line of text: its title, then its caption */
     const char *note;
     char *caption = caption_of(d, &note);
+    note = players_note(d, note);
     const char *mark = decl_mark(s, d);
+    const char *title = title_of(d->name);
+    /* a caption that starts with the title ("Rally (End Phase): ...")
+     * gives its own first words as the title */
+    size_t n = strlen(title);
+    if (caption && !strncasecmp(caption, title, n) && strchr(":( ,", caption[n]) && caption[n]) {
+        title = mem_strndup(caption, n);
+        caption += n;
+    }
     fputs(s->html ? "<p class=\"doc proc-line\"><b>" : "**", s->out);
-    put(s, title_of(d->name));
+    put(s, title);
     if (mark) {
         put(s, " ");
         put(s, mark);
     }
-    fputs(s->html ? "</b> " : "** ", s->out);
-    if (caption)
+    fputs(s->html ? "</b>" : "**", s->out);
+    if (caption) {
+        if (*caption != ':' && *caption != ',' && *caption != ' ')
+            put(s, " ");
         prose(s, caption);
-    if (d->cite) {
-        fputs(s->html ? " <span class=\"cite\">" : " (", s->out);
-        put(s, d->cite);
-        fputs(s->html ? "</span>" : ")", s->out);
     }
     if (note)
         fprintf(s->out, s->html ? "<sup class=\"fn\">%d</sup>" : " [%d]", add_note(s, note));
@@ -1841,13 +2137,19 @@ static void players_proc(Sheet *s, const Decl *d)
 
 static void players_sequence(Sheet *s, const Decl *d)
 {
-    open_block(s, d->as.seq.items.n);
-    decl_heading(s, 3, title_of(d->name), d);
+    open_block(s, step_lines(&d->as.seq.items) > LONG_STEPS ? COLUMN_ROWS + 1 : 0);
+    const char *title = title_of(d->name);
+    decl_heading(s, 3, title, d);
     player_caption(s, d);
+    /* one phase that the title names ("Fire" of "Fire procedure"): its steps */
+    const SeqList *steps = &d->as.seq.items;
+    const SeqItem *only = steps->n == 1 ? &steps->items[0] : NULL;
+    if (only && only->phase && !only->proc && strcasestr(title, only->text))
+        steps = &only->children;
     if (s->html)
-        render_steps(s, &d->as.seq.items);
+        render_steps(s, steps);
     else {
-        render_steps_md(s, &d->as.seq.items, 0);
+        render_steps_md(s, steps, 0);
         fputc('\n', s->out);
     }
     close_block(s);
@@ -1890,6 +2192,23 @@ static bool named(const Sheet *s, const Decl *d, const Decl *section)
     return false;
 }
 
+/* What a section's source adds to its title: none when it repeats the
+ * title, the rest when it starts with it ("Terrain, p. 34" under
+ * "Terrain" is "p. 34"). */
+static const char *section_cite(const Decl *section)
+{
+    const char *cite = section->cite, *title = section->name;
+    if (!cite)
+        return NULL;
+    size_t n = strlen(title);
+    if (strncasecmp(cite, title, n))
+        return cite;
+    const char *rest = cite + n;
+    while (*rest == ',' || *rest == ';' || *rest == ' ' || *rest == ':')
+        rest++;
+    return rest == cite + n && *rest ? cite : *rest ? rest : NULL;
+}
+
 /* The declarations in the order the porter wrote them, under the sections
  * the script names. */
 static void render_players(Sheet *s)
@@ -1926,10 +2245,7 @@ static void render_players(Sheet *s)
         fclose(mem);
         s->out = out;
         if (len && heading_due) {
-            /* a source that only repeats the title is not repeated */
-            const char *cite = heading_due->cite && strcmp(heading_due->cite, heading_due->name) ? heading_due->cite
-                                                                                                : NULL;
-            heading(s, 2, heading_due->name, cite);
+            heading(s, 2, heading_due->name, section_cite(heading_due));
             heading_due = NULL;
         }
         fwrite(text, 1, len, out);
@@ -1965,30 +2281,40 @@ static const char css[] =
  * and its table) is never split, and a heading never ends a column. */
 static const char css_players[] =
     "@page { size: %s landscape; margin: 7mm; }\n"
-    "body { font: 7pt/1.2 'DejaVu Sans', Arial, sans-serif; color: #111; margin: 0; }\n"
+    "body { font: 6.5pt/1.2 'DejaVu Sans', Arial, sans-serif; color: #111; margin: 0; }\n"
     "h1 { font-size: 13pt; margin: 0 0 1mm; border-bottom: 1.5px solid #333; }\n"
-    ".meta, .note { font-size: 7pt; color: #444; margin: 0.5mm 0; }\n"
+    ".meta, .note { font-size: 6.5pt; color: #444; margin: 0.5mm 0; }\n"
     "main.qrs { column-count: 4; column-gap: 4mm; column-fill: auto; }\n"
     "@media screen { main.qrs { column-fill: balance; } body { max-width: 300mm; margin: 0 auto; padding: 4mm; } }\n"
-    "h2 { font-size: 9.5pt; margin: 2mm 0 1mm; padding: 0.3mm 1mm; background: #333; color: #fff; break-after: avoid; }\n"
+    "h2 { font-size: 8.5pt; margin: 1.8mm 0 0.8mm; padding: 0.2mm 1mm; background: #333; color: #fff; break-after: avoid; }\n"
     "h2 .cite { color: #ddd; }\n"
-    "h3 { font-size: 8pt; margin: 1.5mm 0 0.5mm; break-after: avoid; }\n"
-    ".block { break-inside: avoid; }\n"
+    "h3 { font-size: 7.5pt; margin: 1.2mm 0 0.3mm; break-after: avoid; }\n"
+    ".block { break-inside: avoid; margin-top: 1.2mm; }\n"
+    /* a block's heading runs in to its caption, as a sheet's bold lead-in */
+    ".block > h3 { display: inline; margin: 0 0.8mm 0 0; }\n"
+    ".block > h3 + p.doc { display: inline; }\n"
+    ".block > h3 + p.doc + * { margin-top: 0.5mm; }\n"
     ".block.long { break-inside: auto; }\n"
     "tr { break-inside: avoid; }\n"
     ".cite { font-weight: normal; font-size: 6.5pt; color: #555; }\n"
     ".doc { margin: 0 0 0.8mm; }\n"
     "sup.fn { font-size: 5.5pt; color: #555; }\n"
-    "table { border-collapse: collapse; margin: 0.5mm 0 1.5mm; width: 100%%; font-size: 6.6pt; }\n"
-    "th, td { border: 0.5px solid #999; padding: 0.3mm 0.8mm; text-align: left; vertical-align: top; overflow-wrap: anywhere; hyphens: auto; }\n"
+    "table { border-collapse: collapse; margin: 0.5mm 0 1.2mm; width: 100%%; font-size: 6.2pt; line-height: 1.15; }\n"
+    "th, td { border: 0.5px solid #999; padding: 0.1mm 0.7mm; text-align: left; vertical-align: top; overflow-wrap: break-word; }\n"
     "th { background: #e4e4e4; font-weight: bold; }\n"
+    "th.v { vertical-align: bottom; }\n"
+    "th.v span { writing-mode: vertical-rl; transform: rotate(180deg); max-height: 20mm; }\n"
+    "table.tight th, table.tight td { overflow-wrap: anywhere; padding-left: 0.4mm; padding-right: 0.4mm; }\n"
     "td.key { font-weight: bold; }\n"
+    "td.nw { white-space: nowrap; }\n"
     "td.mod, td.odds { white-space: nowrap; text-align: right; }\n"
     "td.block, td.group { font-style: italic; background: #f0f0f0; }\n"
     "td.in-group { padding-left: 3mm; }\n"
     "td.unknown { color: #a00; font-weight: bold; }\n"
     "p.chain { margin: 0 0 1mm; }\n"
-    "ol { margin: 0.5mm 0 1mm 4mm; padding-left: 3mm; }\n"
+    "ul.members { margin: 0 0 1mm; padding-left: 3mm; }\n"
+    "ol { margin: 0.5mm 0 1mm; padding-left: 4mm; }\n"
+    "ol.own { list-style: none; padding-left: 1.5mm; }\n"
     ".proc { display: none; }\n"
     ".notes { font-size: 5.5pt; line-height: 1.12; color: #333; }\n"
     ".notes ol { padding-left: 4mm; }\n";
@@ -2019,7 +2345,7 @@ static void render(FILE *out, const Compiled *c, const SheetOptions *o)
 {
     bool html = o->html;
     Sheet s = { .out = out, .html = html, .c = c, .players = !o->review, .ctx = o->ctx, .only = o->only,
-                .nonly = o->nonly };
+                .nonly = o->nonly, .wide = o->letter ? 44 : 48 };
     const Module *m = c->module;
     const Source *src = c->src;
     const char *title = c->ruleset ? c->ruleset->name : src->path;

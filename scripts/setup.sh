@@ -2,14 +2,15 @@
 # setup.sh — install what muster needs to build (Debian/Ubuntu) and build it
 # in place, so the driver is ./muster at the top of the source tree.
 # Safe to run again: it installs only what is missing and rebuilds only what changed.
-# setup.sh --sheets also installs Chromium, which `make sheets` needs.
+# setup.sh --sheets also installs Chromium and the DejaVu fonts the table sheet is set in, which
+# `make sheets` needs (the page counts it checks depend on the font).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(gcc make re2c bison libgc-dev libgmp-dev libcunit1-dev autoconf automake libtool pkg-config)
 # --sheets: also the headless browser that `make sheets` takes screenshots with
 if [ "${1:-}" = "--sheets" ]; then
-    packages+=(chromium)
+    packages+=(chromium fonts-dejavu-core)
 fi
 
 bash scripts/need.sh "${packages[@]}"

@@ -1,0 +1,1 @@
+sheet qrs_fit.muster
