@@ -55,6 +55,7 @@ typedef struct Sheet {
     const char **notes;      /* footnotes, in order */
     int nnotes, notes_cap;
     bool any_unknown;        /* a '?' cell was shown: the legend says what it means */
+    const char *indent;      /* Markdown: after a line break in prose, so that it stays in a list item */
     bool vertical;           /* the next table's column headers are printed upright (HTML) */
     bool tight;              /* the next table may break its words anywhere to fit its column (HTML) */
     int wide;                /* the characters across a column of the page holds, about */
@@ -162,12 +163,15 @@ static void prose(Sheet *s, const char *text)
         }
         if (*p == '\n' && p[1] == '\n') {
             fputs(s->html ? "</p>\n<p>" : "\n\n", s->out);
+            fputs(s->html ? "" : s->indent, s->out);
             while (p[1] == '\n')
                 p++;
         } else if (*p == '\n' && p[1] == '-' && p[2] == ' ') {
             fputs(s->html ? "<br>\n" : "  \n", s->out);   /* a list line keeps its own line */
+            fputs(s->html ? "" : s->indent, s->out);
         } else if (*p == '\n' && ((p[1] == ' ' && p[2] == ' ' && !item) || own)) {
             fputs(s->html ? "<br>\n" : "  \n", s->out);   /* so does an indented one, and the line after it */
+            fputs(s->html ? "" : s->indent, s->out);
             if (p[1] == ' ' && p[2] == ' ' && !item)
                 p += 2;
         } else if (*p == '\n') {
@@ -2165,8 +2169,12 @@ static void players_notes(Sheet *s)
         paragraph(s, "? — the rules text does not give this value.", "note");
     fputs(s->html ? "<ol class=\"notes\">\n" : "", s->out);
     for (int i = 0; i < s->nnotes; i++) {
-        fprintf(s->out, s->html ? "<li>" : "%d. ", i + 1);
+        int n = fprintf(s->out, s->html ? "<li>" : "%d. ", i + 1);
+        char indent[16];
+        snprintf(indent, sizeof indent, "%*s", n > 0 && n < 16 ? n : 0, "");
+        s->indent = indent;   /* a note's later lines and paragraphs stay in its item */
         prose(s, s->notes[i]);
+        s->indent = "";
         fputs(s->html ? "</li>\n" : "\n", s->out);
     }
     fputs(s->html ? "</ol>\n</div>\n" : "\n", s->out);
@@ -2345,7 +2353,7 @@ static void render(FILE *out, const Compiled *c, const SheetOptions *o)
 {
     bool html = o->html;
     Sheet s = { .out = out, .html = html, .c = c, .players = !o->review, .ctx = o->ctx, .only = o->only,
-                .nonly = o->nonly, .wide = o->letter ? 44 : 48 };
+                .nonly = o->nonly, .wide = o->letter ? 44 : 48, .indent = "" };
     const Module *m = c->module;
     const Source *src = c->src;
     const char *title = c->ruleset ? c->ruleset->name : src->path;
