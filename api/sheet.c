@@ -1531,9 +1531,9 @@ static void player_heading(Sheet *s, const Decl *d, const char *title)
  * change columns, so a table that fits a column never breaks at all. */
 enum { COLUMN_ROWS = 60, LONG_STEPS = 14 };
 
-static void open_block(Sheet *s, int rows)
+static void open_block(Sheet *s, bool may_break)
 {
-    fputs(!s->html ? "" : rows > COLUMN_ROWS ? "<div class=\"block long\">\n" : "<div class=\"block\">\n", s->out);
+    fputs(!s->html ? "" : may_break ? "<div class=\"block long\">\n" : "<div class=\"block\">\n", s->out);
 }
 
 /* The lines of a list of steps, its sub-steps too. */
@@ -1695,14 +1695,14 @@ static void players_table(Sheet *s, const Decl *d)
 {
     if (none_given(d) && !house_touched(s, d)) {
         /* a grid of '?' says no more than a line does */
-        open_block(s, 1);
+        open_block(s, false);
         player_heading(s, d, NULL);
         s->any_unknown = true;
         paragraph(s, "Every value: ? — the rules text does not give this table.", "note");
         close_block(s);
         return;
     }
-    open_block(s, d->as.table.nrows);
+    open_block(s, d->as.table.nrows > COLUMN_ROWS);
     player_heading(s, d, NULL);
     int ncols = d->as.table.columns.n;
     const Decl *keys = d->params.n ? texts_of(s, d->params.items[0].type.name) : NULL;
@@ -1827,7 +1827,7 @@ static void players_mod_rows(Sheet *s, const ModList *items, const char *outer)
 
 static void players_mods(Sheet *s, const Decl *d)
 {
-    open_block(s, d->as.mods.items.n);
+    open_block(s, d->as.mods.items.n > COLUMN_ROWS);
     player_heading(s, d, NULL);
     static const char *const headers[] = { "", "" };
     table_begin(s, headers, 2);
@@ -1905,7 +1905,7 @@ static void players_enum(Sheet *s, const Decl *d)
                      porter documents it, as a list of the text's, and no table is keyed by it) */
     if (d->as.enm.flavour == ENUM_OUTCOME && all_tabled(s, d))
         return;   /* so are an outcome's when a table gives each result: its fields are the porter's */
-    open_block(s, d->as.enm.n);
+    open_block(s, d->as.enm.n > COLUMN_ROWS);
     player_heading(s, d, NULL);
     if (d->as.enm.flavour == ENUM_CHOICE) {
         const char *t = member_text(d, d->as.enm.deflt);
@@ -2068,7 +2068,7 @@ static void odds_cell(Sheet *s, const Decl *d, char *const *args, int nargs)
  * across. */
 static void players_odds(Sheet *s, const Decl *d)
 {
-    open_block(s, d->params.n ? 12 : 1);
+    open_block(s, false);
     player_heading(s, d, d->as.proc.title);
     const char **rl = NULL, **ra = NULL, **cl = NULL, **ca = NULL;
     int nr = d->params.n > 0 ? odds_values(s, &d->params.items[0], &rl, &ra) : 1;
@@ -2141,7 +2141,7 @@ static void players_proc(Sheet *s, const Decl *d)
 
 static void players_sequence(Sheet *s, const Decl *d)
 {
-    open_block(s, step_lines(&d->as.seq.items) > LONG_STEPS ? COLUMN_ROWS + 1 : 0);
+    open_block(s, step_lines(&d->as.seq.items) > LONG_STEPS);
     const char *title = title_of(d->name);
     decl_heading(s, 3, title, d);
     player_caption(s, d);
@@ -2209,12 +2209,12 @@ static const char *section_cite(const Decl *section)
     if (!cite)
         return NULL;
     size_t n = strlen(title);
-    if (strncasecmp(cite, title, n))
-        return cite;
     const char *rest = cite + n;
-    while (*rest == ',' || *rest == ';' || *rest == ' ' || *rest == ':')
+    if (strncasecmp(cite, title, n) || (*rest && !strchr(",;: ", *rest)))
+        return cite;   /* not the title, or a longer word */
+    while (*rest && strchr(",;: ", *rest))
         rest++;
-    return rest == cite + n && *rest ? cite : *rest ? rest : NULL;
+    return *rest ? rest : NULL;
 }
 
 /* The declarations in the order the porter wrote them, under the sections
