@@ -4,6 +4,7 @@
 #include "base/mem.h"
 #include "vm/pool.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
@@ -102,6 +103,10 @@ struct Claims {
 typedef struct Shared {
     const ExactOptions *opts;
     uint64_t runs;
+    uint64_t next_tick;      /* runs at which the tick is called next */
+    double done;             /* the outermost count's share of the probability run so far */
+    int active;              /* counts under way on this Shared (1: the outermost) */
+    bool stopped;            /* the tick said stop */
     double needed;           /* the pool that did not fit the budget: its multisets */
     Dist *memo;
 } Shared;
@@ -131,6 +136,30 @@ typedef struct Engine {
     ExactStatus halt;
     Slab rolls_slab, views;  /* this run's lazy pools */
 } Engine;
+
+/* The driver's tick, when its time has come: false when it says stop
+ * (and from then on). */
+static bool tick(Shared *s)
+{
+    const ExactOptions *o = s->opts;
+    if (s->stopped)
+        return false;
+    if (!o->tick || s->runs < s->next_tick)
+        return true;
+    s->next_tick = s->runs + (o->tick_every ? o->tick_every : EXACT_TICK_EVERY);
+    ExactProgress p = { .runs = s->runs, .done = s->done };
+    if (!o->tick(o->tick_ud, &p))
+        s->stopped = true;
+    return !s->stopped;
+}
+
+/* num / den as a double, for numbers past a double's range too. */
+static double ratio_d(mpz_srcptr num, mpz_srcptr den)
+{
+    long en, ed;
+    double n = mpz_get_d_2exp(&en, num), d = mpz_get_d_2exp(&ed, den);
+    return d == 0 ? 0 : ldexp(n / d, (int)(en - ed));
+}
 
 /* ---- outcomes ---- */
 
@@ -997,9 +1026,14 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
     mpq_set_ui(one, 1, 1);
     mpz_t unit;              /* the weight of a path with no dice */
     mpz_init_set_ui(unit, 1);
+    bool outermost = shared->active++ == 0;
     do {
         if (++shared->runs > shared->opts->budget) {
             out->status = EXACT_OVER_BUDGET;
+            break;
+        }
+        if (!tick(shared)) {
+            out->status = EXACT_STOPPED;
             break;
         }
         e.depth = 0;
@@ -1015,6 +1049,8 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
             rc = -1;
         /* the path's probability: that of its last choice (1 with no dice) */
         mpz_srcptr num = e.depth ? e.path[e.depth - 1].num : unit, den = e.depth ? e.path[e.depth - 1].den : unit;
+        if (e.halt == EXACT_DONE && shared->stopped)
+            e.halt = EXACT_STOPPED;
         if (e.halt != EXACT_DONE) {
             /* the count cannot go on: over budget, or a pool that failed */
             out->status = e.halt;
@@ -1035,10 +1071,13 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
             out->status = EXACT_FAILED;
             break;
         }
+        if (outermost)
+            shared->done += ratio_d(num, den);
         /* the run used every decision on the path; any left over came from
          * a path that ended early (an error), so drop them */
         e.len = e.depth;
     } while (advance(&e));
+    shared->active--;
     finish(out, rejected);
     out->runs = shared->runs;
     out->needed = shared->needed;
@@ -1122,11 +1161,23 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
     }
     Vm *inner = nested_vm(vm, depth);
     ExactOptions o = { .budget = cap, .max_decisions = EXACT_DEFAULT_DECISIONS };
+    if (e) {
+        /* the count's driver keeps its say over the claim's runs */
+        o.tick = e->shared->opts->tick;
+        o.tick_ud = e->shared->opts->tick_ud;
+        o.tick_every = e->shared->opts->tick_every;
+    }
     Shared shared = { .opts = &o };
     ExactResult r;
     ExactStatus counted = distribution(inner, &shared, proto, NULL, 0, NULL, NULL, &r);
     if (e)
         e->shared->runs += shared.runs < cap ? shared.runs : cap;
+    if (counted == EXACT_STOPPED) {
+        snprintf(why, whylen, "stopped");
+        e->shared->stopped = true;
+        exact_clear(&r);
+        return EXACT_STOPPED;
+    }
     ExactStatus status = EXACT_DONE;
     const char *prefix = strncmp(inner->error, "prob(): ", 8) ? "prob(): " : "";
     if (counted == EXACT_FAILED) {

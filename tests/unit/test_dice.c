@@ -529,6 +529,46 @@ static void test_exact_budget_and_no_dice(void)
     exact_clear(&r);
 }
 
+/* The driver's tick: called as the count goes, with the share of the
+ * probability covered growing to 1; false stops the count. */
+typedef struct TickLog {
+    int calls, stop_at;
+    double last_done;
+    bool grew;
+} TickLog;
+
+static bool log_tick(void *ud, const ExactProgress *p)
+{
+    TickLog *t = ud;
+    t->calls++;
+    t->grew = t->grew && p->done >= t->last_done && p->done <= 1.0 + 1e-12;
+    t->last_done = p->done;
+    return t->calls != t->stop_at;
+}
+
+static void test_exact_tick(void)
+{
+    const char *text = "proc f() -> int { return roll d6 + roll d6 + roll d6 }";
+    TickLog t = { .stop_at = -1, .grew = true };
+    ExactOptions o = { .tick = log_tick, .tick_ud = &t, .tick_every = 10 };
+    ExactResult r;
+    exact_with(text, "f", &o, &r, NULL, 0);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
+    CU_ASSERT_EQUAL(r.runs, 216);
+    CU_ASSERT(t.calls >= 20);
+    CU_ASSERT(t.grew);
+    CU_ASSERT(t.last_done > 0.9 && t.last_done < 1.0);
+    exact_clear(&r);
+    /* stopped at the third tick: a status, not a result */
+    TickLog s = { .stop_at = 3, .grew = true };
+    o.tick_ud = &s;
+    exact_with(text, "f", &o, &r, NULL, 0);
+    CU_ASSERT_EQUAL(r.status, EXACT_STOPPED);
+    CU_ASSERT_EQUAL(s.calls, 3);
+    CU_ASSERT(r.runs <= 31);
+    exact_clear(&r);
+}
+
 /* A claim asked on every path: worked out once, its runs counted with the
  * count's and held to its budget. */
 static void test_exact_claims_counted_once(void)
@@ -1002,6 +1042,7 @@ void register_tests(void)
         { "rerolls are conditioning", test_exact_rerolls_condition },
         { "open-ended rolls are cut; gaps are counted apart", test_exact_cuts_and_gaps },
         { "budget, no dice, always rerolling", test_exact_budget_and_no_dice },
+        { "the driver's tick sees progress and can stop a count", test_exact_tick },
         { "claims are counted once, within the budget", test_exact_claims_counted_once },
         { "over budget is a status, claims included", test_exact_over_budget_status },
         { "a claim past the budget is estimated as its machine says", test_exact_claim_fallback },
