@@ -115,8 +115,22 @@ struct Claims {
     ClaimMemo *first;
 };
 
+/* A distribution being worked out, for the calls of it inside itself: a
+ * recursive procedure with the same arguments (a duel that goes on, shots
+ * until the target is destroyed) is answered from its odds so far. */
+typedef struct Working {
+    int proto;
+    const Value *args;
+    int nargs;
+    const Dist *approx;      /* its odds so far: the recursion cut where the last round stopped */
+    bool used;               /* asked for inside itself this round */
+    bool tainted;            /* used the odds so far of one below it: its result is not final */
+    struct Working *below;
+} Working;
+
 typedef struct Shared {
     const ExactOptions *opts;
+    Working *working;        /* the distributions being worked out, innermost first */
     uint64_t runs;
     FwCache *fw;             /* answers worked out face by face */
     uint64_t next_tick;      /* runs at which the tick is called next */
@@ -1029,6 +1043,59 @@ static Vm *nested_vm(Vm *vm, int depth)
     return inner;
 }
 
+static bool same_args(const Value *a, const Value *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (val_order(a[i], b[i]) != 0)
+            return false;
+    return true;
+}
+
+/* The odds of every result of a recursive call, worked out round by round:
+ * the first round answers the calls of itself inside itself (same
+ * procedure, same arguments) as cut off, each later round answers them with
+ * the odds of the round before, so round k has the recursion cut at depth
+ * k; it stops when the share cut off is below EXACT_CUT_BELOW (or nothing
+ * was cut, or after max_decisions rounds).  Calls with other arguments are
+ * worked out on their own and remembered, so a duel whose states never
+ * repeat is counted once per state.  *tainted: the result used the odds so
+ * far of a call below it, so is not final. */
+static ExactStatus fixed_point(Vm *inner, Shared *sh, Dist *d, bool *tainted)
+{
+    static const Dist *cut_all;
+    if (!cut_all) {
+        Dist *c = mem_alloc(sizeof *c);
+        mpq_init(c->r.not_given);
+        mpq_init(c->r.dropped);
+        mpq_set_ui(c->r.dropped, 1, 1);
+        cut_all = c;
+    }
+    Working w = { .proto = d->proto, .args = d->args, .nargs = d->nargs, .approx = cut_all,
+                  .below = sh->working };
+    sh->working = &w;
+    ExactStatus status;
+    Dist *prev = NULL;
+    for (int round = 1;; round++) {
+        w.used = false;
+        status = distribution(inner, sh, d->proto, d->args, d->nargs, NULL, NULL, &d->r);
+        if (status != EXACT_DONE || !w.used || mpq_get_d(d->r.dropped) < EXACT_CUT_BELOW
+            || round >= sh->opts->max_decisions)
+            break;
+        /* the next round answers the calls inside with this round's odds */
+        Dist *next = mem_alloc(sizeof *next);
+        *next = *d;
+        w.approx = next;
+        if (prev)
+            exact_clear(&prev->r);
+        prev = next;
+    }
+    if (prev)
+        exact_clear(&prev->r);
+    sh->working = w.below;
+    *tainted = w.tainted;
+    return status;
+}
+
 /* A call of a procedure that rerolls, from frame `depth` of the engine's
  * machine: its own conditioned distribution, one choice among its results.
  * 1 with *result set, or -1.  With `whole_error` a failure of the
@@ -1046,27 +1113,41 @@ static int answer_call(Engine *e, int index, const Value *call_args, int depth, 
         if (settle_value(e, &args[i]))
             return -1;       /* over budget, if it is, is in e->halt */
     }
-    Dist *dist;
-    for (dist = e->shared->memo; dist; dist = dist->next) {
-        if (dist->proto != index)
-            continue;
-        int i;
-        for (i = 0; i < dist->nargs && val_order(dist->args[i], args[i]) == 0; i++)
-            ;
-        if (i == dist->nargs)
-            break;
-    }
+    const Dist *dist = NULL;
+    /* the same call, inside itself: its odds so far, and everything worked
+     * out since depends on them */
+    for (Working *w = e->shared->working; w && !dist; w = w->below)
+        if (w->proto == index && same_args(w->args, args, callee->nparams)) {
+            w->used = true;
+            for (Working *x = e->shared->working; x != w; x = x->below)
+                x->tainted = true;
+            dist = w->approx;
+        }
+    for (const Dist *m = e->shared->memo; m && !dist; m = m->next)
+        if (m->proto == index && same_args(m->args, args, m->nargs))
+            dist = m;
     if (!dist) {
-        if (too_deep(e->vm, callee->name, e->vm->error, sizeof e->vm->error))
+        char deep[sizeof e->vm->error];
+        if (too_deep(e->vm, callee->name, deep, sizeof deep)) {
+            /* a recursive call too deep to work out on its own is run on the
+             * path, as any call is (and cut with it after max_decisions rolls) */
+            if (!callee->rerolls)
+                return 0;
+            memcpy(e->vm->error, deep, sizeof deep);
             return -1;
-        dist = mem_alloc(sizeof *dist);
-        dist->proto = index;
-        dist->nargs = callee->nparams;
-        dist->args = mem_alloc(sizeof(Value) * (size_t)(dist->nargs + 1));
-        for (int i = 0; i < dist->nargs; i++)
-            dist->args[i] = vm_keep(args[i]);
+        }
+        Dist *made = mem_alloc(sizeof *made);
+        made->proto = index;
+        made->nargs = callee->nparams;
+        made->args = mem_alloc(sizeof(Value) * (size_t)(made->nargs + 1));
+        for (int i = 0; i < made->nargs; i++)
+            made->args[i] = vm_keep(args[i]);
         Vm *inner = nested_vm(e->vm, depth);
-        ExactStatus status = distribution(inner, e->shared, index, args, dist->nargs, NULL, NULL, &dist->r);
+        bool tainted = false;
+        ExactStatus status = callee->recursive ? fixed_point(inner, e->shared, made, &tainted)
+                                               : distribution(inner, e->shared, index, args, made->nargs, NULL, NULL,
+                                                              &made->r);
+        dist = made;
         if (status != EXACT_DONE) {
             /* hand the inner error up: a failure ends this run with the
              * inner error, over budget ends the whole count */
@@ -1085,8 +1166,11 @@ static int answer_call(Engine *e, int index, const Value *call_args, int depth, 
             }
             return -1;
         }
-        dist->next = e->shared->memo;
-        e->shared->memo = dist;
+        /* remembered, unless it rests on odds still being worked out */
+        if (!tainted) {
+            made->next = e->shared->memo;
+            e->shared->memo = made;
+        }
     }
     char err[sizeof e->vm->error];
     if (count_roll(e, err, sizeof err))
@@ -1441,7 +1525,9 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
     if (counted == EXACT_FAILED) {
         snprintf(why, whylen, "%s%.280s", prefix, inner->error);
         status = EXACT_FAILED;
-    } else if (mpq_sgn(r.not_given) > 0 || mpq_sgn(r.dropped) > 0) {
+    } else if (mpq_sgn(r.not_given) > 0 || mpq_get_d(r.dropped) >= EXACT_CUT_BELOW) {
+        /* (a share cut off below EXACT_CUT_BELOW, as a recursion fought to
+         * a finish leaves, is left out: the odds are those counted) */
         snprintf(why, whylen, "prob(): some outcomes %s, so the odds are not known",
                  mpq_sgn(r.not_given) > 0 ? "reach a value the rules text does not give" : "go on past the depth limit");
         status = EXACT_FAILED;

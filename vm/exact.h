@@ -87,6 +87,9 @@ typedef struct ExactOptions {
 
 #define EXACT_DEFAULT_BUDGET 2000000
 #define EXACT_DEFAULT_DECISIONS 200
+/* A recursive procedure's calls of itself are worked out round by round,
+ * until the share its recursion leaves cut off is below this. */
+#define EXACT_CUT_BELOW 1e-12
 
 /* How a prob() claim is estimated when counting it exactly would take more
  * than EXACT_DEFAULT_BUDGET runs: the share of `trials` calls of the claim,

@@ -575,6 +575,46 @@ static void test_exact_tick(void)
     exact_clear(&r);
 }
 
+/* A recursive procedure is worked out once per state; its calls of itself
+ * with the same arguments round by round until less than EXACT_CUT_BELOW is
+ * cut off: shots until two hits land, a negative binomial. */
+static void test_exact_fought_to_a_finish(void)
+{
+    const char *text = "proc shots(hp: int) -> int {\n"
+                       "  let r = roll d6\n"
+                       "  if r >= 5 {\n"
+                       "    if hp == 1 { return 1 }\n"
+                       "    return 1 + shots(hp - 1)\n"
+                       "  }\n"
+                       "  return 1 + shots(hp)\n"
+                       "}\n"
+                       "proc two() -> int { return shots(2) }\n";
+    ExactResult r;
+    exact_of(text, "two", 0, &r);
+    CU_ASSERT_EQUAL_FATAL(r.status, EXACT_DONE);
+    CU_ASSERT(mpq_sgn(r.dropped) > 0 && mpq_get_d(r.dropped) < EXACT_CUT_BELOW);
+    CU_ASSERT(r.runs < 100000);
+    /* P(n shots) = (n - 1) (1/3)^2 (2/3)^(n-2), exactly for every n short of
+     * where the rounds stopped (the far tail is cut, and reported so) */
+    int checked = 0;
+    for (int i = 0; i < r.n; i++) {
+        int64_t n = r.outcomes[i].value.as.i;
+        if (n > 40)
+            continue;
+        mpq_t want;
+        mpq_init(want);
+        mpz_ui_pow_ui(mpq_numref(want), 2, (unsigned long)(n - 2));
+        mpz_mul_ui(mpq_numref(want), mpq_numref(want), (unsigned long)(n - 1));
+        mpz_ui_pow_ui(mpq_denref(want), 3, (unsigned long)n);
+        mpq_canonicalize(want);
+        checked += mpq_equal(want, r.outcomes[i].p) != 0;
+        mpq_clear(want);
+    }
+    CU_ASSERT(r.n > 50);
+    CU_ASSERT_EQUAL(checked, 39);
+    exact_clear(&r);
+}
+
 /* A claim asked on every path: worked out once, its runs counted with the
  * count's and held to its budget. */
 static void test_exact_claims_counted_once(void)
@@ -1294,6 +1334,7 @@ void register_tests(void)
         { "open-ended rolls are cut; gaps are counted apart", test_exact_cuts_and_gaps },
         { "budget, no dice, always rerolling", test_exact_budget_and_no_dice },
         { "the driver's tick sees progress and can stop a count", test_exact_tick },
+        { "a recursion fought to a finish, once per state", test_exact_fought_to_a_finish },
         { "claims are counted once, within the budget", test_exact_claims_counted_once },
         { "over budget is a status, claims included", test_exact_over_budget_status },
         { "a claim past the budget is estimated as its machine says", test_exact_claim_fallback },
