@@ -63,10 +63,9 @@ typedef struct Decision {
  */
 #define LAZY_MAX_SIDES 64
 
-typedef struct Class {
-    uint64_t faces;          /* bit f-1: face f */
-    int64_t count;           /* dice showing one of these faces */
-} Class;
+/* A class: its faces (bit f-1: face f) and the dice showing one of them;
+ * the same record facewise.c takes. */
+typedef FwClass Class;
 
 /* Questions answered about one roll, at most (each a number in the state
  * of the next question's work) */
@@ -169,18 +168,23 @@ typedef struct Engine {
 
 /* The driver's tick, when its time has come: false when it says stop
  * (and from then on). */
-static bool tick(Shared *s)
+static bool tick_now(Shared *s)
 {
     const ExactOptions *o = s->opts;
-    if (s->stopped)
-        return false;
-    if (!o->tick || s->runs < s->next_tick)
-        return true;
-    s->next_tick = s->runs + (o->tick_every ? o->tick_every : EXACT_TICK_EVERY);
-    ExactProgress p = { .runs = s->runs, .done = s->done };
-    if (!o->tick(o->tick_ud, &p))
-        s->stopped = true;
+    if (o->tick && !s->stopped) {
+        ExactProgress p = { .runs = s->runs, .done = s->done };
+        if (!o->tick(o->tick_ud, &p))
+            s->stopped = true;
+    }
     return !s->stopped;
+}
+
+static bool tick(Shared *s)
+{
+    if (s->stopped || !s->opts->tick || s->runs < s->next_tick)
+        return !s->stopped;
+    s->next_tick = s->runs + (s->opts->tick_every ? s->opts->tick_every : EXACT_TICK_EVERY);
+    return tick_now(s);
 }
 
 /* num / den as a double, for numbers past a double's range too. */
@@ -674,14 +678,7 @@ static int settle_classes(Engine *e, Roll *r, uint64_t faces, const Pool **out, 
 
 static bool fw_tick(void *ud)
 {
-    Shared *s = ud;
-    const ExactOptions *o = s->opts;
-    if (o->tick && !s->stopped) {
-        ExactProgress p = { .runs = s->runs, .done = s->done };
-        if (!o->tick(o->tick_ud, &p))
-            s->stopped = true;
-    }
-    return !s->stopped;
+    return tick_now(ud);
 }
 
 static FwQuestion question(const View *v, FwKind kind)
@@ -708,15 +705,12 @@ static int ask(Engine *e, Roll *r, const FwQuestion *q, const int64_t **answer, 
         FwQuestion qs[ASKED_MAX + 1];
         memcpy(qs, r->asked, sizeof(FwQuestion) * (size_t)r->nasked);
         qs[r->nasked] = *q;
-        FwClass cls[LAZY_MAX_SIDES];
-        for (int i = 0; i < r->ncls; i++)
-            cls[i] = (FwClass){ r->cls[i].faces, r->cls[i].count };
         if (!sh->fw)
             sh->fw = fw_cache_new();
         uint64_t left = sh->opts->budget > sh->runs ? sh->opts->budget - sh->runs : 0;
         FwLimits lim = { .max_work = left * FW_STEPS_PER_RUN, .tick = fw_tick, .ud = sh };
         const FwJoint *joint;
-        FwStatus st = fw_cache_joint(sh->fw, r->sides, cls, r->ncls, qs, r->nasked + 1, &lim, &joint);
+        FwStatus st = fw_cache_joint(sh->fw, r->sides, r->cls, r->ncls, qs, r->nasked + 1, &lim, &joint);
         sh->runs += lim.work / FW_STEPS_PER_RUN;
         if (st != FW_OK) {
             e->halt = st == FW_STOPPED ? EXACT_STOPPED : EXACT_OVER_BUDGET;
@@ -1062,19 +1056,14 @@ static bool same_args(const Value *a, const Value *b, int n)
  * far of a call below it, so is not final. */
 static ExactStatus fixed_point(Vm *inner, Shared *sh, Dist *d, bool *tainted)
 {
-    static const Dist *cut_all;
-    if (!cut_all) {
-        Dist *c = mem_alloc(sizeof *c);
-        mpq_init(c->r.not_given);
-        mpq_init(c->r.dropped);
-        mpq_set_ui(c->r.dropped, 1, 1);
-        cut_all = c;
-    }
-    Working w = { .proto = d->proto, .args = d->args, .nargs = d->nargs, .approx = cut_all,
+    /* round 1: every call of itself cut off */
+    Dist *prev = mem_alloc(sizeof *prev);
+    mpq_inits(prev->r.not_given, prev->r.dropped, NULL);
+    mpq_set_ui(prev->r.dropped, 1, 1);
+    Working w = { .proto = d->proto, .args = d->args, .nargs = d->nargs, .approx = prev,
                   .below = sh->working };
     sh->working = &w;
     ExactStatus status;
-    Dist *prev = NULL;
     for (int round = 1;; round++) {
         w.used = false;
         status = distribution(inner, sh, d->proto, d->args, d->nargs, NULL, NULL, &d->r);
@@ -1085,12 +1074,10 @@ static ExactStatus fixed_point(Vm *inner, Shared *sh, Dist *d, bool *tainted)
         Dist *next = mem_alloc(sizeof *next);
         *next = *d;
         w.approx = next;
-        if (prev)
-            exact_clear(&prev->r);
+        exact_clear(&prev->r);
         prev = next;
     }
-    if (prev)
-        exact_clear(&prev->r);
+    exact_clear(&prev->r);
     sh->working = w.below;
     *tainted = w.tainted;
     return status;
@@ -1417,35 +1404,33 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
  * and the next: about 1e-37 for odds like those of 60 dice). */
 static void nearest_fitting(mpq_t q)
 {
-    mpz_t a, n, d, r, p0, q0, p1, q1, t;
-    mpz_inits(a, n, d, r, p0, q0, p1, q1, t, NULL);
+    /* convergents h/k of n/d: h = a h1 + h0, k = a k1 + k0, from 0/1 and 1/0 */
+    mpz_t n, d, a, r, h0, h1, k0, k1, h, k;
+    mpz_inits(n, d, a, r, h0, h1, k0, k1, h, k, NULL);
     mpz_set(n, mpq_numref(q));
     mpz_set(d, mpq_denref(q));
-    /* convergents h/k: h = a h1 + h0, k = a k1 + k0, from 0/1 and 1/0 */
-    mpz_set_ui(p0, 0);
-    mpz_set_ui(q0, 1);
-    mpz_set_ui(p1, 1);
-    mpz_set_ui(q1, 0);
+    mpz_set_ui(h1, 1);
+    mpz_set_ui(k0, 1);
     mpq_set_ui(q, 0, 1);
     while (mpz_sgn(d)) {
         mpz_fdiv_qr(a, r, n, d);
-        mpz_mul(t, a, p1);
-        mpz_add(t, t, p0);
-        mpz_mul(p0, a, q1);
-        mpz_add(p0, p0, q0);      /* p0 is now the next k */
-        if (!mpz_fits_slong_p(t) || !mpz_fits_slong_p(p0))
+        mpz_mul(h, a, h1);
+        mpz_add(h, h, h0);
+        mpz_mul(k, a, k1);
+        mpz_add(k, k, k0);
+        if (!mpz_fits_slong_p(h) || !mpz_fits_slong_p(k))
             break;
-        mpz_set(q0, q1);
-        mpz_set(q1, p0);
-        mpz_set(p0, p1);
-        mpz_set(p1, t);
-        mpq_set_num(q, p1);
-        mpq_set_den(q, q1);
-        mpz_set(n, d);
-        mpz_set(d, r);
+        mpq_set_num(q, h);
+        mpq_set_den(q, k);
+        mpz_swap(h0, h1);
+        mpz_swap(h1, h);
+        mpz_swap(k0, k1);
+        mpz_swap(k1, k);
+        mpz_swap(n, d);
+        mpz_swap(d, r);
     }
     mpq_canonicalize(q);
-    mpz_clears(a, n, d, r, p0, q0, p1, q1, t, NULL);
+    mpz_clears(n, d, a, r, h0, h1, k0, k1, h, k, NULL);
 }
 
 static bool same_choices(const int *a, const int *b, int n)
