@@ -87,10 +87,12 @@ typedef struct Slab {
 
 #define SLAB_CHUNK 32
 
-/* A claim worked out, for the choices it was worked out under. */
+/* A claim worked out, for the arguments and choices it was worked out under. */
 typedef struct ClaimMemo {
     int proto;
     int *choices;            /* a copy; NULL: every default */
+    Value *args;             /* its arguments, kept (vm_keep): the caller's names it uses */
+    int nargs;
     Value odds;
     struct ClaimMemo *next;
 } ClaimMemo;
@@ -1086,7 +1088,19 @@ static bool same_choices(const int *a, const int *b, int n)
     return !memcmp(a, b, sizeof(int) * (size_t)n);
 }
 
-ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, size_t whylen)
+static bool same_args(const Value *a, const Value *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (val_order(a[i], b[i]) != 0)
+            return false;
+    return true;
+}
+
+static const char claim_not_given[] =
+    "prob(): some outcomes reach a value the rules text does not give, so the odds are not known";
+
+ExactStatus exact_claim(Vm *vm, int proto, const Value *call_args, int nargs, int depth, Value *out, char *why,
+                        size_t whylen)
 {
     const Proto *p = vm->prog->protos[proto];
     if (vm->base_depth + depth + 1 >= vm->limits.max_depth) {
@@ -1094,10 +1108,24 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
                  vm->limits.max_depth, p->name);
         return EXACT_FAILED;
     }
+    Engine *e = vm->intercept == engine_intercept ? vm->intercept_ud : NULL;
+    /* The arguments are the claim's own: a lazy pool among them goes as
+     * its faces (deciding them, inside an exact count), and what lives in
+     * a trial's arena is copied out, to be remembered. */
+    Value *args = mem_alloc(sizeof(Value) * (size_t)(nargs + 1));
+    for (int i = 0; i < nargs; i++) {
+        args[i] = call_args[i];
+        if (e && settle_value(e, &args[i])) {
+            snprintf(why, whylen, "%s", e->halt == EXACT_OVER_BUDGET ? "over the budget of the exact count"
+                                                                      : vm->error);
+            return e->halt == EXACT_OVER_BUDGET ? EXACT_OVER_BUDGET : EXACT_FAILED;
+        }
+        args[i] = vm_keep(args[i]);
+    }
     int nenums = vm->prog->nenums;
     if (vm->claims)
         for (const ClaimMemo *m = vm->claims->first; m; m = m->next)
-            if (m->proto == proto && same_choices(m->choices, vm->choices, nenums)) {
+            if (m->proto == proto && same_choices(m->choices, vm->choices, nenums) && same_args(m->args, args, nargs)) {
                 *out = m->odds;
                 return EXACT_DONE;
             }
@@ -1110,7 +1138,6 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
     /* Inside an exact count, the claim's runs are that count's too, and may
      * take only what its budget has left: past it the count is over budget
      * (which a claim worked out on its own may never be). */
-    Engine *e = vm->intercept == engine_intercept ? vm->intercept_ud : NULL;
     uint64_t cap = CLAIM_BUDGET;
     bool limited = false;
     if (e) {
@@ -1124,7 +1151,11 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
     ExactOptions o = { .budget = cap, .max_decisions = EXACT_DEFAULT_DECISIONS };
     Shared shared = { .opts = &o };
     ExactResult r;
-    ExactStatus counted = distribution(inner, &shared, proto, NULL, 0, NULL, NULL, &r);
+    ExactStatus counted = distribution(inner, &shared, proto, args, nargs, NULL, NULL, &r);
+    /* a claim that is itself an unknown on some path is not known either */
+    for (int i = 0; i < r.n; i++)
+        if (r.outcomes[i].value.tag == VAL_UNKNOWN)
+            mpq_add(r.not_given, r.not_given, r.outcomes[i].p);
     if (e)
         e->shared->runs += shared.runs < cap ? shared.runs : cap;
     ExactStatus status = EXACT_DONE;
@@ -1160,12 +1191,17 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
         int64_t yes = 0;
         for (uint64_t i = 0; i < fallback->trials; i++) {
             Value v;
-            if (vm_call(inner, proto, NULL, 0, &v)) {
-                snprintf(why, whylen, "%s%.280s", strncmp(inner->error, "prob(): ", 8) ? "prob(): " : "", inner->error);
-                exact_clear(&r);
-                return EXACT_FAILED;
+            int rc = vm_call(inner, proto, args, nargs, &v);
+            if (rc == 0 && v.tag != VAL_UNKNOWN) {
+                yes += v.as.b;
+                continue;
             }
-            yes += v.as.b;
+            if (rc == 0 || inner->error_unknown)
+                snprintf(why, whylen, "%s", claim_not_given);
+            else
+                snprintf(why, whylen, "%s%.280s", strncmp(inner->error, "prob(): ", 8) ? "prob(): " : "", inner->error);
+            exact_clear(&r);
+            return EXACT_FAILED;
         }
         val_make_rat(yes, (int64_t)fallback->trials, out);
     } else {
@@ -1192,6 +1228,8 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
             m->choices = mem_alloc_atomic(sizeof(int) * (size_t)(nenums + 1));
             memcpy(m->choices, vm->choices, sizeof(int) * (size_t)nenums);
         }
+        m->args = args;
+        m->nargs = nargs;
         m->odds = *out;
         m->next = vm->claims->first;
         vm->claims->first = m;

@@ -500,12 +500,23 @@ static void test_exact_cuts_and_gaps(void)
     mpq_clears(sum, one, NULL);
     exact_clear(&r);
 
-    exact_of("table t(n: int) -> int {\n 1: 5\n 2: ?\n 3: ?\n}\nproc f() -> int { return t(roll d3) }", "f", 0, &r);
-    CU_ASSERT(p_is(&r, 5, 1, 3));
+    /* a run that needs a '?' is counted apart */
+    exact_of("table t(n: int) -> int {\n 1: 5\n 2: ?\n 3: ?\n}\nproc f() -> int { return t(roll d3) + 1 }", "f", 0, &r);
+    CU_ASSERT(p_is(&r, 6, 1, 3));
+    CU_ASSERT_EQUAL(r.n, 1);
     mpq_t two_thirds;
     mpq_init(two_thirds);
     mpq_set_ui(two_thirds, 2, 3);
     CU_ASSERT(mpq_equal(r.not_given, two_thirds));
+    exact_clear(&r);
+    /* one whose result is a '?' has it as its result (the driver decides
+     * what that counts as): one unknown for each '?' */
+    exact_of("table t(n: int) -> int {\n 1: 5\n 2: ?\n 3: ?\n}\nproc f() -> int { return t(roll d3) }", "f", 0, &r);
+    CU_ASSERT(p_is(&r, 5, 1, 3));
+    CU_ASSERT_EQUAL_FATAL(r.n, 3);
+    CU_ASSERT_EQUAL(r.outcomes[1].value.tag, VAL_UNKNOWN);
+    CU_ASSERT_EQUAL(r.outcomes[2].value.tag, VAL_UNKNOWN);
+    CU_ASSERT(mpq_sgn(r.not_given) == 0);
     mpq_clear(two_thirds);
     exact_clear(&r);
 }
