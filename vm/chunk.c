@@ -163,8 +163,8 @@ static void add_unknown_cells(Program *prog, Table *t, int index)
             for (int k = 0; k < ncells; k++)
                 t->unknown_site[k] = -1;
         }
-        t->unknown_site[i] = chunk_add_unknown(prog, (UnknownSite){ .table = index, .cell = i,
-                                                                    .offset = t->cell_offsets[i] });
+        uint32_t offset = t->cell_offsets ? t->cell_offsets[i] : 0;   /* (a table made by hand may have none) */
+        t->unknown_site[i] = chunk_add_unknown(prog, (UnknownSite){ .table = index, .cell = i, .offset = offset });
     }
 }
 

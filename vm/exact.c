@@ -1109,18 +1109,20 @@ ExactStatus exact_claim(Vm *vm, int proto, const Value *call_args, int nargs, in
         return EXACT_FAILED;
     }
     Engine *e = vm->intercept == engine_intercept ? vm->intercept_ud : NULL;
-    /* The arguments are the claim's own: a lazy pool among them goes as
-     * its faces (deciding them, inside an exact count), and what lives in
-     * a trial's arena is copied out, to be remembered. */
-    Value *args = mem_alloc(sizeof(Value) * (size_t)(nargs + 1));
-    for (int i = 0; i < nargs; i++) {
-        args[i] = call_args[i];
-        if (e && settle_value(e, &args[i])) {
-            snprintf(why, whylen, "%s", e->halt == EXACT_OVER_BUDGET ? "over the budget of the exact count"
-                                                                      : vm->error);
-            return e->halt == EXACT_OVER_BUDGET ? EXACT_OVER_BUDGET : EXACT_FAILED;
+    /* The arguments are the claim's own: inside an exact count a lazy pool
+     * among them goes as its faces (deciding them on the count's path). */
+    const Value *args = call_args;
+    if (e && nargs) {
+        Value *settled = mem_alloc(sizeof(Value) * (size_t)nargs);
+        for (int i = 0; i < nargs; i++) {
+            settled[i] = call_args[i];
+            if (settle_value(e, &settled[i])) {
+                snprintf(why, whylen, "%s", e->halt == EXACT_OVER_BUDGET ? "over the budget of the exact count"
+                                                                          : vm->error);
+                return e->halt == EXACT_OVER_BUDGET ? EXACT_OVER_BUDGET : EXACT_FAILED;
+            }
         }
-        args[i] = vm_keep(args[i]);
+        args = settled;
     }
     int nenums = vm->prog->nenums;
     if (vm->claims)
@@ -1131,6 +1133,12 @@ ExactStatus exact_claim(Vm *vm, int proto, const Value *call_args, int nargs, in
             }
     if (too_deep(vm, p->name, why, whylen))
         return EXACT_FAILED;
+    /* worked out now and remembered: what lives in a trial's arena is
+     * copied out (nothing is allocated when the claim is remembered) */
+    Value *kept = mem_alloc(sizeof(Value) * (size_t)(nargs + 1));
+    for (int i = 0; i < nargs; i++)
+        kept[i] = vm_keep(args[i]);
+    args = kept;
     /* the estimate past the budget, if the machine's owner gave one */
     const ExactFallback *fallback = vm->limits.claim_fallback;
     if (fallback && fallback->trials == 0)
@@ -1228,7 +1236,7 @@ ExactStatus exact_claim(Vm *vm, int proto, const Value *call_args, int nargs, in
             m->choices = mem_alloc_atomic(sizeof(int) * (size_t)(nenums + 1));
             memcpy(m->choices, vm->choices, sizeof(int) * (size_t)nenums);
         }
-        m->args = args;
+        m->args = kept;
         m->nargs = nargs;
         m->odds = *out;
         m->next = vm->claims->first;

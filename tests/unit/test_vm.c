@@ -1590,6 +1590,32 @@ static void test_trials_allocate_nothing(void)
     }
     CU_ASSERT_EQUAL(mem_allocated(), before);
     CU_ASSERT_EQUAL(mem_collections(), collections);
+
+    /* a claim of the names around it, once remembered for their values,
+     * and a '?' passed along, allocate nothing either */
+    c = compile_text("table gap(n: int) -> int { 1..3: 1\n 4..6: ? }\n"
+                     "record R { a: int, b: int }\n"
+                     "proc asks(k: int) -> R {\n"
+                     "  let d = roll d3\n"
+                     "  let q = prob(roll d6 >= d + k)\n"
+                     "  return R(a: floor(q * 6), b: gap(roll d6))\n"
+                     "}\n", NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    run_seeded(&r, c, 11);
+    r.vm.scratch = &arena;
+    n = val_int(1);
+    for (int i = 0; i < 100; i++) {
+        arena_reset(&arena);
+        CU_ASSERT_EQUAL_FATAL(run_call(&r, "asks", &n, 1), 0);
+    }
+    before = mem_allocated();
+    collections = mem_collections();
+    for (int i = 0; i < 20000; i++) {
+        arena_reset(&arena);
+        CU_ASSERT_EQUAL_FATAL(run_call(&r, "asks", &n, 1), 0);
+    }
+    CU_ASSERT_EQUAL(mem_allocated(), before);
+    CU_ASSERT_EQUAL(mem_collections(), collections);
 }
 
 /* ---- remembered results of pure procedures ---- */
