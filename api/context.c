@@ -446,6 +446,12 @@ void api_report_runtime(muster_ctx *ctx, const Compiled *c, const Vm *vm)
     Span at = { off, off + 1 };
     diag_report(&ctx->diag, DIAG_ERROR, src, at, "%s (in '%s')", vm->error,
                 vm->error_proto ? vm->error_proto->name : "?");
+    if (vm->error_unknown && vm->error_needed) {
+        /* the error points at the '?'; this is what needed its value */
+        uint32_t noff;
+        const Source *nsrc = compiler_locate(c, vm->error_needed_offset, &noff);
+        diag_report(&ctx->diag, DIAG_NOTE, nsrc, (Span){ noff, noff + 1 }, "its value is needed here");
+    }
     /* the callers, innermost first; a run of identical recursive calls is one note */
     int shown = 0;
     for (int d = vm->error_depth - 1; d >= 0;) {

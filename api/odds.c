@@ -22,14 +22,22 @@ typedef struct ExactCall {
 } ExactCall;
 
 /* One run for the exact engine: the defaults (they may roll), then the call,
- * whose reroll keeps them (exact_call). */
+ * whose reroll keeps them (exact_call).  What is asked about is the result,
+ * or its field: when that is, or holds, a value the rules text does not
+ * give, the run ends as one that needed such a value, which the engine
+ * counts apart (as the simulation does). */
 static int exact_run(void *ud, Vm *vm, Value *result)
 {
     ExactCall *x = ud;
     if (api_fill_defaults(x->sig, x->given, vm, x->argv) || exact_call(vm, x->sig->proto, x->argv, x->sig->nparams, result))
         return -1;
-    if (x->field >= 0)
+    if (x->field >= 0 && result->tag == VAL_RECORD)   /* (a record not given: its fields are not either) */
         *result = result->as.r->field[x->field];
+    const Value *u = val_find_unknown(result);
+    if (u) {
+        vm_unknown_error(vm, *u, vm->prog->protos[x->sig->proto]);
+        return -1;
+    }
     return 0;
 }
 

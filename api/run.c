@@ -292,6 +292,29 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
     fputc(']', out);
 }
 
+/* A note for each value the rules text does not give in the fields of
+ * record v (the result is `path`, "" at the top): which field, and the '?'
+ * it comes from. */
+static void note_unknowns(muster_ctx *ctx, const Compiled *c, Value v, const char *path)
+{
+    if (v.tag != VAL_RECORD)
+        return;
+    const RecordDesc *d = &c->prog->records[v.as.r->type];
+    for (int32_t i = 0; i < v.as.r->n; i++) {
+        Value f = v.as.r->field[i];
+        char *name = mem_alloc_atomic(strlen(path) + strlen(d->fields[i]) + 2);
+        sprintf(name, "%s%s%s", path, *path ? "." : "", d->fields[i]);
+        if (f.tag == VAL_UNKNOWN) {
+            char why[320];
+            vm_unknown_text(c->prog, f, why, sizeof why);
+            uint32_t off;
+            const Source *src = compiler_locate(c, vm_unknown_offset(c->prog, f), &off);
+            diag_report(&ctx->diag, DIAG_NOTE, src, (Span){ off, off + 1 }, "'%s' is not known: %s", name, why);
+        }
+        note_unknowns(ctx, c, f, name);
+    }
+}
+
 int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
                const muster_run_opts *opts)
 {
@@ -324,6 +347,12 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
 
     Value result;
     int failed = api_fill_defaults(sig, call->given, vm, argv) || vm_call(vm, sig->proto, argv, sig->nparams, &result);
+    if (!failed && result.tag == VAL_UNKNOWN) {
+        /* the result asked about is one the rules text does not give (a
+         * record that holds some is printed, with a note for each) */
+        vm_unknown_error(vm, result, c->prog->protos[sig->proto]);
+        failed = 1;
+    }
 
     if (opts->explain && !opts->json) {
         api_print_call(ctx->out, c, sig, argv);
@@ -357,5 +386,7 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
             val_print(ctx->out, result, c->prog);
         fputc('\n', ctx->out);
     }
+    fflush(ctx->out);
+    note_unknowns(ctx, c, result, "");
     return MUSTER_OK;
 }

@@ -117,6 +117,19 @@ typedef struct Worker {
     uint32_t unknown_offset;
 } Worker;
 
+/* Trial number `trial` met a value the rules text does not give where its
+ * value was needed, or its result (the field asked about) holds one: it is
+ * counted apart, and the first such trial's '?' kept to point at. */
+static void count_unknown(Worker *w, const Proto *in, uint64_t trial, uint32_t offset)
+{
+    if (!w->unknown || trial < w->unknown_first) {
+        w->unknown_first = trial;
+        w->unknown_at = in;
+        w->unknown_offset = offset;
+    }
+    w->unknown++;
+}
+
 /* The stream of block b: the run's seed and the block number mixed. */
 static uint64_t block_seed(uint64_t seed, uint64_t b)
 {
@@ -170,8 +183,13 @@ static void *simulate(void *arg)
                  * ones are only counted, without leaving the interpreter */
                 vm->skip_unknown = w->unknown > 0;
                 int rc = vm_call_many(vm, sim->spec, to - i, results, &done, &unknown);
-                for (uint64_t k = 0; k < done; k++)
-                    tally(&w->t, &results[k]);
+                for (uint64_t k = 0; k < done; k++) {
+                    const Value *u = val_find_unknown(&results[k]);
+                    if (__builtin_expect(u != NULL, 0))
+                        count_unknown(w, vm->prog->protos[sig->proto], i + k, vm_unknown_offset(vm->prog, *u));
+                    else
+                        tally(&w->t, &results[k]);
+                }
                 w->unknown += unknown;
                 i += done + unknown;
                 if (rc == 0) {
@@ -198,12 +216,7 @@ static void *simulate(void *arg)
             if ((defaults && api_fill_defaults(sig, sim->given, vm, argv)) || vm_call(vm, sig->proto, argv, sig->nparams, &r)) {
                 if (vm->error_unknown) {
                     /* the odds of reaching a gap in the rules are part of the answer */
-                    if (!w->unknown || i < w->unknown_first) {
-                        w->unknown_first = i;
-                        w->unknown_at = vm->error_proto;
-                        w->unknown_offset = vm->error_offset;
-                    }
-                    w->unknown++;
+                    count_unknown(w, vm->error_proto, i, vm->error_offset);
                     continue;
                 }
                 pthread_mutex_lock(&sim->lock);
@@ -214,7 +227,13 @@ static void *simulate(void *arg)
                 pthread_mutex_unlock(&sim->lock);
                 break;
             }
-            tally(&w->t, sim->field >= 0 ? &r.as.r->field[sim->field] : &r);
+            /* the field asked about (of a record the rules text does not give: that unknown) */
+            const Value *asked = sim->field >= 0 && r.tag == VAL_RECORD ? &r.as.r->field[sim->field] : &r;
+            const Value *u = val_find_unknown(asked);
+            if (u)
+                count_unknown(w, vm->prog->protos[sig->proto], i, vm_unknown_offset(vm->prog, *u));
+            else
+                tally(&w->t, asked);
         }
         if (sim->progress) {
             pthread_mutex_lock(&sim->lock);

@@ -434,16 +434,6 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
     return lt.kind == TY_RAT || rt.kind == TY_RAT ? T_RAT : T_INT;
 }
 
-/* Is name a local of the procedure a prob() claim is written in? */
-static bool claim_sees(Compiler *c, const char *name)
-{
-    FnState *inner = c->fn;
-    c->fn = c->claim_outer;
-    bool found = comp_find_local(c, name) != NULL;
-    c->fn = inner;
-    return found;
-}
-
 static Type name_expr(Compiler *c, const Expr *e, Type hint)
 {
     const char *name = e->as.name;
@@ -473,7 +463,15 @@ static Type name_expr(Compiler *c, const Expr *e, Type hint)
               name, c->prog->enums[found_enum].name, name);
         return T_ERR;
     }
-    if (comp_find_proc(c, name))
+    const ProcSig *of = c->default_of;
+    int param = -1;
+    for (int i = 0; of && i < of->nparams; i++)
+        if (!strcmp(of->pnames[i], name))
+            param = i;
+    if (param >= 0)
+        comp_error(c, e->span, "the default of a parameter cannot use the other parameters of '%s' ('%s' is one): "
+                   "a default is worked out on its own", of->name, name);
+    else if (comp_find_proc(c, name))
         comp_error(c, e->span, "'%s' is a procedure; call it with %s(...)", name, name);
     else if (comp_find_enum(c, name) >= 0)
         comp_error(c, e->span, "'%s' is an enum type, not a value; name a member, as in %s.%s", name, name,
@@ -486,9 +484,6 @@ static Type name_expr(Compiler *c, const Expr *e, Type hint)
         for (int i = 0; i < en->nmembers && len < sizeof list - 8; i++)
             len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", en->members[i]);
         comp_error(c, e->span, "unknown name '%s': %s has no such member (its members are %s)", name, en->name, list);
-    } else if (c->claim_outer && claim_sees(c, name)) {
-        comp_error(c, e->span, "a prob() claim stands on its own and cannot use '%s' from around it; "
-                   "write the value itself, or pass it as an argument of a procedure", name);
     } else {
         const char *s = suggest_name(c, name, true, false);
         if (s)
@@ -840,36 +835,100 @@ static Type emit_text(Compiler *c, const Expr *e, const Builtin *b)
     return T_STR;
 }
 
-/* prob(claim): the claim becomes a procedure of its own, worked out exactly. */
+/* The locals of the procedure a claim is written in (c->fn) that the
+ * claim names, each once, in the order first named.  An expression binds
+ * no names of its own, so every name that is such a local means it, here
+ * as in the procedure; the walk is bounded by the parser's depth limit. */
+static void claim_names(Compiler *c, const Expr *e, Local **found, int *n)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case EX_NAME: {
+        Local *l = comp_find_local(c, e->as.name);
+        if (!l)
+            return;
+        for (int i = 0; i < *n; i++)
+            if (found[i] == l)
+                return;
+        found[(*n)++] = l;   /* (at most one each of the procedure's locals) */
+        return;
+    }
+    case EX_MEMBER:
+        claim_names(c, e->as.member.object, found, n);
+        return;
+    case EX_UNARY:
+        claim_names(c, e->as.unary.operand, found, n);
+        return;
+    case EX_BINARY:
+        claim_names(c, e->as.binary.left, found, n);
+        claim_names(c, e->as.binary.right, found, n);
+        claim_names(c, e->as.binary.tolerance, found, n);
+        return;
+    case EX_CALL:
+        for (int i = 0; i < e->as.call.nargs; i++)
+            claim_names(c, e->as.call.args[i].value, found, n);
+        return;
+    case EX_ROLL:
+        claim_names(c, e->as.roll.count, found, n);
+        claim_names(c, e->as.roll.sides_expr, found, n);
+        return;
+    default:
+        return;
+    }
+}
+
+/* prob(claim): the claim becomes a procedure of its own, worked out
+ * exactly.  The names of the code around it that it uses (parameters and
+ * locals) become its parameters, and their values where prob() is worked
+ * out its arguments, so that it is worked out once per distinct values
+ * (see exact_claim). */
 static Type emit_prob(Compiler *c, const Expr *e, const Builtin *b)
 {
     const Expr *claim = e->as.call.args[0].value;
     char *name = mem_alloc_atomic(64);
-    snprintf(name, 64, "prob() at line %u", 0u);
     int line, col;
     source_linecol(c->src, claim->span.begin, &line, &col);
     snprintf(name, 64, "prob() on line %d", line);
+    FnState *outer = c->fn;
+    Local **uses = mem_alloc(sizeof(Local *) * (MAX_SLOTS + 1));
+    int nuses = 0;
+    claim_names(c, claim, uses, &nuses);
     Proto *p = chunk_proto_new(c->prog, name, comp_pos(c, claim->span.begin));
     p->hidden = true;
     int index = c->prog->nprotos - 1;
     ProcSig *sig = mem_alloc(sizeof *sig);
-    *sig = (ProcSig){ .kind = SIG_PROC, .name = name, .proto = index, .ret = T_BOOL, .span = claim->span };
-    FnState *outer = c->fn;
+    *sig = (ProcSig){ .kind = SIG_PROC, .name = name, .proto = index, .ret = T_BOOL, .span = claim->span,
+                      .nparams = nuses };
+    sig->pnames = mem_alloc(sizeof(char *) * (size_t)(nuses + 1));
+    sig->ptypes = mem_alloc(sizeof(Type) * (size_t)(nuses + 1));
+    for (int i = 0; i < nuses; i++) {
+        sig->pnames[i] = uses[i]->name;
+        sig->ptypes[i] = uses[i]->type;
+        uses[i]->used = true;
+    }
+    p->nparams = nuses;
+    p->param_names = sig->pnames;
     FnState *fn = mem_alloc(sizeof *fn);
     comp_begin_fn(c, fn, sig, name, claim->span);
+    for (int i = 0; i < nuses; i++)
+        comp_add_local(c, uses[i]->name, uses[i]->span, uses[i]->type, true);
     fn->scope = 1;
-    FnState *outer_claim = c->claim_outer;
-    c->claim_outer = outer;
     Type t = comp_expr(c, claim, T_BOOL);
-    c->claim_outer = outer_claim;
     if (!fits(T_BOOL, t))
         comp_error(c, claim->span, "prob() takes a claim that is true or false, such as prob(hits(6) >= 3), not %s",
                    comp_type_name(c, t));
     comp_emit_op(c, OP_RETURN, claim->span);
     comp_end_fn(c, fn);
     c->fn = outer;
+    for (int i = 0; i < nuses; i++) {
+        comp_emit_op(c, OP_LOAD, e->span);
+        comp_emit_byte(c, (uint8_t)uses[i]->slot, e->span);
+    }
     comp_emit_op(c, b->ops[0], e->span);
     comp_emit_u16(c, (unsigned)index, e->span);
+    comp_emit_byte(c, (uint8_t)nuses, e->span);
+    comp_adjust_stack(c, 1 - nuses);
     return T_RAT;
 }
 
@@ -887,6 +946,15 @@ void comp_emit_call(Compiler *c, int proto, int argc, Span at)
     comp_emit_u16(c, (unsigned)proto, at);
     comp_emit_byte(c, (uint8_t)argc, at);
     comp_adjust_stack(c, 1 - argc);
+}
+
+/* A '?' given for parameter p of sig stands for that argument (or field). */
+static void arg_role(Compiler *c, const ProcSig *sig, int p, const Expr *value)
+{
+    if (sig->kind == SIG_RECORD)
+        comp_unknown_role(c, value, "field '%s' of %s", sig->pnames[p], sig->name);
+    else
+        comp_unknown_role(c, value, "argument '%s' of '%s'", sig->pnames[p], sig->name);
 }
 
 static Type comp_call_proc(Compiler *c, const Expr *e, ProcSig *sig)
@@ -966,6 +1034,7 @@ static Type comp_call_proc(Compiler *c, const Expr *e, ProcSig *sig)
             int p;
             for (p = 0; p < sig->nparams && slot_of_param[p] != i; p++)
                 ;
+            arg_role(c, sig, p, args[i].value);
             Type t = comp_expr(c, args[i].value, sig->ptypes[p]);
             if (!fits(sig->ptypes[p], t))
                 comp_error(c, args[i].value->span, "%s '%s' of '%s' must be %s, not %s", arg, sig->pnames[p],
@@ -983,6 +1052,7 @@ static Type comp_call_proc(Compiler *c, const Expr *e, ProcSig *sig)
             comp_emit_op(c, OP_LOAD, args[i].value->span);
             comp_emit_byte(c, (uint8_t)temps[p], args[i].value->span);
         } else {
+            arg_role(c, sig, p, args[i].value);
             Type t = comp_expr(c, args[i].value, sig->ptypes[p]);
             if (!fits(sig->ptypes[p], t))
                 comp_error(c, args[i].value->span, "%s '%s' of '%s' must be %s, not %s", arg, sig->pnames[p],
@@ -1016,6 +1086,52 @@ static Type call(Compiler *c, const Expr *e)
     }
     comp_emit_const(c, val_int(0), e->span);
     return T_ERR;
+}
+
+/* ---- '?': a value the rules text does not give ---- */
+
+void comp_unknown_role(Compiler *c, const Expr *e, const char *fmt, ...)
+{
+    if (!e || e->kind != EX_UNKNOWN)
+        return;
+    char *what = mem_alloc_atomic(256);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, 256, fmt, ap);
+    va_end(ap);
+    c->unknown_for = e;
+    c->unknown_what = what;
+}
+
+/* A '?' written as an expression: an unknown (see value.h) of the type
+ * its place expects, for it has none of its own.  It may stand only where
+ * a value is kept, passed on or returned (where comp_unknown_role named
+ * it): anywhere else its value would be needed at once and every run
+ * would stop there.  `muster check` lists it with the table cells. */
+static Type unknown_expr(Compiler *c, const Expr *e, Type hint)
+{
+    Value v = val_int(0);
+    Type t = T_ERR;
+    if (c->unknown_for != e) {
+        comp_error(c, e->span, "'?' stands for a value the rules text does not give: it can be kept, passed on or "
+                   "returned (by 'let', 'return', as an argument or a record's field), but here its value would be "
+                   "needed at once");
+    } else if (is_err(hint)) {
+        if (hint.enum_id != 0)   /* (T_ERR: the type it was to take was wrong, and reported) */
+            comp_error(c, e->span, "'?' has no type of its own, and nothing here says which it is");
+    } else {
+        const char *owner = c->owner ? c->owner : "the script";
+        int site = chunk_add_unknown(c->prog, (UnknownSite){ .table = -1, .cell = -1,
+                                                             .offset = comp_pos(c, e->span.begin), .owner = owner,
+                                                             .what = c->unknown_what });
+        char *listed = mem_alloc_atomic(strlen(owner) + strlen(c->unknown_what) + 4);
+        sprintf(listed, "%s, %s", owner, c->unknown_what);
+        comp_list_unknown(c, e->span, listed);
+        v = val_unknown(site, 0);
+        t = hint;
+    }
+    comp_emit_const(c, v, e->span);
+    return t;
 }
 
 /* The number of sides: a literal (d6) or an expression (d(n)). */
@@ -1088,8 +1204,10 @@ Type comp_expr(Compiler *c, const Expr *e, Type hint)
     case EX_ERROR:
         comp_emit_const(c, val_int(0), e->span);
         return T_ERR;
-    case EX_UNKNOWN: case EX_NA:
-        comp_error(c, e->span, "'%s' marks a table cell; it is not a value", e->kind == EX_UNKNOWN ? "?" : "-");
+    case EX_UNKNOWN:
+        return unknown_expr(c, e, hint);
+    case EX_NA:
+        comp_error(c, e->span, "'-' marks a table cell the rules say does not apply; it is not a value");
         comp_emit_const(c, val_int(0), e->span);
         return T_ERR;
     }
@@ -1110,6 +1228,12 @@ static bool comp_stmt(Compiler *c, const Stmt *s)
         bool typed = s->as.let.type.name != NULL;
         if (typed && !comp_resolve_type(c, s->as.let.type, &want))
             want = T_ERR;
+        comp_unknown_role(c, s->as.let.value, "'%s'", s->as.let.name);
+        if (!typed && s->as.let.value->kind == EX_UNKNOWN) {
+            comp_error(c, s->as.let.value->span, "'?' has no type of its own: write the type of '%s', as in "
+                       "'let %s: int = ?'", s->as.let.name, s->as.let.name);
+            want = T_ERR;
+        }
         Type t = comp_expr(c, s->as.let.value, want);
         if (typed && !fits(want, t))
             comp_error(c, s->as.let.value->span, "'%s' is declared %s but given %s", s->as.let.name,
@@ -1121,7 +1245,8 @@ static bool comp_stmt(Compiler *c, const Stmt *s)
     }
     case ST_ASSIGN: {
         Local *l = comp_find_local(c, s->as.let.name);
-        Type t = comp_expr(c, s->as.let.value, l ? l->type : T_NONE);
+        comp_unknown_role(c, s->as.let.value, "'%s'", s->as.let.name);
+        Type t = comp_expr(c, s->as.let.value, l ? l->type : T_ERR);
         if (!l) {
             comp_error(c, s->as.let.name_span, "'%s' is not defined; introduce it with 'let %s = ...'",
                   s->as.let.name, s->as.let.name);
@@ -1137,6 +1262,7 @@ static bool comp_stmt(Compiler *c, const Stmt *s)
     }
     case ST_RETURN: {
         Type want = fn->sig->ret;
+        comp_unknown_role(c, s->as.ret, "its result");
         Type t = comp_expr(c, s->as.ret, want.kind == TY_ERROR && want.enum_id == -3 ? T_NONE : want);
         if (want.kind == TY_ERROR && want.enum_id == -3) {
             /* a one-off expression: its type is whatever it is */
@@ -1482,7 +1608,10 @@ static void compile_defaults(Compiler *c, ProcSig *sig, const ParamList *params)
         FnState fn;
         SourceMark was = comp_enter_source(c, p->src);
         comp_begin_fn(c, &fn, &tmp, name, p->span);
+        c->default_of = sig;
+        comp_unknown_role(c, p->deflt, "the default of '%s'", p->name);
         Type t = comp_expr(c, p->deflt, sig->ptypes[i]);
+        c->default_of = NULL;
         if (!fits(sig->ptypes[i], t))
             comp_error(c, p->deflt->span, "the default of '%s' must be %s, not %s", p->name,
                   comp_type_name(c, sig->ptypes[i]), comp_type_name(c, t));
@@ -1618,6 +1747,18 @@ void comp_leave_source(Compiler *c, SourceMark was)
     c->src_start = was.start;
 }
 
+/* What the messages of a '?' in sig's code call it: "procedure 'volley'". */
+static const char *owner_text(const ProcSig *sig)
+{
+    static const char *const words[] = { [SIG_PROC] = "procedure", [SIG_TABLE] = "table", [SIG_BANDS] = "bands",
+                                         [SIG_MODIFIERS] = "modifiers", [SIG_RECORD] = "record" };
+    const char *word = sig->decl && sig->decl->kind == DECL_PROC && sig->decl->as.proc.odds != ODDS_NONE
+                       ? "odds" : words[sig->kind];
+    char *owner = mem_alloc_atomic(strlen(word) + strlen(sig->name) + 8);
+    sprintf(owner, sig->kind == SIG_RECORD ? "%s %s" : "%s '%s'", word, sig->name);
+    return owner;
+}
+
 static SigKind sig_kind(DeclKind k)
 {
     switch (k) {
@@ -1688,11 +1829,13 @@ Compiled *compiler_compile(const Module *m, Diag *diag)
     }
     for (int i = 0; i < ncallables; i++) {
         at_decl(&c, c.procs[i].decl);
+        c.owner = owner_text(&c.procs[i]);
         compile_defaults(&c, &c.procs[i], &c.procs[i].decl->params);
     }
     for (int i = 0; i < ncallables; i++) {
         ProcSig *sig = &c.procs[i];
         at_decl(&c, sig->decl);
+        c.owner = owner_text(sig);
         switch (sig->kind) {
         case SIG_PROC: compile_proc(&c, sig); break;
         case SIG_RECORD: compile_record(&c, sig); break;
@@ -1705,12 +1848,16 @@ Compiled *compiler_compile(const Module *m, Diag *diag)
         const Decl *d = m->decls[i];
         at_decl(&c, d);
         switch (d->kind) {
-        case DECL_EXAMPLE:
+        case DECL_EXAMPLE: {
             /* an imported file's examples are its own (`muster test` runs them
              * there); a variant's base's are run against the variant */
+            char *owner = mem_alloc_atomic(strlen(d->name) + 16);
+            sprintf(owner, "example \"%s\"", d->name);
+            c.owner = owner;
             if (d->src == m->src || !d->src || d->of_base)
                 comp_example(&c, d);
             break;
+        }
         case DECL_SEQUENCE: comp_sequence(&c, d); break;
         case DECL_RULESET: comp_ruleset(&c, d); break;
         default: break;

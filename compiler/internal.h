@@ -60,7 +60,14 @@ typedef struct Compiler {
     const Decl **enum_decls; /* per enum id: its declaration, or NULL */
     int *text_tables;        /* per enum id: table of member texts, or -1 (made on first use) */
     int nexpects;            /* expectations in the example being compiled */
-    FnState *claim_outer;    /* compiling a prob() claim: the procedure it is written in */
+    const ProcSig *default_of;   /* compiling a parameter's default: whose parameter it is */
+    /* For a '?' written as an expression (a value the rules text does not
+     * give), what its messages call it: the declaration it is in ("procedure
+     * 'volley'"), and, for the expression unknown_for, what it stands for
+     * ("its result"; see comp_unknown_role). */
+    const char *owner;
+    const Expr *unknown_for;
+    const char *unknown_what;
 } Compiler;
 
 static const Type T_ERR = { TY_ERROR, 0 }, T_INT = { TY_INT, 0 }, T_RAT = { TY_RAT, 0 },
@@ -129,6 +136,9 @@ void comp_end_scope(Compiler *c);
 Proto *comp_begin_fn(Compiler *c, FnState *fn, ProcSig *sig, const char *name, Span at);
 void comp_end_fn(Compiler *c, FnState *fn);
 Type comp_expr(Compiler *c, const Expr *e, Type hint);
+/* When e is a '?', what it stands for in its messages ("its result",
+ * "'x'"): said before e is compiled. */
+void comp_unknown_role(Compiler *c, const Expr *e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool comp_block(Compiler *c, const StmtList *list);
 /* Register a callable (procedure, table, ...) and its proto; NULL if the name is taken. */
 ProcSig *comp_declare_callable(Compiler *c, const Decl *d, SigKind kind, const ParamList *params, TypeRef ret);
@@ -136,6 +146,8 @@ ProcSig *comp_declare_callable(Compiler *c, const Decl *d, SigKind kind, const P
 FnState *comp_begin_params(Compiler *c, ProcSig *sig, const ParamList *params);
 
 /* tables.c */
+/* A '?' for `muster check` to list: where it is, and what it is ("table 'move', row line, column woods"). */
+void comp_list_unknown(Compiler *c, Span at, const char *what);
 /* The value of a constant cell or field (a literal, a fraction, a member); false after an error. */
 bool comp_const_value(Compiler *c, const Expr *e, Type want, Value *out);
 void comp_table(Compiler *c, ProcSig *sig, const Decl *d);

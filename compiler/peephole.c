@@ -22,6 +22,15 @@ static void put(uint8_t *code, uint32_t *offsets, int *n, const uint8_t *bytes, 
     *n += len;
 }
 
+/* Is the CONST at code[pc] one an instruction may take as its operand?
+ * Not an unknown (a '?', value.h): the fused forms take their constant as
+ * a value the rules text gives, so an unknown goes on the stack, where the
+ * instruction that needs it stops the run. */
+static bool fusable_const(const Proto *p, const uint8_t *code, int pc)
+{
+    return p->consts[chunk_u16(code + pc + 1)].tag != VAL_UNKNOWN;
+}
+
 void peephole_proto(Proto *p)
 {
     if (p->len == 0)
@@ -67,7 +76,7 @@ void peephole_proto(Proto *p)
             continue;
         }
         if (op == OP_CONST && pc + 6 < len && old[pc + 3] == OP_CONST && old[pc + 6] == OP_ROLL_POOL
-            && !target[pc + 3] && !target[pc + 6]) {
+            && !target[pc + 3] && !target[pc + 6] && fusable_const(p, old, pc) && fusable_const(p, old, pc + 3)) {
             /* a pool of a fixed number of dice of fixed sides */
             moved[pc + 3] = moved[pc + 6] = n;
             put(code, offsets, &n, (const uint8_t[]){ OP_ROLL_POOLK, old[pc + 1], old[pc + 2], old[pc + 4], old[pc + 5] },
@@ -75,7 +84,7 @@ void peephole_proto(Proto *p)
             pc += 7;
             continue;
         }
-        if (op == OP_CONST && pc + 3 < len && !target[pc + 3]) {
+        if (op == OP_CONST && pc + 3 < len && !target[pc + 3] && fusable_const(p, old, pc)) {
             /* a constant and the instruction that takes it */
             uint8_t next = old[pc + 3];
             int fused = next == OP_ROLL ? OP_ROLLK : next == OP_ADD ? OP_ADDK : next == OP_SUB ? OP_SUBK

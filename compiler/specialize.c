@@ -27,6 +27,7 @@ typedef struct AVal {
     int64_t lo, hi;
     bool pooled;             /* AV_TEMP: a pool of at most pn dice of ps sides */
     int64_t pn, ps;
+    bool maybe_unknown;      /* AV_TEMP: may be a value the rules text does not give (a table's '?') */
     int temp;
     Value v;
     int32_t type, n;
@@ -72,12 +73,36 @@ typedef struct Spec {
     bool failed;
     Slice *slices;           /* columns of two-key tables made so far */
     int nslices, slices_cap;
+    bool *temp_unknown;      /* per temp: its AVal's maybe_unknown (for tidy) */
 } Spec;
 
 static AVal known(Value v)
 {
     AVal a = { .kind = AV_KNOWN, .v = v };
     return a;
+}
+
+/* Is a certainly a value the rules text gives?  An unknown (value.h) stops
+ * the run where its value is needed, so what takes one must stay, in its
+ * place, even when nobody reads its result. */
+static bool surely_known(const AVal *a)
+{
+    switch (a->kind) {
+    case AV_KNOWN: return val_find_unknown(&a->v) == NULL;
+    case AV_TEMP: return !a->maybe_unknown;
+    case AV_REC:
+        for (int i = 0; i < a->n; i++)
+            if (!surely_known(&a->fields[i]))
+                return false;
+        return true;
+    }
+    return false;
+}
+
+/* A known value that is a known answer, not an unknown. */
+static bool known_value(const AVal *a)
+{
+    return a->kind == AV_KNOWN && a->v.tag != VAL_UNKNOWN;
 }
 
 /* ---- working out what is known ---- */
@@ -172,6 +197,16 @@ static AVal emit_op(Spec *S, const uint8_t *insn, int len, const AVal *in, int n
     S->groups[S->ngroups++] = g;
     AVal a = { .kind = AV_TEMP, .temp = g.temp };
     return a;
+}
+
+/* r, a temp just made, may be an unknown. */
+static AVal maybe_unknown(Spec *S, AVal r)
+{
+    if (r.kind == AV_TEMP) {
+        r.maybe_unknown = true;
+        S->temp_unknown[r.temp] = true;
+    }
+    return r;
 }
 
 /* A JUMP_FALSE on cond, to be patched; returns where it is. */
@@ -384,11 +419,15 @@ static void result_bounds(uint8_t op, const AVal *in, int n, AVal *r)
 }
 
 /* Can the instruction be dropped when nobody reads its result: it rolls
- * nothing and cannot fail on these inputs?  What opcodes.def says of it
- * (a VALUE that neither FAILS nor rolls DICE), or, for a few that fail
- * only on some inputs, what these inputs prove. */
-static bool removable(uint8_t op, const AVal *in)
+ * nothing and cannot fail on these n inputs?  Not if one may be an
+ * unknown, whose value it needs; else what opcodes.def says of it (a VALUE
+ * that neither FAILS nor rolls DICE), or, for a few that fail only on some
+ * inputs, what these inputs prove. */
+static bool removable(uint8_t op, const AVal *in, int n)
 {
+    for (int i = 0; i < n; i++)
+        if (!surely_known(&in[i]))
+            return false;
     if (op_is(op, OPF_VALUE) && !(op_info[op].effects & (OPF_FAILS | OPF_DICE)))
         return true;
     switch ((OpCode)op) {
@@ -449,10 +488,15 @@ static int column_of(Spec *S, int ti, Value key)
         c->cells = mem_alloc(sizeof(Value) * (size_t)(rows + 1));
         c->kinds = mem_alloc_atomic(sizeof(CellKind) * (size_t)(rows + 1));
         c->cell_offsets = mem_alloc_atomic(sizeof(uint32_t) * (size_t)(rows + 1));
+        /* its '?' cells are the table's own (their messages name the column) */
+        if (t->unknown_site)
+            c->unknown_site = mem_alloc_atomic(sizeof(int32_t) * (size_t)(rows + 1));
         for (int r = 0; r < rows; r++) {
             c->cells[r] = t->cells[r * ncols + col];
             c->kinds[r] = t->kinds[r * ncols + col];
             c->cell_offsets[r] = t->cell_offsets[r * ncols + col];
+            if (t->unknown_site)
+                c->unknown_site[r] = t->unknown_site[r * ncols + col];
         }
     }
     if (S->nslices == S->slices_cap) {
@@ -522,9 +566,9 @@ static void follow_jump(Spec *S, SState *st, const uint8_t *ip, uint8_t op, int 
         if (c.kind == AV_KNOWN && eval_insn(S, test, 1, vals, 2, &r))
             c = known(r);
         else
-            c = emit_op(S, test, 1, in, 2, off, true);
+            c = emit_op(S, test, 1, in, 2, off, removable(test[0], in, 2));
     }
-    if (c.kind == AV_KNOWN) {
+    if (known_value(&c)) {
         if (!c.v.as.b)
             fr->pc = target;
         return;
@@ -541,7 +585,7 @@ static void follow_and_or(Spec *S, SState *st, uint8_t op, int at, uint32_t off)
     AVal c = fr->stack[fr->sp - 1];
     int target = chunk_jump_target(fr->p->code, at);
     bool jump_on = op == OP_OR_JUMP;
-    if (c.kind == AV_KNOWN) {
+    if (known_value(&c)) {
         if (c.v.as.b == jump_on)
             fr->pc = target;
         else
@@ -596,7 +640,7 @@ static void follow_call(Spec *S, SState *st, const uint8_t *ip, int len, uint32_
         enter(st, callee, ci, args, argc);
         return;
     }
-    PUSHA(fr, emit_op(S, ip, len, args, argc, off, false));
+    PUSHA(fr, maybe_unknown(S, emit_op(S, ip, len, args, argc, off, false)));
 }
 
 /* RETURN (or RETURNL, whose local is already pushed): an inlined callee
@@ -615,10 +659,12 @@ static bool follow_return(Spec *S, SState *st, uint32_t off)
         if (r.kind == AV_REC) {
             r = r.fields[S->field];
         } else if (r.kind == AV_KNOWN) {
-            r = known(r.v.as.r->field[S->field]);
+            /* (a record the rules text does not give: its field is not given either) */
+            if (r.v.tag == VAL_RECORD)
+                r = known(r.v.as.r->field[S->field]);
         } else {
             uint8_t insn[2] = { OP_FIELD, (uint8_t)S->field };
-            r = emit_op(S, insn, 2, &r, 1, off, true);
+            r = maybe_unknown(S, emit_op(S, insn, 2, &r, 1, off, true));
         }
     }
     S->depth_now = 0;
@@ -658,11 +704,13 @@ static void follow_field(Spec *S, SFrame *fr, const uint8_t *ip, int len, uint32
         return;
     }
     if (r.kind == AV_KNOWN) {
-        fr->stack[fr->sp - 1] = known(r.v.as.r->field[ip[1]]);
+        /* (a record the rules text does not give: its field is not given either) */
+        if (r.v.tag == VAL_RECORD)
+            fr->stack[fr->sp - 1] = known(r.v.as.r->field[ip[1]]);
         return;
     }
     fr->sp--;
-    PUSHA(fr, emit_op(S, ip, len, &r, 1, off, true));
+    PUSHA(fr, maybe_unknown(S, emit_op(S, ip, len, &r, 1, off, true)));
 }
 
 /* An instruction that computes one value from one or two others: worked
@@ -692,7 +740,7 @@ static bool follow_value(Spec *S, SFrame *fr, const uint8_t *ip, uint8_t op, int
     }
     /* a two-key table looked up with its column known: one column of it */
     uint8_t sliced[3];
-    if (op == OP_TABLE && n == 2 && in[1].kind == AV_KNOWN) {
+    if (op == OP_TABLE && n == 2 && known_value(&in[1])) {
         int col_table = column_of(S, (int)chunk_u16(ip + 1), in[1].v);
         if (col_table >= 0) {
             sliced[0] = OP_TABLE;
@@ -719,7 +767,8 @@ static bool follow_value(Spec *S, SFrame *fr, const uint8_t *ip, uint8_t op, int
     result_bounds(op, in, n, &b);
     /* arithmetic within bounds cannot overflow */
     bool arith = op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_NEG || op == OP_ABS;
-    AVal r = emit_op(S, ip, len, in, n, off, removable(op, in) || (arith && b.ranged));
+    AVal r = emit_op(S, ip, len, in, n, off, removable(op, in, n) || (arith && b.ranged && surely_known(&in[0])
+                                                                        && (n < 2 || surely_known(&in[1]))));
     r.is_int = gives_int(op, in) || b.ranged;
     r.ranged = b.ranged;
     r.bounded = b.bounded;
@@ -728,6 +777,12 @@ static bool follow_value(Spec *S, SFrame *fr, const uint8_t *ip, uint8_t op, int
     r.pooled = b.pooled;
     r.pn = b.pn;
     r.ps = b.ps;
+    if (op == OP_TABLE) {
+        /* a '?' cell, or (an outcome's field) a member that is not given */
+        const Table *t = S->prog->tables[chunk_u16(ip + 1)];
+        if (t->unknown_site || (t->fields && !surely_known(&in[0])))
+            r = maybe_unknown(S, r);
+    }
     PUSHA(fr, r);
     return true;
 }
@@ -955,8 +1010,8 @@ static void tidy(Spec *S)
             int prev = i - 1;
             while (prev >= 0 && !keep[starts[prev]])
                 prev--;
-            if (prev < 0 || p->code[starts[prev]] != OP_LOAD)
-                continue;
+            if (prev < 0 || p->code[starts[prev]] != OP_LOAD || S->temp_unknown[p->code[starts[prev] + 1]])
+                continue;   /* (a test that may be a '?' stops the run: it stays) */
             int target = chunk_jump_target(p->code, pc);
             int nf = side(p, starts, ninsn, keep, i + 1, target, fa);
             int j = i + 1;
@@ -1085,6 +1140,9 @@ const Program *specialize_call(const Vm *vm, int index, const Value *args, int n
     S->ev.limits = vm->limits;
     S->ev.choices = vm->choices;
     S->field = field;
+    S->ev.quiet_unknown = true;   /* (what it meets is left for run time, which reports it) */
+    S->temp_unknown = mem_alloc_atomic(SPEC_MAX_TEMPS + 1);
+    memset(S->temp_unknown, 0, SPEC_MAX_TEMPS + 1);
     Proto *scratch = chunk_proto_new(S->prog, "(working out a known value)", top->decl_offset);
     scratch->hidden = true;
     S->scratch = S->prog->nprotos - 1;

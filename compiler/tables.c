@@ -376,6 +376,8 @@ static bool build_dim(Compiler *c, const char *table, const DimSpec *spec, const
     memset(out, 0, sizeof *out);
     out->n = n;
     out->labels = mem_alloc(sizeof(char *) * (size_t)(n + 1));
+    out->key_tag = t.kind == TY_ENUM ? VAL_ENUM : t.kind == TY_BOOL ? VAL_BOOL : VAL_INT;
+    out->key_enum = t.kind == TY_ENUM ? t.enum_id : 0;
     if (t.kind == TY_ENUM || t.kind == TY_BOOL)
         return build_index_dim(c, table, spec, keys, n, out);
     if (t.kind != TY_INT) {
@@ -386,7 +388,7 @@ static bool build_dim(Compiler *c, const char *table, const DimSpec *spec, const
     return build_int_dim(c, table, spec, keys, n, out);
 }
 
-static void add_unknown(Compiler *c, Span at, const char *what)
+void comp_list_unknown(Compiler *c, Span at, const char *what)
 {
     Compiled *out = c->out;
     int cap = out->nunknowns;
@@ -529,7 +531,7 @@ static void unknown_cell(Compiler *c, const char *title, const Decl *d, const Ta
                  col ? col : "?");
     else
         snprintf(what, 256, "%s, row %s", title, t->dim[0].labels[r] ? t->dim[0].labels[r] : "?");
-    add_unknown(c, at, what);
+    comp_list_unknown(c, at, what);
 }
 
 /* Cell k of row r (a table `width` cells wide). */
@@ -679,7 +681,7 @@ static bool member_fields(Compiler *c, const Decl *d, const ParamList *fields, c
             t->kinds[at] = CELL_UNKNOWN;
             char *what = mem_alloc_atomic(256);
             snprintf(what, 256, "outcome %s, %s, field %s", d->name, mem->name, fields->items[f].name);
-            add_unknown(c, v->span, what);
+            comp_list_unknown(c, v->span, what);
         } else {
             ok &= comp_const_value(c, v, types[f], &t->cells[at]);
         }
@@ -709,7 +711,10 @@ void comp_outcome_fields(Compiler *c, int enum_id, const Decl *d)
         return;
     Table *t = new_table(d->name, 2, n, fields->n);
     t->dim[0] = identity_dim(n);
+    t->dim[0].key_tag = VAL_ENUM;
+    t->dim[0].key_enum = enum_id;
     t->dim[1] = identity_dim(fields->n);
+    t->fields = true;
     /* name members and fields in messages, not their numbers */
     t->dim[0].labels = mem_alloc(sizeof(char *) * (size_t)(n + 1));
     for (int m = 0; m < n; m++)
@@ -733,6 +738,8 @@ int comp_text_table(Compiler *c, int enum_id)
     sprintf(name, "text of %s", e->name);
     Table *t = new_table(name, 1, e->nmembers, 1);
     t->dim[0] = identity_dim(e->nmembers);
+    t->dim[0].key_tag = VAL_ENUM;
+    t->dim[0].key_enum = enum_id;
     for (int m = 0; m < e->nmembers; m++) {
         const char *s = e->texts && e->texts[m] ? e->texts[m] : e->members[m];
         t->cells[m] = val_str(val_new_str(s, strlen(s)));

@@ -908,6 +908,7 @@ primary
     | FALSE          { $$ = ast_expr(EX_BOOL, @$); $$->as.b = false; }
     | STRING         { $$ = ast_expr(EX_STR, @$); $$->as.str.bytes = $1.bytes; $$->as.str.len = $1.len; }
     | IDENT          { $$ = ast_expr(EX_NAME, @$); $$->as.name = $1; }
+    | '?'            { $$ = ast_expr(EX_UNKNOWN, @$); }   /* a value the rules text does not give */
     | primary '.' IDENT {
           $$ = ast_expr(EX_MEMBER, @$);
           $$->as.member.object = $1; $$->as.member.member = $3; $$->as.member.member_span = @3;
@@ -936,8 +937,6 @@ args
 arg
     : expr           { $$ = (Arg){ NULL, @1, $1 }; }
     | IDENT ':' expr { $$ = (Arg){ $1, @1, $3 }; }
-    | '?'            { $$ = (Arg){ NULL, @1, ast_expr(EX_UNKNOWN, @1) }; }   /* an outcome field the text leaves out */
-    | IDENT ':' '?'  { $$ = (Arg){ $1, @1, ast_expr(EX_UNKNOWN, @3) }; }
     ;
 
 %%
@@ -1025,7 +1024,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
     else if (found == YYSYMBOL_DIE && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (dice are rolled with 'roll', as in 'roll 2d6')");
     else if (first == '?' && loc->end == loc->begin + 1 && len < sizeof msg)
-        snprintf(msg + len, sizeof msg - len, " ('?' marks a table cell or outcome field the rules text does not give)");
+        snprintf(msg + len, sizeof msg - len, " ('?' stands for a value the rules text does not give, where a value is written)");
     else if (comparison && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (comparisons do not chain: write 'a < x and x < b')");
     else if (loc->end == loc->begin + 1 && first == '=' && expects(expected, n, YYSYMBOL_EQ) && len < sizeof msg)

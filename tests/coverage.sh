@@ -17,7 +17,7 @@ cases=(
     "rules/fire-and-fury.muster musketry_effect weapon=rm range=close stands=4"
     "rules/for-reign-or-ruin.muster shoot sht=6 def=4"
     "rules/republic.muster maneuver_roll division_commander=energetic proficient_within_2=1"
-    "rules/republic.muster assault_round table=pitched_battle attacker_grade=veteran defender_grade=average --field difference"
+    "rules/republic.muster assault_round table=pitched_battle attacker_grade=veteran defender_grade=average --field defender_panic"
     "tests/golden/odds.muster hits n=7"
     "tests/golden/odds.muster two_dice"
     "tests/golden/odds.muster roll_off"

@@ -137,8 +137,40 @@ static void index_cells(Table *t)
     t->fast = fast;
 }
 
+int chunk_add_unknown(Program *prog, UnknownSite site)
+{
+    if (prog->nunknowns == prog->unknowns_cap) {
+        int cap = prog->unknowns_cap ? prog->unknowns_cap * 2 : 8;
+        prog->unknowns = mem_realloc(prog->unknowns, sizeof(UnknownSite) * (size_t)prog->unknowns_cap,
+                                     sizeof(UnknownSite) * (size_t)cap, 0);
+        prog->unknowns_cap = cap;
+    }
+    prog->unknowns[prog->nunknowns] = site;
+    return prog->nunknowns++;
+}
+
+/* Each '?' cell of table number `index` gets its entry in prog->unknowns. */
+static void add_unknown_cells(Program *prog, Table *t, int index)
+{
+    if (t->unknown_site)
+        return;
+    int ncells = t->col_rows ? t->dim[0].n : t->dim[0].n * (t->ndims == 2 ? t->dim[1].n : 1);
+    for (int i = 0; i < ncells; i++) {
+        if (t->kinds[i] != CELL_UNKNOWN)
+            continue;
+        if (!t->unknown_site) {
+            t->unknown_site = mem_alloc_atomic(sizeof(int32_t) * (size_t)(ncells + 1));
+            for (int k = 0; k < ncells; k++)
+                t->unknown_site[k] = -1;
+        }
+        uint32_t offset = t->cell_offsets ? t->cell_offsets[i] : 0;   /* (a table made by hand may have none) */
+        t->unknown_site[i] = chunk_add_unknown(prog, (UnknownSite){ .table = index, .cell = i, .offset = offset });
+    }
+}
+
 int chunk_add_table(Program *prog, Table *t)
 {
+    add_unknown_cells(prog, t, prog->ntables);
     for (int i = 0; i < t->ndims; i++)
         index_dim(&t->dim[i]);
     if (t->col_rows && t->ndims == 2)
@@ -255,7 +287,7 @@ int chunk_insn_pops(const Program *prog, const uint8_t *ip)
     if (n != OP_VARIES)
         return n;
     switch ((OpCode)ip[0]) {
-    case OP_CALL: case OP_RECORD: return ip[3];
+    case OP_CALL: case OP_RECORD: case OP_PROB: return ip[3];
     case OP_TABLE: return prog->tables[chunk_u16(ip + 1)]->ndims;
     default: return 0;   /* (a unit test checks that none is missing) */
     }
@@ -344,7 +376,10 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             fprintf(out, " %-5u ; %s", chunk_u16(ip + 1), prog->enums[chunk_u16(ip + 1)].name);
             break;
         case OP_PROB:
-            fprintf(out, " %-5u ; %s", chunk_u16(ip + 1), prog->protos[chunk_u16(ip + 1)]->name);
+            if (ip[3])
+                fprintf(out, " %-5u ; %s, %u args", chunk_u16(ip + 1), prog->protos[chunk_u16(ip + 1)]->name, ip[3]);
+            else
+                fprintf(out, " %-5u ; %s", chunk_u16(ip + 1), prog->protos[chunk_u16(ip + 1)]->name);
             break;
         case OP_PICK:
             fprintf(out, " %u %u ; %s = %s", chunk_u16(ip + 1), chunk_u16(ip + 3), prog->enums[chunk_u16(ip + 1)].name,

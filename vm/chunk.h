@@ -60,6 +60,8 @@ typedef struct TableDim {
     int64_t *lo, *hi;        /* KEYS_INTS/RANGES: sorted; INT64_MIN/MAX for open ends */
     int *row;                /* KEYS_INTS/RANGES: the row of each entry */
     const char **labels;     /* how each row is written, for messages */
+    ValTag key_tag;          /* what a key is (VAL_INT, VAL_ENUM of key_enum, VAL_BOOL): to print */
+    int32_t key_enum;        /* the keys a '?' cell was met with (see vm_unknown_text) */
     /* KEYS_INTS/RANGES over a small span of keys: the row of every key in
      * [direct_lo, direct_lo + direct_n) looked up once (chunk_add_table),
      * and the rows below and above it (-1: none); NULL otherwise */
@@ -71,11 +73,13 @@ typedef struct TableDim {
 typedef struct Table {
     const char *name;
     bool bands;              /* a `bands` block: rows are ranges of a total */
+    bool fields;             /* an outcome's fields (member x field): a field of an unknown member is that unknown */
     int ndims;               /* 1 or 2 */
     TableDim dim[2];
     Value *cells;            /* rows x columns */
     CellKind *kinds;
     uint32_t *cell_offsets;  /* position where each cell is written */
+    int32_t *unknown_site;   /* per cell: a '?' cell's index in Program.unknowns (chunk_add_table) */
     const char **row_texts;  /* bands: the sheet's words for each row, or NULL */
     TableDim *col_rows;      /* `column` blocks: each column's own rows (into the one list of rows), or NULL */
     /* One key over a small span (chunk_add_table): the cell each key in
@@ -86,6 +90,18 @@ typedef struct Table {
     int fast_n;
 } Table;
 
+/* A '?': a value the rules text does not give, as a table's cell (an
+ * outcome's field among them) or written as an expression.  An unknown
+ * value (value.h) names the '?' it came from by its index in
+ * Program.unknowns; the VM words its message from it (vm_unknown_text). */
+typedef struct UnknownSite {
+    int table;               /* the table it is a cell of, or -1: a '?' written as an expression */
+    int cell;                /* the cell, in the table's cells */
+    uint32_t offset;         /* position where it is written */
+    const char *owner;       /* an expression: the declaration it is in ("procedure 'volley'") */
+    const char *what;        /* ... and what it stands for ("its result"), or NULL */
+} UnknownSite;
+
 typedef struct Program {
     Proto **protos;
     int nprotos, protos_cap;
@@ -95,6 +111,8 @@ typedef struct Program {
     int nrecords, records_cap;
     Table **tables;
     int ntables, tables_cap;
+    UnknownSite *unknowns;   /* every '?' of the program */
+    int nunknowns, unknowns_cap;
 } Program;
 
 Program *chunk_program_new(void);
@@ -104,8 +122,11 @@ int chunk_emit(Proto *p, uint8_t byte, uint32_t offset);
 /* Add a constant (reusing an equal int/enum constant) and return its index. */
 int chunk_const(Proto *p, Value v);
 /* Add a table; returns its index.  Indexes its int keys directly where
- * their span is small. */
+ * their span is small, and adds its '?' cells to prog->unknowns (unless
+ * t->unknown_site is already set: a table made from another's cells). */
 int chunk_add_table(Program *prog, Table *t);
+/* Add a '?' to prog->unknowns; returns its index. */
+int chunk_add_unknown(Program *prog, UnknownSite site);
 /* The row (or column) an int key selects in a KEYS_INTS or KEYS_RANGES
  * dimension, or -1: by binary search (chunk_dim_search), or, inline, from
  * the direct index where the dimension has one. */

@@ -102,10 +102,12 @@ typedef struct Slab {
 
 #define SLAB_CHUNK 32
 
-/* A claim worked out, for the choices it was worked out under. */
+/* A claim worked out, for the arguments and choices it was worked out under. */
 typedef struct ClaimMemo {
     int proto;
     int *choices;            /* a copy; NULL: every default */
+    Value *args;             /* its arguments, kept (vm_keep): the caller's names it uses */
+    int nargs;
     Value odds;
     struct ClaimMemo *next;
 } ClaimMemo;
@@ -1440,7 +1442,11 @@ static bool same_choices(const int *a, const int *b, int n)
     return !memcmp(a, b, sizeof(int) * (size_t)n);
 }
 
-ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, size_t whylen)
+static const char claim_not_given[] =
+    "prob(): some outcomes reach a value the rules text does not give, so the odds are not known";
+
+ExactStatus exact_claim(Vm *vm, int proto, const Value *call_args, int nargs, int depth, Value *out, char *why,
+                        size_t whylen)
 {
     const Proto *p = vm->prog->protos[proto];
     if (vm->base_depth + depth + 1 >= vm->limits.max_depth) {
@@ -1448,15 +1454,37 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
                  vm->limits.max_depth, p->name);
         return EXACT_FAILED;
     }
+    Engine *e = vm->intercept == engine_intercept ? vm->intercept_ud : NULL;
+    /* The arguments are the claim's own: inside an exact count a lazy pool
+     * among them goes as its faces (deciding them on the count's path). */
+    const Value *args = call_args;
+    if (e && nargs) {
+        Value *settled = mem_alloc(sizeof(Value) * (size_t)nargs);
+        for (int i = 0; i < nargs; i++) {
+            settled[i] = call_args[i];
+            if (settle_value(e, &settled[i])) {
+                snprintf(why, whylen, "%s", e->halt == EXACT_OVER_BUDGET ? "over the budget of the exact count"
+                                                                          : vm->error);
+                return e->halt == EXACT_OVER_BUDGET ? EXACT_OVER_BUDGET : EXACT_FAILED;
+            }
+        }
+        args = settled;
+    }
     int nenums = vm->prog->nenums;
     if (vm->claims)
         for (const ClaimMemo *m = vm->claims->first; m; m = m->next)
-            if (m->proto == proto && same_choices(m->choices, vm->choices, nenums)) {
+            if (m->proto == proto && same_choices(m->choices, vm->choices, nenums) && same_args(m->args, args, nargs)) {
                 *out = m->odds;
                 return EXACT_DONE;
             }
     if (too_deep(vm, p->name, why, whylen))
         return EXACT_FAILED;
+    /* worked out now and remembered: what lives in a trial's arena is
+     * copied out (nothing is allocated when the claim is remembered) */
+    Value *kept = mem_alloc(sizeof(Value) * (size_t)(nargs + 1));
+    for (int i = 0; i < nargs; i++)
+        kept[i] = vm_keep(args[i]);
+    args = kept;
     /* the estimate past the budget, if the machine's owner gave one */
     const ExactFallback *fallback = vm->limits.claim_fallback;
     if (fallback && fallback->trials == 0)
@@ -1464,7 +1492,6 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
     /* Inside an exact count, the claim's runs are that count's too, and may
      * take only what its budget has left: past it the count is over budget
      * (which a claim worked out on its own may never be). */
-    Engine *e = vm->intercept == engine_intercept ? vm->intercept_ud : NULL;
     uint64_t cap = CLAIM_BUDGET;
     bool limited = false;
     if (e) {
@@ -1484,8 +1511,12 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
     }
     Shared shared = { .opts = &o };
     ExactResult r;
-    ExactStatus counted = distribution(inner, &shared, proto, NULL, 0, NULL, NULL, &r);
+    ExactStatus counted = distribution(inner, &shared, proto, args, nargs, NULL, NULL, &r);
     fw_cache_free(shared.fw);
+    /* a claim that is itself an unknown on some path is not known either */
+    for (int i = 0; i < r.n; i++)
+        if (r.outcomes[i].value.tag == VAL_UNKNOWN)
+            mpq_add(r.not_given, r.not_given, r.outcomes[i].p);
     if (e)
         e->shared->runs += shared.runs < cap ? shared.runs : cap;
     if (counted == EXACT_STOPPED) {
@@ -1502,7 +1533,7 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
     bool big = false;
     if (counted == EXACT_DONE) {
         for (int i = 0; i < r.n; i++)
-            if (r.outcomes[i].value.as.b)
+            if (r.outcomes[i].value.tag != VAL_UNKNOWN && r.outcomes[i].value.as.b)
                 mpq_add(q, q, r.outcomes[i].p);
         big = !mpz_fits_slong_p(mpq_numref(q)) || !mpz_fits_slong_p(mpq_denref(q));
     }
@@ -1540,13 +1571,18 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
         int64_t yes = 0;
         for (uint64_t i = 0; i < fallback->trials; i++) {
             Value v;
-            if (vm_call(inner, proto, NULL, 0, &v)) {
-                snprintf(why, whylen, "%s%.280s", strncmp(inner->error, "prob(): ", 8) ? "prob(): " : "", inner->error);
-                exact_clear(&r);
-                mpq_clear(q);
-                return EXACT_FAILED;
+            int rc = vm_call(inner, proto, args, nargs, &v);
+            if (rc == 0 && v.tag != VAL_UNKNOWN) {
+                yes += v.as.b;
+                continue;
             }
-            yes += v.as.b;
+            if (rc == 0 || inner->error_unknown)
+                snprintf(why, whylen, "%s", claim_not_given);
+            else
+                snprintf(why, whylen, "%s%.280s", strncmp(inner->error, "prob(): ", 8) ? "prob(): " : "", inner->error);
+            exact_clear(&r);
+            mpq_clear(q);
+            return EXACT_FAILED;
         }
         val_make_rat(yes, (int64_t)fallback->trials, out);
     } else {
@@ -1565,6 +1601,8 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
             m->choices = mem_alloc_atomic(sizeof(int) * (size_t)(nenums + 1));
             memcpy(m->choices, vm->choices, sizeof(int) * (size_t)nenums);
         }
+        m->args = kept;
+        m->nargs = nargs;
         m->odds = *out;
         m->next = vm->claims->first;
         vm->claims->first = m;

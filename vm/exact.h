@@ -123,14 +123,18 @@ void exact_clear(ExactResult *r);
 int exact_call(Vm *vm, int index, const Value *args, int nargs, Value *result);
 
 /* prob(claim), for OP_PROB at frame `depth` of vm: the probability that the
- * claim protos[proto] (no arguments, a bool) is true, as a rat in *out.
- * Exact when that takes at most EXACT_DEFAULT_BUDGET runs, else estimated
- * as vm->limits.claim_fallback says.  Worked out once per claim and choices
- * for vm and the machines nested in it.  Returns EXACT_DONE (0) with *out
- * set; EXACT_FAILED with the reason in why; or, inside an exact count whose
- * budget has too little left for the claim (its runs count towards that
- * budget), EXACT_OVER_BUDGET, and that count ends over budget. */
-ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, size_t whylen);
+ * claim protos[proto] (a bool) is true of its arguments args[0..nargs) (the
+ * values of the caller's names it uses), as a rat in *out.  Exact when that
+ * takes at most EXACT_DEFAULT_BUDGET runs, else estimated as
+ * vm->limits.claim_fallback says.  Worked out once per claim, arguments and
+ * choices for vm and the machines nested in it.  Returns EXACT_DONE (0)
+ * with *out set; EXACT_FAILED with the reason in why (a claim that may need
+ * or be a value the rules text does not give has no known odds); or,
+ * inside an exact count whose budget has too little left for the claim
+ * (its runs count towards that budget), EXACT_OVER_BUDGET, and that count
+ * ends over budget. */
+ExactStatus exact_claim(Vm *vm, int proto, const Value *args, int nargs, int depth, Value *out, char *why,
+                        size_t whylen);
 
 /* The mean and the variance of a numeric distribution's outcomes (those
  * with a value), exact; false when no outcome has any probability.  Linear

@@ -270,8 +270,9 @@ static int tag_rank(ValTag t)
     case VAL_STR: return 3;
     case VAL_POOL: return 4;
     case VAL_RECORD: return 5;
+    case VAL_UNKNOWN: return 6;
     }
-    return 6;
+    return 7;
 }
 
 int val_order(Value a, Value b)
@@ -315,8 +316,23 @@ int val_order(Value a, Value b)
         }
         return 0;
     }
+    case VAL_UNKNOWN:
+        /* the same '?' met with the same keys is the same unknown */
+        if (a.enum_id != b.enum_id)
+            return a.enum_id < b.enum_id ? -1 : 1;
+        return (a.as.i > b.as.i) - (a.as.i < b.as.i);
     }
     return 0;
+}
+
+const Value *val_find_unknown_in_record(const Value *v)
+{
+    for (int32_t i = 0; i < v->as.r->n; i++) {
+        const Value *u = val_find_unknown(&v->as.r->field[i]);
+        if (u)
+            return u;
+    }
+    return NULL;
 }
 
 static void print_pool(FILE *out, const Pool *p)
@@ -370,6 +386,7 @@ void val_print(FILE *out, Value v, const Program *prog)
         fputc(')', out);
         break;
     }
+    case VAL_UNKNOWN: fputc('?', out); break;
     }
 }
 
@@ -457,5 +474,6 @@ void val_print_json(FILE *out, Value v, const Program *prog)
         break;
     }
     case VAL_STR: val_json_string(out, v.as.s->bytes, v.as.s->len); break;
+    case VAL_UNKNOWN: fputs("null", out); break;
     }
 }

@@ -27,7 +27,8 @@ typedef enum {
     VAL_STR,
     VAL_ENUM,
     VAL_POOL,
-    VAL_RECORD
+    VAL_RECORD,
+    VAL_UNKNOWN             /* a value the rules text does not give ('?'): see val_unknown */
 } ValTag;
 
 typedef struct MuStr {
@@ -65,6 +66,13 @@ typedef struct Value {
         const Record *r;
     } as;
 } Value;
+/* An unknown (VAL_UNKNOWN) stands for a value of any type that the rules
+ * text does not give.  It may be stored, passed, returned and kept in a
+ * record field like any value; only what needs its value (arithmetic, a
+ * comparison, a branch, a table key, the result asked about) stops on it.
+ * enum_id is the '?' it came from, an index in Program.unknowns (chunk.h),
+ * and as.i the row key (an int, a member's index, a bool) of the table
+ * lookup that met it, for its message. */
 
 struct Record {
     int32_t type;           /* which record type */
@@ -127,6 +135,17 @@ static inline Value val_enum(int32_t id, int64_t index) { return val_make(VAL_EN
 static inline Value val_str(const MuStr *s) { return val_make(VAL_STR, 0, (int64_t)(intptr_t)s); }
 static inline Value val_pool(const Pool *p) { return val_make(VAL_POOL, 0, (int64_t)(intptr_t)p); }
 static inline Value val_record(const Record *r) { return val_make(VAL_RECORD, 0, (int64_t)(intptr_t)r); }
+static inline Value val_unknown(int32_t site, int64_t row_key) { return val_make(VAL_UNKNOWN, site, row_key); }
+/* The first unknown in v (v itself, or in a field of a record, depth
+ * first), or NULL.  Inline for the usual answer, asked of every simulated
+ * trial's result. */
+const Value *val_find_unknown_in_record(const Value *v);
+static inline const Value *val_find_unknown(const Value *v)
+{
+    if (v->tag == VAL_UNKNOWN)
+        return v;
+    return v->tag == VAL_RECORD ? val_find_unknown_in_record(v) : NULL;
+}
 
 /* A rational from num/den, reduced; den must not be 0.  Returns false on
  * overflow of int64. */
@@ -154,12 +173,14 @@ int val_num_cmp(Value a, Value b);
 /* Equality of two values of the same static type. */
 bool val_equal(Value a, Value b);
 /* Total order used to sort outcomes: numbers by value, then bools, enums by
- * (enum, index), strings bytewise, pools by size then faces. */
+ * (enum, index), strings bytewise, pools by size then faces, records field
+ * by field, unknowns last (by the '?' they came from). */
 int val_order(Value a, Value b);
 
-/* Text form: 7, 3/2, true, light, "text", [1, 4, 6], Unit(melee: 3).  JSON
- * form: numbers, a non-integral rational as the string "3/2", enums as
- * "name", pools as an array of faces, records as objects.  `prog` supplies
+/* Text form: 7, 3/2, true, light, "text", [1, 4, 6], Unit(melee: 3), and
+ * ? for an unknown.  JSON form: numbers, a non-integral rational as the
+ * string "3/2", enums as "name", pools as an array of faces, records as
+ * objects, an unknown as null.  `prog` supplies
  * the names (NULL prints placeholders). */
 void val_print(FILE *out, Value v, const struct Program *prog);
 void val_print_json(FILE *out, Value v, const struct Program *prog);

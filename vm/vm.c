@@ -231,6 +231,7 @@ static int fail(Vm *vm, const Proto *p, const uint8_t *ip, const char *fmt, ...)
     va_end(ap);
     vm->error_proto = p;
     vm->error_offset = p && ip ? p->offsets[ip - p->code] : (p ? p->decl_offset : 0);
+    vm->error_needed = false;
     memo_abandon(vm, vm->error_depth);
     return -1;
 }
@@ -251,21 +252,130 @@ static void key_text(char *buf, size_t len, Value key, const Program *prog)
     fclose(f);
 }
 
-static bool compare_other(const Value *a, const Value *b, CmpOp op)
+/* 1 or 0, whether a op b holds; or -1 when a or b is, or holds (a record's
+ * field), an unknown, whose value the comparison needs: *unknown is it. */
+static int compare_other(const Value *a, const Value *b, CmpOp op, Value *unknown)
 {
+    const Value *u = val_find_unknown(a);
+    if (!u)
+        u = val_find_unknown(b);
+    if (u) {
+        *unknown = *u;
+        return -1;
+    }
     bool numeric = (a->tag == VAL_INT || a->tag == VAL_RAT) && (b->tag == VAL_INT || b->tag == VAL_RAT);
     return cmp_holds(numeric ? val_num_cmp(*a, *b) : val_order(*a, *b), op);
 }
 
 /* Inline for the common cases: two ints, two members of one enum, two
  * bools; anything else out of line. */
-static inline __attribute__((always_inline)) bool compare(const Value *a, const Value *b, CmpOp op)
+static inline __attribute__((always_inline)) int compare(const Value *a, const Value *b, CmpOp op, Value *unknown)
 {
     if (a->tag == b->tag && (a->tag == VAL_INT || a->tag == VAL_ENUM) && a->enum_id == b->enum_id)
         return cmp_holds((a->as.i > b->as.i) - (a->as.i < b->as.i), op);
     if (a->tag == VAL_BOOL && b->tag == VAL_BOOL)
         return cmp_holds((int)a->as.b - (int)b->as.b, op);
-    return compare_other(a, b, op);
+    return compare_other(a, b, op, unknown);
+}
+
+/* ---- values the rules text does not give ---- */
+
+/* The key payload k of dimension d, as the value it was. */
+static Value dim_key(const TableDim *d, int64_t k)
+{
+    return d->key_tag == VAL_BOOL ? val_bool(k != 0) : val_make(d->key_tag, d->key_enum, k);
+}
+
+/* The key that selects column `col` of d (columns are single keys). */
+static Value column_key(const TableDim *d, int col)
+{
+    for (int k = 0; k < d->nkeys; k++)
+        if (d->mode == KEYS_INDEX ? d->index[k] == col : d->row[k] == col)
+            return dim_key(d, d->mode == KEYS_INDEX ? k : d->lo[k]);
+    return val_int(col);
+}
+
+/* The column of cell `cell` of table t. */
+static int cell_column(const Table *t, int cell)
+{
+    if (!t->col_rows)
+        return cell % t->dim[1].n;
+    for (int b = 0; b < t->dim[1].n; b++) {
+        const TableDim *rows = &t->col_rows[b];
+        for (int k = 0; k < rows->nkeys; k++)
+            if ((rows->mode == KEYS_INDEX ? rows->index[k] : rows->row[k]) == cell)
+                return b;
+    }
+    return 0;
+}
+
+void vm_unknown_text(const Program *prog, Value u, char *buf, size_t len)
+{
+    const UnknownSite *s = &prog->unknowns[u.enum_id];
+    if (s->table < 0) {
+        if (s->what)
+            snprintf(buf, len, "%s gives no value for %s: the rules text does not say (marked '?')", s->owner,
+                     s->what);
+        else
+            snprintf(buf, len, "%s gives no value here: the rules text does not say (marked '?')", s->owner);
+        return;
+    }
+    const Table *t = prog->tables[s->table];
+    char k0[64], k1[64] = "";
+    /* (the rows of column blocks are each column's own; their keys are alike) */
+    key_text(k0, sizeof k0, dim_key(t->col_rows ? &t->col_rows[0] : &t->dim[0], u.as.q.num), prog);
+    if (t->ndims == 2) {
+        /* the column from the cell (a lookup in one column of the table,
+         * made by the specializer, has only the row's key) */
+        int col = cell_column(t, s->cell);
+        if (t->dim[1].labels && t->dim[1].mode == KEYS_INDEX && !t->col_rows)
+            snprintf(k1, sizeof k1, "%s", t->dim[1].labels[col]);   /* a field's name, not its number */
+        else
+            key_text(k1, sizeof k1, column_key(&t->dim[1], col), prog);
+    }
+    snprintf(buf, len, "table '%s' gives no value for %s%s%s: the rules text does not say (marked '?')", t->name,
+             k0, t->ndims == 2 ? ", " : "", k1);
+}
+
+uint32_t vm_unknown_offset(const Program *prog, Value u)
+{
+    return prog->unknowns[u.enum_id].offset;
+}
+
+/* The run stops on unknown u: its message (or, for an owner that only
+ * counts such runs, a short one), pointing at the '?'. */
+static void set_unknown_error(Vm *vm, Value u)
+{
+    if (vm->quiet_unknown) {
+        static const char quiet[] = "a value the rules text does not give is needed here (marked '?')";
+        memcpy(vm->error, quiet, sizeof quiet);
+    } else {
+        vm_unknown_text(vm->prog, u, vm->error, sizeof vm->error);
+    }
+    vm->error_unknown = true;
+    vm->error_offset = vm_unknown_offset(vm->prog, u);
+}
+
+void vm_unknown_error(Vm *vm, Value u, const Proto *in)
+{
+    set_unknown_error(vm, u);
+    vm->error_proto = in;
+    vm->error_depth = 0;
+    vm->error_needed = false;
+}
+
+/* Instruction `at` of p, in frame `depth`, needs the value of unknown u:
+ * the run stops (-1), the error pointing at the '?', and the place that
+ * needed it kept for a note. */
+static int need_unknown(Vm *vm, const Proto *p, const uint8_t *at, int depth, Value u)
+{
+    vm->error_depth = depth;
+    set_unknown_error(vm, u);
+    vm->error_proto = p;
+    vm->error_needed = true;
+    vm->error_needed_offset = p->offsets[at - p->code];
+    memo_abandon(vm, depth);
+    return -1;
 }
 
 /* ---- the loop's rare and heavy cases, out of line ----
@@ -351,18 +461,19 @@ static bool roll_pool(Vm *vm, const Proto *p, const uint8_t *at, Rng *rng, int64
 
 /* How a table lookup that missed the fast path ended. */
 typedef enum {
-    LOOKUP_VALUE,            /* the cell's value replaces the keys on the stack */
-    LOOKUP_SKIP,             /* a '?' cell in one of many runs: count it and go on to the next run */
-    LOOKUP_FAILED,           /* an error, in vm->error (or a quiet '?', vm->error_unknown) */
+    LOOKUP_VALUE,            /* the cell's value (or a '?' cell's unknown) replaces the keys on the stack */
+    LOOKUP_UNKNOWN,          /* a key is an unknown (*unknown), whose value the lookup needs */
+    LOOKUP_FAILED,           /* an error, in vm->error */
 } Lookup;
 
 /* Table t looked up on the key(s) on top of *sp, by the instruction that
  * ends at `ip`, in frame `depth`: the general path (two keys, bands,
  * columns with rows of their own, a row shown in an explanation, a key
- * with no row, a cell with no value).  `many`: one of many runs, where a
- * '?' may be skipped. */
+ * with no row, a cell with no value, a key that is an unknown).  A '?'
+ * cell gives an unknown, which stops the run only where its value is
+ * needed; a field of an unknown outcome is that unknown. */
 static Lookup table_lookup(Vm *vm, const Proto *p, const uint8_t *ip, const Table *t, Value **spp,
-                          int depth, bool many)
+                          int depth, Value *unknown)
 {
     const Program *prog = vm->prog;
     Value *sp = *spp;
@@ -378,6 +489,15 @@ static Lookup table_lookup(Vm *vm, const Proto *p, const uint8_t *ip, const Tabl
         keys[0] = *--sp;
     }
     *spp = sp;
+    if (keys[0].tag == VAL_UNKNOWN && t->fields) {
+        *(*spp)++ = keys[0];
+        return LOOKUP_VALUE;
+    }
+    for (int d = 0; d < t->ndims; d++)
+        if (keys[d].tag == VAL_UNKNOWN) {
+            *unknown = keys[d];
+            return LOOKUP_UNKNOWN;
+        }
     for (int d = t->col_rows ? 1 : 0; d < t->ndims; d++) {
         at[d] = chunk_key_find(&t->dim[d], keys[d]);
         if (at[d] < 0) {
@@ -405,17 +525,12 @@ static Lookup table_lookup(Vm *vm, const Proto *p, const uint8_t *ip, const Tabl
     int cell = t->col_rows ? at[0] : at[0] * (t->ndims == 2 ? t->dim[1].n : 1) + at[1];
     if (t->row_texts && t->row_texts[at[0]] && vm->trace && vm->trace->on_row)
         vm->trace->on_row(vm->trace->ud, p, p->offsets[ip - 3 - p->code], (int)chunk_u16(ip - 2), at[0]);
-    if (t->kinds[cell] == CELL_UNKNOWN && vm->skip_unknown && many)
-        return LOOKUP_SKIP;
-    if (t->kinds[cell] == CELL_UNKNOWN && vm->quiet_unknown) {
-        /* counted, not reported: where it is is all the owner needs */
-        vm->error_unknown = true;
-        static const char quiet[] = "a table gives no value here: the rules text does not say (marked '?')";
-        memcpy(vm->error, quiet, sizeof quiet);
-        vm->error_proto = p;
-        vm->error_offset = t->cell_offsets[cell];
-        memo_abandon(vm, depth);
-        return LOOKUP_FAILED;
+    if (t->kinds[cell] == CELL_UNKNOWN) {
+        /* the row's key goes with it, for its message (a row may stand for
+         * a range of keys; a column is one) */
+        int64_t k = keys[0].tag == VAL_BOOL ? (int64_t)keys[0].as.b : keys[0].as.i;
+        *(*spp)++ = val_unknown(t->unknown_site[cell], k);
+        return LOOKUP_VALUE;
     }
     if (t->kinds[cell] != CELL_VALUE) {
         char k0[64], k1[64] = "";
@@ -424,10 +539,7 @@ static Lookup table_lookup(Vm *vm, const Proto *p, const uint8_t *ip, const Tabl
             key_text(k1, sizeof k1, keys[1], prog);
         if (t->ndims == 2 && t->dim[1].labels && t->dim[1].mode == KEYS_INDEX && !t->col_rows)
             snprintf(k1, sizeof k1, "%s", t->dim[1].labels[at[1]]);   /* a field's name, not its number */
-        vm->error_unknown = t->kinds[cell] == CELL_UNKNOWN;
-        fail(vm, p, ip - 3, t->kinds[cell] == CELL_UNKNOWN
-             ? "table '%s' gives no value for %s%s%s: the rules text does not say (marked '?')"
-             : "table '%s' has no value for %s%s%s: it does not apply (marked '-')",
+        fail(vm, p, ip - 3, "table '%s' has no value for %s%s%s: it does not apply (marked '-')",
              t->name, k0, t->ndims == 2 ? ", " : "", k1);
         vm->error_offset = t->cell_offsets[cell];
         return LOOKUP_FAILED;
@@ -456,6 +568,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
     const Proto *p = prog->protos[index];
     vm->error_depth = 0;
     vm->error_unknown = false;
+    vm->error_needed = false;
     if (nargs != p->nparams)
         return fail(vm, p, NULL, "'%s' takes %d arguments, %d given", p->name, p->nparams, nargs);
     if (p->nlocals + p->max_stack > vm->stack_size)
@@ -482,12 +595,20 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
 #define NEXT_RUN() do { if (vm->scratch) arena_reset(vm->scratch); \
         steps = 0; rerolls = 0; ip = p->code; sp = base + p->nlocals; } while (0)
 #define ERR(...) do { SAVE_RUN(); return fail(vm, p, ip - 1, __VA_ARGS__); } while (0)
-#define ARITH(fn) do { Value b_ = POP(); Value a_ = POP(); Value r_; \
+/* An instruction that needs the value of v: an unknown stops the run
+ * there (see `unknown:` below the switch). */
+#define KNOWN(v) do { if (__builtin_expect((v).tag == VAL_UNKNOWN, 0)) { unknown = (v); goto needed; } } while (0)
+#define ARITH(fn) do { Value b_ = POP(); Value a_ = POP(); Value r_; KNOWN(a_); KNOWN(b_); \
         const char *e_ = fn(a_, b_, &r_); if (e_) ERR("%s", e_); PUSH(r_); } while (0)
-#define UNARY(fn) do { Value a_ = POP(); Value r_; \
+#define UNARY(fn) do { KNOWN(sp[-1]); Value a_ = POP(); Value r_; \
         const char *e_ = fn(a_, &r_); if (e_) ERR("%s", e_); PUSH(r_); } while (0)
+/* a comparison into dst: -1 from compare is an unknown among a and b */
+#define COMPARE(dst, a, b, cmp) do { int c_ = compare((a), (b), (cmp), &unknown); \
+        if (__builtin_expect(c_ < 0, 0)) goto needed; \
+        dst = c_ != 0; } while (0)
 
     Value operand;           /* the compared value of ANY, ALL, COUNT_IF: popped, or a K form's constant */
+    Value unknown;           /* what an instruction needed and found unknown */
     for (;;) {
         uint8_t op = *ip++;
         if (++steps > lim->max_steps)
@@ -529,7 +650,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             goto add;
         }
         case OP_ADD: add: {
-            if (PEEK(0).tag == VAL_STR) {
+            if (PEEK(0).tag == VAL_STR && PEEK(1).tag == VAL_STR) {
                 Value b = POP(), a = POP();
                 MuStr *s = val_new_str(NULL, a.as.s->len + b.as.s->len);
                 memcpy(s->bytes, a.as.s->bytes, a.as.s->len);
@@ -565,7 +686,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         case OP_CMPK: {
             CmpOp c = (CmpOp)ip[2];
-            PUT_BOOL(&sp[-1], compare(&sp[-1], &p->consts[chunk_u16(ip)], c));
+            bool holds;
+            COMPARE(holds, &sp[-1], &p->consts[chunk_u16(ip)], c);
+            PUT_BOOL(&sp[-1], holds);
             ip += 3;
             break;
         }
@@ -574,9 +697,11 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         case OP_DIV: ARITH(val_div); break;
         case OP_MOD: ARITH(val_mod); break;
         case OP_NEG: UNARY(val_neg); break;
-        case OP_NOT: PUT_BOOL(&sp[-1], !sp[-1].as.b); break;
-        case OP_BOOL_INT: PUT_INT(&sp[-1], sp[-1].as.b ? 1 : 0); break;
+        case OP_NOT: KNOWN(sp[-1]); PUT_BOOL(&sp[-1], !sp[-1].as.b); break;
+        case OP_BOOL_INT: KNOWN(sp[-1]); PUT_INT(&sp[-1], sp[-1].as.b ? 1 : 0); break;
         case OP_ADD_IF: {
+            KNOWN(sp[-1]);
+            KNOWN(sp[-2]);
             /* no branch on the test: the processor could not guess it */
             int64_t inc = (--sp)->as.b ? 1 : 0;
             if (sp[-1].tag == VAL_INT) {
@@ -590,28 +715,33 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             goto add;
         }
         case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: {
-            Value b = POP(), a = POP();
-            PUT_BOOL(sp, compare(&a, &b, (CmpOp)(op - OP_EQ)));
-            sp++;
+            bool holds;
+            COMPARE(holds, &sp[-2], &sp[-1], (CmpOp)(op - OP_EQ));
+            sp--;
+            PUT_BOOL(&sp[-1], holds);
             break;
         }
         case OP_JUMP: ip += 2 + chunk_u16(ip); break;
         case OP_JUMP_UNLESS: {
-            bool holds = compare(&sp[-1], &p->consts[chunk_u16(ip)], (CmpOp)ip[2]);
+            bool holds;
+            COMPARE(holds, &sp[-1], &p->consts[chunk_u16(ip)], (CmpOp)ip[2]);
             sp--;
             ip += holds ? 5 : 5 + chunk_u16(ip + 3);
             break;
         }
         case OP_JUMP_FALSE: {
+            KNOWN(sp[-1]);
             Value c = POP();
             ip += c.as.b ? 2 : 2 + chunk_u16(ip);
             break;
         }
         case OP_AND_JUMP:
+            KNOWN(PEEK(0));
             if (!PEEK(0).as.b) ip += 2 + chunk_u16(ip);
             else { sp--; ip += 2; }
             break;
         case OP_OR_JUMP:
+            KNOWN(PEEK(0));
             if (PEEK(0).as.b) ip += 2 + chunk_u16(ip);
             else { sp--; ip += 2; }
             break;
@@ -716,6 +846,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             ip += 2;
             goto roll;
         case OP_ROLL:
+            KNOWN(sp[-1]);
             operand = POP();
         roll: {
             int64_t sides = operand.as.i;
@@ -738,6 +869,8 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             ip += 4;
             /* fall through */
         case OP_ROLL_POOL: {
+            KNOWN(sp[-1]);
+            KNOWN(sp[-2]);
             int64_t sides = POP().as.i;
             int64_t n = POP().as.i;
             const Pool *pool;
@@ -757,6 +890,8 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         break; \
     }
         case OP_FILTER: {
+            KNOWN(sp[-1]);
+            KNOWN(sp[-2]);
             Value x = POP();
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_FILTER, sp[-1].as.p, cmp, x);
@@ -764,10 +899,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_ANYK:
+            KNOWN(sp[-1]);
             operand = p->consts[chunk_u16(ip)];
             ip += 2;
             goto any;
         case OP_ANY:
+            KNOWN(sp[-1]);
+            KNOWN(sp[-2]);
             operand = POP();
         any: {
             const Value x = operand;
@@ -782,10 +920,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_ALLK:
+            KNOWN(sp[-1]);
             operand = p->consts[chunk_u16(ip)];
             ip += 2;
             goto all;
         case OP_ALL:
+            KNOWN(sp[-1]);
+            KNOWN(sp[-2]);
             operand = POP();
         all: {
             const Value x = operand;
@@ -800,14 +941,18 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_COUNT:
+            KNOWN(sp[-1]);
             LAZY_POOL(OP_COUNT, sp[-1].as.p, CMP_EQ, val_int(0));
             PUT_INT(&sp[-1], sp[-1].as.p->n);
             break;
         case OP_COUNT_IFK:
+            KNOWN(sp[-1]);
             operand = p->consts[chunk_u16(ip)];
             ip += 2;
             goto count_if;
         case OP_COUNT_IF:
+            KNOWN(sp[-1]);
+            KNOWN(sp[-2]);
             operand = POP();
         count_if: {
             const Value x = operand;
@@ -828,10 +973,12 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_SUM:
+            KNOWN(sp[-1]);
             LAZY_POOL(OP_SUM, sp[-1].as.p, CMP_EQ, val_int(0));
             PUT_INT(&sp[-1], pool_sum(sp[-1].as.p));
             break;
         case OP_HIGHEST: case OP_LOWEST: {
+            KNOWN(sp[-1]);
             const Pool *pool = sp[-1].as.p;
             LAZY_POOL(op == OP_HIGHEST ? OP_HIGHEST : OP_LOWEST, pool, CMP_EQ, val_int(0));
             if (pool->lane_bits && pool->n > 0) {
@@ -847,6 +994,8 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_HIGHEST_N: case OP_LOWEST_N: {
+            KNOWN(sp[-1]);
+            KNOWN(sp[-2]);
             Value pv = POP();
             int64_t n = sp[-1].as.i;
             if (n < 0)
@@ -858,6 +1007,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_DOUBLES:
+            KNOWN(sp[-1]);
             LAZY_POOL(OP_DOUBLES, sp[-1].as.p, CMP_EQ, val_int(0));
             if (sp[-1].as.p->lane_bits)     /* some lane of 2 or more */
                 PUT_BOOL(&sp[-1], (sp[-1].as.p->lanes & (sp[-1].as.p->lane_bits == 8 ? 0xFEFEFEFEFEFEFEFEULL
@@ -877,27 +1027,16 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 /* the usual case first: one key, a value in its cell */
                 int64_t k = sp[-1].tag == VAL_BOOL ? (int64_t)sp[-1].as.b : sp[-1].as.i;
                 uint64_t at = (uint64_t)k - (uint64_t)t->fast_lo;
-                if (at < (uint64_t)t->fast_n && t->fast[at]) {
+                if (at < (uint64_t)t->fast_n && t->fast[at] && sp[-1].tag != VAL_UNKNOWN) {
                     sp[-1] = *t->fast[at];
                     break;
                 }
             }
-            switch (table_lookup(vm, p, ip, t, &sp, depth, repeat > 1)) {
+            switch (table_lookup(vm, p, ip, t, &sp, depth, &unknown)) {
             case LOOKUP_VALUE:
                 break;
-            case LOOKUP_SKIP:
-                /* one of many runs reached a '?': counted, and on to the next run */
-                skipped++;
-                memo_abandon(vm, depth);
-                depth = 0;
-                if (finished + skipped == repeat) {
-                    SAVE_RUN();
-                    return 0;
-                }
-                p = vm->frames[0].proto;
-                base = vm->frames[0].base;
-                NEXT_RUN();
-                break;
+            case LOOKUP_UNKNOWN:
+                goto needed;
             case LOOKUP_FAILED:
                 SAVE_RUN();
                 return -1;
@@ -905,6 +1044,8 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_SHIFT: {
+            KNOWN(sp[-1]);
+            KNOWN(sp[-2]);
             int64_t n = POP().as.i;
             Value *m = &sp[-1];
             int64_t last = prog->enums[m->enum_id].nmembers - 1;
@@ -925,7 +1066,11 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_FIELD:
-            sp[-1] = sp[-1].as.r->field[*ip++];
+            /* a field of a record the rules text does not give is not given either */
+            if (__builtin_expect(sp[-1].tag == VAL_UNKNOWN, 0))
+                ip++;
+            else
+                sp[-1] = sp[-1].as.r->field[*ip++];
             break;
         case OP_NOTE: {
             const MuStr *label = p->consts[chunk_u16(ip)].as.s;
@@ -948,11 +1093,11 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         case OP_PROB: {
             Value odds;
             char why[sizeof vm->error];
-            if (exact_claim(vm, (int)chunk_u16(ip), depth, &odds, why, sizeof why)) {
-                ip += 2;
+            int argc = ip[2];
+            ip += 3;
+            if (exact_claim(vm, (int)chunk_u16(ip - 3), sp - argc, argc, depth, &odds, why, sizeof why))
                 ERR("%s", why);
-            }
-            ip += 2;
+            sp -= argc;
             PUSH(odds);
             break;
         }
@@ -965,6 +1110,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         case OP_EXPECT: {
             int index = (int)chunk_u16(ip);
             ip += 2;
+            KNOWN(sp[-1]);
             Value ok = POP(), right = POP(), left = POP();
             if (vm->trace && vm->trace->on_expect)
                 vm->trace->on_expect(vm->trace->ud, p, p->offsets[ip - 3 - p->code], index, ok.as.b, left, right);
@@ -973,13 +1119,37 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_MIN: case OP_MAX: {
+            KNOWN(sp[-1]);
+            KNOWN(sp[-2]);
             Value b = POP(), a = POP();
             int c = val_num_cmp(a, b);
             PUSH((op == OP_MIN) == (c <= 0) ? a : b);
             break;
         }
         }
+        continue;
+    needed:
+        /* an instruction needs the value of an unknown: the run stops (or,
+         * one of many runs that may skip such a run, is counted and the
+         * next one begun) */
+        if (vm->skip_unknown && repeat > 1) {
+            skipped++;
+            memo_abandon(vm, depth);
+            depth = 0;
+            if (finished + skipped == repeat) {
+                SAVE_RUN();
+                return 0;
+            }
+            p = vm->frames[0].proto;
+            base = vm->frames[0].base;
+            NEXT_RUN();
+            continue;
+        }
+        SAVE_RUN();
+        return need_unknown(vm, p, ip - 1, depth, unknown);
     }
+#undef KNOWN
+#undef COMPARE
 #undef PUSH
 #undef POP
 #undef PEEK

@@ -118,25 +118,41 @@ typedef struct Vm {
     const Proto *error_proto;
     uint32_t error_offset;
     int error_depth;         /* frames[0..error_depth) are the callers, each with its ip at the call */
-    bool error_unknown;      /* the error is a table cell the rules text does not give ('?') */
-    bool skip_unknown;       /* vm_call_many: a run that reaches such a cell is counted and the next begun */
-    bool quiet_unknown;      /* such a cell is only counted (simulation, exact engine): its error
+    bool error_unknown;      /* the error is a value the rules text does not give ('?'), needed:
+                              * error_offset is where the '?' is written */
+    bool error_needed;       /* ... by the instruction at error_needed_offset (of error_proto) */
+    uint32_t error_needed_offset;
+    bool skip_unknown;       /* vm_call_many: a run that needs such a value is counted and the next begun */
+    bool quiet_unknown;      /* such a value is only counted (simulation, exact engine): its error
                               * names the place but not the keys, which are costly to print */
 } Vm;
 
 void vm_init(Vm *vm, const Program *prog, DiceSource *dice);
+/* The message of unknown u (a value the rules text does not give, see
+ * value.h): "table 'move' gives no value for line, woods: the rules text
+ * does not say (marked '?')", and where its '?' is written (a position as
+ * in Proto.offsets). */
+void vm_unknown_text(const Program *prog, Value u, char *buf, size_t len);
+uint32_t vm_unknown_offset(const Program *prog, Value u);
+/* Set vm's error as a run that stopped on unknown u in proto `in`: for an
+ * owner whose result (or the part of it asked about) is u. */
+void vm_unknown_error(Vm *vm, Value u, const Proto *in);
 /* A value made safe to keep after the scratch arena is reset: pools, also
  * inside records, copied to the collector. */
 Value vm_keep(Value v);
 /* Call protos[index] with nargs arguments; 0 on success with *result set,
- * -1 on a runtime error (see vm->error, error_proto, error_offset). */
+ * -1 on a runtime error (see vm->error, error_proto, error_offset).  The
+ * result may be, or hold, an unknown: what is asked about is the owner's
+ * to decide (a run that needs an unknown's value stops with
+ * error_unknown). */
 int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result);
 /* Call protos[index], a procedure of no parameters, up to n times, its
  * results to results[0..): one entry into the interpreter for a block of
  * simulated trials.  The scratch arena (if any) is reset between runs, so
  * it stops early after a result that is a pool or a record (which lives
- * there).  With skip_unknown set, a run that reaches a '?' is counted in
- * *unknown and the next one started; otherwise it is an error.  Returns 0
+ * there).  With skip_unknown set, a run that needs the value of a '?' is
+ * counted in *unknown and the next one started; otherwise it is an error
+ * (a result that is an unknown is a result, for the owner).  Returns 0
  * with *done results and *unknown such runs, or -1 on a runtime error in the
  * run after those (the Vm's error fields describe it). */
 int vm_call_many(Vm *vm, int index, uint64_t n, Value *results, uint64_t *done, uint64_t *unknown);

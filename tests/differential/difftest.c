@@ -4,12 +4,16 @@
  * For each seed it generates a small, valid muster script (enums, ladders and
  * outcomes, a choice, a table with cells the text does not give, bands, a
  * modifier list, a record with a default that rolls, procedures with
- * parameters and defaults that roll, calls between them, pools, rerolls and
- * prob() claims), keeps its own
+ * parameters and defaults that roll, calls between them, pools, rerolls,
+ * prob() claims, and '?' written for a value that is kept, passed on or
+ * returned, a record's field most often), keeps its own
  * syntax tree of it, and works out the exact distribution of the first
  * procedure's result by the simplest method there is: running its own
  * interpreter once for every sequence of faces the dice can show, one die at
- * a time, with exact rational weights (GMP).  A `reroll` is conditioning: a
+ * a time, with exact rational weights (GMP).  A value the text does not give
+ * (a '?' cell or field, or a '?' written as a value) is carried as such and
+ * makes the run "not given" only where its value is needed, or when the
+ * result asked about (the field, with --field) holds one.  A `reroll` is conditioning: a
  * procedure that can reroll is counted on its own for the arguments it was
  * called with, its rerolling sequences dropped and the rest renormalised.
  * Nothing here comes from libmuster; the interpreter is written from
@@ -174,6 +178,7 @@ enum {
     E_CALL, E_TABLE, E_BANDS, E_MODS, E_RECNEW, E_FIELD, E_PROB, E_SHIFT,
     E_OFIELD,             /* the int field n of an outcome */
     E_CHOOSE,             /* choose(C) == C.ck */
+    E_UNK,                /* '?', a value the rules text does not give (kept, passed on or returned) */
 };
 enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
 static const char *cmp_text[] = { "==", "!=", "<", "<=", ">", ">=" };
@@ -265,6 +270,7 @@ struct Value {
     int np;               /* pool */
     int64_t *faces;       /* sorted */
     Value *fields;        /* record */
+    int unk;              /* a value the rules text does not give: it stops a run only where it is needed */
 };
 
 static int reject;        /* the program is not one to test (a runtime error, too big, ...) */
@@ -308,6 +314,7 @@ static int cmp_holds(int op, int c)
 /* The value as `muster prob --json` prints it, compacted (no spaces). */
 static void render(Buf *b, Value v, Type ty)
 {
+    if (v.unk) { bputs(b, "?"); return; }
     switch (ty.kind) {
     case T_INT: bprintf(b, "%lld", (long long)v.n); break;
     case T_RAT:
@@ -434,11 +441,22 @@ static Value eval(Expr *e, Frame *f);
 static Value call_proc(int p, Value *args);
 static void exec_body(Stmt **body, int n, Frame *f, Value *ret, int *done);
 
+/* Does v hold a value the rules text does not give (itself, or a field)? */
+static int has_unknown(Value v, Type ty)
+{
+    if (v.unk) return 1;
+    if (ty.kind == T_REC)
+        for (int i = 0; i < P->nfields; i++)
+            if (has_unknown(v.fields[i], P->fields[i].ty)) return 1;
+    return 0;
+}
+
 /* Runs `fn` once for every way its dice can fall; adds each result to *out
- * under its rendered key, or to "null" when it reached a value not given;
- * drops the runs that reroll. */
+ * under its rendered key, or to "null" when it needed a value not given (or,
+ * unless keep_unknown, when its result holds one); drops the runs that
+ * reroll. */
 typedef Value (*RunFn)(void *arg);
-static void enumerate(RunFn fn, void *arg, Type ty, Dist *out)
+static void enumerate(RunFn fn, void *arg, Type ty, int keep_unknown, Dist *out)
 {
     Enumeration e;
     Enumeration *saved = cur;
@@ -454,7 +472,10 @@ static void enumerate(RunFn fn, void *arg, Type ty, Dist *out)
         if (!why) {
             Value v = fn(arg);
             bclear(&key);
-            render(&key, v, ty);
+            if (!keep_unknown && has_unknown(v, ty))
+                bputs(&key, "null");
+            else
+                render(&key, v, ty);
             dist_add(out, key.s, v, e.w);
         } else if (why == END_NOT_GIVEN) {
             dist_add(out, "null", vint(0), e.w);
@@ -555,7 +576,7 @@ static Value call_proc(int pi, Value *args)
         m->proc = pi;
         m->key = k;
         BodyRun r = { pi, args };
-        enumerate(run_body, &r, p->ret, &m->d);
+        enumerate(run_body, &r, p->ret, 1, &m->d);   /* (an unknown result is passed on) */
         normalise(&m->d);
         if (reject) {
             dist_free(&m->d);
@@ -607,6 +628,12 @@ static Value eval_call_args(Expr *e, Value *args, Param *params, int nparams, Fr
     return vint(0);
 }
 
+/* What the language says of an unknown: kept, passed on and returned
+ * like any value, it stops the run (not given) where its value is needed. */
+static Value unknown(Type ty) { Value v = { .kind = ty.kind, .d = 1, .unk = 1 }; return v; }
+static Value need(Value v) { if (v.unk) bail(END_NOT_GIVEN); return v; }
+#define NEED(x) need(eval((x), f))
+
 static Value eval(Expr *e, Frame *f)
 {
     Value a, b, c;
@@ -615,75 +642,78 @@ static Value eval(Expr *e, Frame *f)
     case E_BOOLK: return vbool((int)e->k);
     case E_MEMBER: { Value v = { .kind = T_ENUM, .n = e->k, .d = 1 }; return v; }
     case E_VAR: return f->slots[e->k];
-    case E_ADD: a = eval(e->a, f); b = eval(e->b, f); return num((__int128)a.n * b.d + (__int128)b.n * a.d, (__int128)a.d * b.d);
-    case E_SUB: a = eval(e->a, f); b = eval(e->b, f); return num((__int128)a.n * b.d - (__int128)b.n * a.d, (__int128)a.d * b.d);
-    case E_MUL: a = eval(e->a, f); b = eval(e->b, f); return num((__int128)a.n * b.n, (__int128)a.d * b.d);
+    case E_ADD: a = eval(e->a, f); b = eval(e->b, f); need(a); need(b); return num((__int128)a.n * b.d + (__int128)b.n * a.d, (__int128)a.d * b.d);
+    case E_SUB: a = eval(e->a, f); b = eval(e->b, f); need(a); need(b); return num((__int128)a.n * b.d - (__int128)b.n * a.d, (__int128)a.d * b.d);
+    case E_MUL: a = eval(e->a, f); b = eval(e->b, f); need(a); need(b); return num((__int128)a.n * b.n, (__int128)a.d * b.d);
     case E_DIV:
-        a = eval(e->a, f); b = eval(e->b, f);
+        a = eval(e->a, f); b = eval(e->b, f); need(a); need(b);
         if (b.n == 0) bail(END_REJECT);
         return num((__int128)a.n * b.d, (__int128)a.d * b.n);
     case E_MOD: {
-        a = eval(e->a, f); b = eval(e->b, f);
+        a = eval(e->a, f); b = eval(e->b, f); need(a); need(b);
         if (b.n == 0) bail(END_REJECT);
         int64_t r = a.n % b.n;
         if (r != 0 && ((r < 0) != (b.n < 0))) r += b.n;
         return vint(r);
     }
-    case E_NEG: a = eval(e->a, f); return num(-(__int128)a.n, a.d);
+    case E_NEG: a = NEED(e->a); return num(-(__int128)a.n, a.d);
     case E_CMP:
-        a = eval(e->a, f); b = eval(e->b, f);
+        a = eval(e->a, f); b = eval(e->b, f); need(a); need(b);
         if (e->a->ty.kind == T_BOOL || e->a->ty.kind == T_ENUM) return vbool(cmp_holds((int)e->k, (a.n > b.n) - (a.n < b.n)));
         return vbool(cmp_holds((int)e->k, num_cmp(a, b)));
-    case E_AND: a = eval(e->a, f); if (!a.n) return a; return eval(e->b, f);
-    case E_OR: a = eval(e->a, f); if (a.n) return a; return eval(e->b, f);
-    case E_NOT: a = eval(e->a, f); return vbool(!a.n);
-    case E_MIN: a = eval(e->a, f); b = eval(e->b, f); return num_cmp(a, b) <= 0 ? a : b;
-    case E_MAX: a = eval(e->a, f); b = eval(e->b, f); return num_cmp(a, b) >= 0 ? a : b;
+    case E_AND: a = NEED(e->a); if (!a.n) return a; return eval(e->b, f);
+    case E_OR: a = NEED(e->a); if (a.n) return a; return eval(e->b, f);
+    case E_NOT: a = NEED(e->a); return vbool(!a.n);
+    case E_MIN: a = eval(e->a, f); b = eval(e->b, f); need(a); need(b); return num_cmp(a, b) <= 0 ? a : b;
+    case E_MAX: a = eval(e->a, f); b = eval(e->b, f); need(a); need(b); return num_cmp(a, b) >= 0 ? a : b;
     case E_CLAMP:
-        a = eval(e->a, f); b = eval(e->b, f); c = eval(e->c, f);
+        a = eval(e->a, f); b = eval(e->b, f); c = eval(e->c, f); need(a); need(b); need(c);
         if (num_cmp(a, b) < 0) a = b;
         if (num_cmp(a, c) > 0) a = c;
         return a;
-    case E_ABS: a = eval(e->a, f); return num(a.n < 0 ? -(__int128)a.n : a.n, a.d);
-    case E_FLOOR: a = eval(e->a, f); return vint(floor_div(a.n, a.d));
-    case E_CEIL: a = eval(e->a, f); return vint(-floor_div(-a.n, a.d));
+    case E_ABS: a = NEED(e->a); return num(a.n < 0 ? -(__int128)a.n : a.n, a.d);
+    case E_FLOOR: a = NEED(e->a); return vint(floor_div(a.n, a.d));
+    case E_CEIL: a = NEED(e->a); return vint(-floor_div(-a.n, a.d));
     case E_ROUND: {
-        a = eval(e->a, f);
+        a = NEED(e->a);
         /* halves away from zero */
         int64_t m = a.n < 0 ? -a.n : a.n;
         int64_t r = floor_div(2 * m + a.d, 2 * a.d);
         return vint(a.n < 0 ? -r : r);
     }
     case E_ROLL1: return vint(roll_die(e->k));
-    case E_ROLLD: a = eval(e->a, f); return vint(roll_die(a.n));
+    case E_ROLLD: a = NEED(e->a); return vint(roll_die(a.n));
     case E_ROLLN: {
+        /* (both worked out before either is needed, as the machine does) */
         a = eval(e->a, f);
+        b = e->b ? eval(e->b, f) : vint(e->k);
+        need(a);
+        need(b);
         if (a.n < 0 || a.n > 8) bail(END_REJECT);
-        int64_t sides = e->k;
-        if (e->b) { b = eval(e->b, f); sides = b.n; }
+        int64_t sides = b.n;
         Value *p = pool_new((int)a.n);
         for (int i = 0; i < p->np; i++) p->faces[i] = roll_die(sides);
         qsort(p->faces, p->np, sizeof(int64_t), cmp_i64);
         return *p;
     }
-    case E_FILTER: a = eval(e->a, f); b = eval(e->b, f); return filter(a, (int)e->k, b);
-    case E_COUNT: a = eval(e->a, f); return vint(a.np);
-    case E_SUM: { a = eval(e->a, f); int64_t s = 0; for (int i = 0; i < a.np; i++) s += a.faces[i]; return vint(s); }
-    case E_HIGHEST: a = eval(e->a, f); if (!a.np) bail(END_REJECT); return vint(a.faces[a.np - 1]);
-    case E_LOWEST: a = eval(e->a, f); if (!a.np) bail(END_REJECT); return vint(a.faces[0]);
+    case E_FILTER: a = eval(e->a, f); b = eval(e->b, f); need(a); need(b); return filter(a, (int)e->k, b);
+    case E_COUNT: a = NEED(e->a); return vint(a.np);
+    case E_SUM: { a = NEED(e->a); int64_t s = 0; for (int i = 0; i < a.np; i++) s += a.faces[i]; return vint(s); }
+    case E_HIGHEST: a = NEED(e->a); if (!a.np) bail(END_REJECT); return vint(a.faces[a.np - 1]);
+    case E_LOWEST: a = NEED(e->a); if (!a.np) bail(END_REJECT); return vint(a.faces[0]);
     case E_HIGHESTN: case E_LOWESTN: {
-        a = eval(e->a, f); b = eval(e->b, f);
+        a = eval(e->a, f); b = eval(e->b, f); need(a); need(b);
         if (a.n < 0) bail(END_REJECT);
         int n = a.n < b.np ? (int)a.n : b.np;
         Value *p = pool_new(n);
         for (int i = 0; i < n; i++) p->faces[i] = e->op == E_LOWESTN ? b.faces[i] : b.faces[b.np - n + i];
         return *p;
     }
-    case E_ANY: a = eval(e->a, f); return vbool(a.np > 0);
-    case E_ANYCMP: a = eval(e->a, f); b = eval(e->b, f); return vbool(filter(a, (int)e->k, b).np > 0);
-    case E_ALLCMP: a = eval(e->a, f); b = eval(e->b, f); return vbool(filter(a, (int)e->k, b).np == a.np);
+    case E_ANY: a = NEED(e->a); return vbool(a.np > 0);
+    case E_ANYCMP: a = eval(e->a, f); b = eval(e->b, f); need(a); need(b); return vbool(filter(a, (int)e->k, b).np > 0);
+    case E_ALLCMP: a = eval(e->a, f); b = eval(e->b, f); need(a); need(b); return vbool(filter(a, (int)e->k, b).np == a.np);
     case E_DOUBLES:
-        a = eval(e->a, f);
+        a = NEED(e->a);
         for (int i = 1; i < a.np; i++) if (a.faces[i] == a.faces[i - 1]) return vbool(1);
         return vbool(0);
     case E_CALL: {
@@ -693,13 +723,13 @@ static Value eval(Expr *e, Frame *f)
         return call_proc((int)e->k, args);
     }
     case E_TABLE: {
-        a = eval(e->a, f);
-        if (!P->table_given[a.n]) bail(END_NOT_GIVEN);
+        a = NEED(e->a);
+        if (!P->table_given[a.n]) return unknown(e->ty);
         if (P->table_ret.kind == T_ENUM) { Value v = { .kind = T_ENUM, .n = P->table_cells[a.n], .d = 1 }; return v; }
         return vint(P->table_cells[a.n]);
     }
     case E_BANDS: {
-        a = eval(e->a, f);
+        a = NEED(e->a);
         int i = 0;
         while (i < P->nbands - 1 && a.n > P->bands_cut[i]) i++;
         if (P->bands_ret.kind == T_ENUM) { Value v = { .kind = T_ENUM, .n = P->bands_val[i], .d = 1 }; return v; }
@@ -718,17 +748,17 @@ static Value eval(Expr *e, Frame *f)
                 /* the first item whose condition holds, its condition worked out once */
                 one = NULL;
                 for (int j = 0; j < m->nitems && !one; j++)
-                    if (eval(m->items[j].cond, &mf).n) one = &m->items[j];
+                    if (need(eval(m->items[j].cond, &mf)).n) one = &m->items[j];
                 if (one) total = num((__int128)total.n + (__int128)one->amount * total.d, total.d);
                 continue;
             }
             if (one->kind == M_ADD) {
-                if (eval(one->cond, &mf).n) total = num((__int128)total.n + (__int128)one->amount * total.d, total.d);
+                if (need(eval(one->cond, &mf)).n) total = num((__int128)total.n + (__int128)one->amount * total.d, total.d);
             } else if (one->kind == M_EACH) {
-                int64_t k = eval(one->cond, &mf).n;
+                int64_t k = need(eval(one->cond, &mf)).n;
                 total = num((__int128)total.n + (__int128)k * one->amount * total.d, total.d);
             } else if (one->kind == M_MUL) {
-                if (eval(one->cond, &mf).n) total = num((__int128)total.n * one->amount, (__int128)total.d * one->den);
+                if (need(eval(one->cond, &mf)).n) total = num((__int128)total.n * one->amount, (__int128)total.d * one->den);
             } else if (one->kind == M_CAP) {
                 if (one->has_lo && num_cmp(total, vint(one->lo)) < 0) total = vint(one->lo);
                 if (one->has_hi && num_cmp(total, vint(one->hi)) > 0) total = vint(one->hi);
@@ -744,11 +774,15 @@ static Value eval(Expr *e, Frame *f)
         Value v = { .kind = T_REC, .fields = fields };
         return v;
     }
-    case E_FIELD: a = eval(e->a, f); return a.fields[e->k];
+    case E_FIELD:
+        /* a field of a record not given is not given either */
+        a = eval(e->a, f);
+        if (a.unk) { a.kind = e->ty.kind; return a; }
+        return a.fields[e->k];
     case E_PROB: {
         if (!e->memo) {
             Dist d = { 0 };
-            enumerate(run_claim, e->a, e->a->ty, &d);
+            enumerate(run_claim, e->a, e->a->ty, 0, &d);
             if (reject) { dist_free(&d); bail(END_REJECT); }
             Value *v = alloc(sizeof *v);
             *v = vint(0);
@@ -769,12 +803,13 @@ static Value eval(Expr *e, Frame *f)
     case E_OFIELD: {
         a = eval(e->a, f);
         Enum *en = &P->enums[e->a->ty.id];
-        if (!en->n_given[a.n]) bail(END_NOT_GIVEN);
+        if (a.unk || !en->n_given[a.n]) return unknown(e->ty);
         return vint(en->n[a.n]);
     }
     case E_CHOOSE: return vbool(P->chosen == e->k);
+    case E_UNK: return unknown(e->ty);
     case E_SHIFT: {
-        a = eval(e->a, f); b = eval(e->b, f);
+        a = eval(e->a, f); b = eval(e->b, f); need(a); need(b);
         int64_t m = a.n + b.n, top = P->enums[e->a->ty.id].nmembers - 1;
         if (m < 0) m = 0;
         if (m > top) m = top;
@@ -786,6 +821,8 @@ static Value eval(Expr *e, Frame *f)
     return vint(0);
 }
 
+#undef NEED
+
 static void exec_body(Stmt **body, int n, Frame *f, Value *ret, int *done)
 {
     for (int i = 0; i < n && !*done; i++) {
@@ -793,7 +830,7 @@ static void exec_body(Stmt **body, int n, Frame *f, Value *ret, int *done)
         switch (s->kind) {
         case S_LET: case S_ASSIGN: f->slots[s->slot] = eval(s->e, f); break;
         case S_IF:
-            if (eval(s->e, f).n) exec_body(s->then, s->nthen, f, ret, done);
+            if (need(eval(s->e, f)).n) exec_body(s->then, s->nthen, f, ret, done);
             else exec_body(s->els, s->nels, f, ret, done);
             break;
         case S_RETURN: *ret = eval(s->e, f); *done = 1; break;
@@ -825,6 +862,15 @@ static const int SIDES[] = { 2, 3, 4, 6, 6, 6, 8 };
 
 static Expr *gen(Type ty, int depth, Scope *sc);
 
+/* A value that is kept, passed on or returned (a local's, an argument, a
+ * record's field, a result, a default): now and then '?', a value the
+ * rules text does not give, more often for a record's field. */
+static Expr *gen_passed(Type ty, int depth, Scope *sc, int percent)
+{
+    if (chance(percent)) return mk(E_UNK, ty);
+    return gen(ty, depth, sc);
+}
+
 static Expr *var_of(Type ty, Scope *sc)
 {
     int cand[MAX_SLOTS], n = 0;
@@ -838,7 +884,7 @@ static Expr *var_of(Type ty, Scope *sc)
 
 /* The arguments of a call: each parameter given (positionally while that
  * is possible, then by name in any order) or left to its default. */
-static void gen_args(Expr *e, Param *params, int n, Scope *sc, int depth)
+static void gen_args(Expr *e, Param *params, int n, Scope *sc, int depth, int unknowns)
 {
     e->nargs = 0;
     e->args = alloc(sizeof(Expr *) * (n ? n : 1));
@@ -847,7 +893,7 @@ static void gen_args(Expr *e, Param *params, int n, Scope *sc, int depth)
     e->npositional = 0;
     for (int i = 0; i < n; i++) {
         if (params[i].def && chance(45)) { positional = 0; continue; }
-        e->args[i] = gen(params[i].ty, depth, sc);
+        e->args[i] = gen_passed(params[i].ty, depth, sc, unknowns);
         e->order[e->nargs++] = i;
         if (positional && chance(70)) e->npositional++;
         else positional = 0;
@@ -867,7 +913,7 @@ static Expr *gen_call(Type ty, int depth, Scope *sc)
     if (!n) return NULL;
     Expr *e = mk(E_CALL, ty);
     e->k = cand[rnd(n)];
-    gen_args(e, P->procs[e->k].params, P->procs[e->k].nparams, sc, depth - 1);
+    gen_args(e, P->procs[e->k].params, P->procs[e->k].nparams, sc, depth - 1, 3);
     return e;
 }
 
@@ -962,7 +1008,7 @@ static Expr *gen(Type ty, int depth, Scope *sc)
                 if (P->has_mods && !P->mods_rat && !in_mods) {
                     e = mk(E_MODS, ty);
                     Param params[2] = { { P->mods_params[0], NULL }, { P->mods_params[1], NULL } };
-                    gen_args(e, params, 2, sc, depth - 1);
+                    gen_args(e, params, 2, sc, depth - 1, 0);
                 }
                 break;
             case 14:
@@ -999,7 +1045,7 @@ static Expr *gen(Type ty, int depth, Scope *sc)
                 if (P->has_mods && P->mods_rat && !in_mods) {
                     e = mk(E_MODS, ty);
                     Param params[2] = { { P->mods_params[0], NULL }, { P->mods_params[1], NULL } };
-                    gen_args(e, params, 2, sc, depth - 1);
+                    gen_args(e, params, 2, sc, depth - 1, 0);
                 }
                 break;
             }
@@ -1051,7 +1097,7 @@ static Expr *gen(Type ty, int depth, Scope *sc)
                 e = mk(E_RECNEW, ty);
                 Param params[3];
                 for (int i = 0; i < P->nfields; i++) { params[i].ty = P->fields[i].ty; params[i].def = P->fields[i].def; }
-                gen_args(e, params, P->nfields, sc, depth - 1);
+                gen_args(e, params, P->nfields, sc, depth - 1, 12);
             }
             break;
         }
@@ -1077,6 +1123,7 @@ static Type random_type(int allow_rec, int allow_pool)
 static Expr *gen_default(Type ty, int proc)
 {
     Scope empty = { .n = 0, .proc = proc };
+    if (chance(3)) return mk(E_UNK, ty);
     if (chance(proc == 0 ? 60 : 40)) {
         if (ty.kind == T_INT) { Expr *e = mk(E_ROLL1, ty); e->k = range(2, 4); return e; }
         return gen(ty, 1, &empty);
@@ -1119,7 +1166,7 @@ static void gen_proc(int pi)
         Stmt *s = mkstmt(S_LET);
         s->e = mk(E_CALL, P->procs[j].ret);
         s->e->k = j;
-        gen_args(s->e, P->procs[j].params, P->procs[j].nparams, &sc, 1);
+        gen_args(s->e, P->procs[j].params, P->procs[j].nparams, &sc, 1, 3);
         s->slot = p->nslots;
         p->slot_ty[p->nslots++] = P->procs[j].ret;
         body[n++] = s;
@@ -1129,7 +1176,7 @@ static void gen_proc(int pi)
     for (int i = 0; i < nlets; i++) {
         Type t = random_type(1, 1);
         Stmt *s = mkstmt(S_LET);
-        s->e = gen(t, 2, &sc);
+        s->e = gen_passed(t, 2, &sc, 4);
         s->slot = p->nslots;
         p->slot_ty[p->nslots++] = t;
         body[n++] = s;
@@ -1141,7 +1188,7 @@ static void gen_proc(int pi)
             c->then = alloc(sizeof(Stmt *));
             c->then[0] = mkstmt(S_ASSIGN);
             c->then[0]->slot = s->slot;
-            c->then[0]->e = gen(t, 1, &sc);
+            c->then[0]->e = gen_passed(t, 1, &sc, 4);
             c->nthen = 1;
             if (chance(40)) {
                 c->els = alloc(sizeof(Stmt *));
@@ -1185,14 +1232,14 @@ static void gen_proc(int pi)
         c->e = gen(TY(T_BOOL, 0), 2, &sc);
         c->then = alloc(sizeof(Stmt *));
         c->then[0] = mkstmt(S_RETURN);
-        c->then[0]->e = gen(p->ret, 2, &sc);
+        c->then[0]->e = gen_passed(p->ret, 2, &sc, 5);
         c->nthen = 1;
         body[n++] = c;
     }
     Stmt *r = mkstmt(S_RETURN);
-    r->e = gen(p->ret, 3, &sc);
+    r->e = gen_passed(p->ret, 3, &sc, 2);
     Expr *used = var_of(TY(T_INT, 0), &sc);
-    if (p->ret.kind == T_INT && used && chance(50))
+    if (p->ret.kind == T_INT && used && r->e->op != E_UNK && chance(50))
         r->e = mk2(E_ADD, p->ret, r->e, used);   /* results that depend on the arguments and locals */
     body[n++] = r;
     p->body = body;
@@ -1281,7 +1328,7 @@ static void gen_program(void)
             if (chance(50)) {
                 Scope empty = { .n = 0, .proc = MAX_PROCS };
                 if (P->fields[i].ty.kind == T_INT && chance(60)) { P->fields[i].def = mk(E_ROLL1, P->fields[i].ty); P->fields[i].def->k = range(2, 3); }
-                else P->fields[i].def = gen(P->fields[i].ty, 0, &empty);
+                else P->fields[i].def = gen_passed(P->fields[i].ty, 0, &empty, 10);
             }
         }
     }
@@ -1365,6 +1412,7 @@ static void print_expr(Buf *b, Expr *e)
     case E_PROB: bputs(b, "prob("); print_expr(b, e->a); bputs(b, ")"); break;
     case E_OFIELD: bputs(b, "("); print_expr(b, e->a); bputs(b, ").n"); break;
     case E_CHOOSE: bprintf(b, "(choose(C) == C.c%lld)", (long long)e->k); break;
+    case E_UNK: bputs(b, "?"); break;
     }
 }
 
@@ -1388,7 +1436,11 @@ static void print_block(Buf *b, Stmt **body, int n, int indent)
         Stmt *s = body[i];
         bprintf(b, "%*s", indent, "");
         switch (s->kind) {
-        case S_LET: bprintf(b, "let v%d = ", s->slot); print_expr(b, s->e); bputs(b, "\n"); break;
+        case S_LET:
+            /* '?' has no type of its own: a 'let' of one says it */
+            if (s->e->op == E_UNK) bprintf(b, "let v%d: %s = ?\n", s->slot, type_name(s->e->ty));
+            else { bprintf(b, "let v%d = ", s->slot); print_expr(b, s->e); bputs(b, "\n"); }
+            break;
         case S_ASSIGN: bprintf(b, "v%d = ", s->slot); print_expr(b, s->e); bputs(b, "\n"); break;
         case S_RETURN: bputs(b, "return "); print_expr(b, s->e); bputs(b, "\n"); break;
         case S_REROLL: bputs(b, "reroll\n"); break;
@@ -1861,7 +1913,7 @@ static int make_program(long long seed, Dist *dist, Buf *src, Buf *args)
         reject = 0;
         runs = 0;
         dist_free(dist);
-        enumerate(top_run, NULL, P->procs[0].ret, dist);
+        enumerate(top_run, NULL, P->procs[0].ret, 1, dist);
         total_runs += runs;
         total_attempts++;
         if (reject) continue;
@@ -1872,15 +1924,25 @@ static int make_program(long long seed, Dist *dist, Buf *src, Buf *args)
             Buf key = { 0 };
             for (int i = 0; i < dist->n; i++) {
                 bclear(&key);
-                if (!strcmp(dist->o[i].key, "null")) bputs(&key, "null");
-                else render(&key, dist->o[i].v.fields[fi], P->fields[fi].ty);
-                dist_add(&proj, key.s, dist->o[i].v, dist->o[i].w);
+                Value v = dist->o[i].v;
+                /* the field is not given when the run needed a value not
+                 * given, or the field itself is one (or the whole record) */
+                if (!strcmp(dist->o[i].key, "null") || v.unk || v.fields[fi].unk) bputs(&key, "null");
+                else render(&key, v.fields[fi], P->fields[fi].ty);
+                dist_add(&proj, key.s, v, dist->o[i].w);
             }
             free(key.s);
             dist_free(dist);
             *dist = proj;
             P->field = fi;
         } else {
+            /* the whole result: not given when it holds a value not given */
+            Dist whole = { 0 };
+            for (int i = 0; i < dist->n; i++)
+                dist_add(&whole, !strcmp(dist->o[i].key, "null") || has_unknown(dist->o[i].v, P->procs[0].ret)
+                                 ? "null" : dist->o[i].key, dist->o[i].v, dist->o[i].w);
+            dist_free(dist);
+            *dist = whole;
             P->field = -1;
         }
         bclear(src);
@@ -1936,7 +1998,7 @@ static int matches_global(const Parsed *r)
     long saved_runs = runs;
     runs = 0;
     reject = 0;
-    enumerate(top_run, (void *)1, P->procs[0].ret, &g);
+    enumerate(top_run, (void *)1, P->procs[0].ret, 0, &g);
     int same = !reject;
     if (same) normalise(&g);
     same = same && !reject && g.n == r->n;

@@ -877,6 +877,67 @@ static void test_api_run(void)
     api_close(&a);
 }
 
+/* A record with a field the text does not give is printed, '?' for the
+ * field, with a note; its odds count a field that is known. */
+static void test_api_unknown_fields(void)
+{
+    Api a;
+    api_open(&a, "table lost(n: int) -> int {\n  1..4: 0\n  5: ?\n  6: 1\n}\n"
+                 "record Volley { hits: int, lost: int }\n"
+                 "proc volley() -> Volley { let d = roll d6\n return Volley(hits: d, lost: lost(d)) }\n"
+                 "proc lost_only() -> int { return volley().lost }\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    CU_ASSERT_EQUAL(api_run(&a, "volley", 0, NULL, "5", 0), MUSTER_OK);
+    CU_ASSERT_EQUAL(api_run(&a, "volley", 0, NULL, "5", 1), MUSTER_OK);
+    CU_ASSERT(contains(api_out(&a), "Volley(hits: 5, lost: ?)\n{\"result\": {\"hits\": 5, \"lost\": null}, "));
+    CU_ASSERT(contains(api_out(&a), "{\"event\": \"return\", \"proc\": \"lost\", \"line\": 1, \"depth\": 1, "
+                                    "\"value\": null}"));
+    CU_ASSERT(contains(api_err(&a), "api.muster:3:6: note: 'lost' is not known: table 'lost' gives no value for 5: "
+                                    "the rules text does not say (marked '?')\n"));
+    /* a result that is itself not given is the error it was */
+    CU_ASSERT_EQUAL(api_run(&a, "lost_only", 0, NULL, "5", 0), MUSTER_ERROR);
+    CU_ASSERT(contains(api_err(&a), "api.muster:3:6: error: table 'lost' gives no value for 5: the rules text does "
+                                    "not say (marked '?') (in 'lost_only')\n"));
+    api_close(&a);
+
+    /* the odds of a field count the runs where it is not given apart, and
+     * only those */
+    api_open(&a, "table lost(n: int) -> int {\n  1..4: 0\n  5: ?\n  6: 1\n}\n"
+                 "record Volley { hits: int, lost: int }\n"
+                 "proc volley() -> Volley { let d = roll d6\n return Volley(hits: d, lost: lost(d)) }\n");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    muster_prob_opts o = { .have_seed = 1, .seed = 1, .csv = 1, .field = "hits" };
+    CU_ASSERT_EQUAL(muster_prob(a.ctx, a.prog, "volley", 0, NULL, &o), MUSTER_OK);
+    o.field = "lost";
+    CU_ASSERT_EQUAL(muster_prob(a.ctx, a.prog, "volley", 0, NULL, &o), MUSTER_OK);
+    o.field = NULL;
+    CU_ASSERT_EQUAL(muster_prob(a.ctx, a.prog, "volley", 0, NULL, &o), MUSTER_OK);
+    CU_ASSERT_STRING_EQUAL(api_out(&a), "value,p,probability\n1,1/6,0.1666666667\n2,1/6,0.1666666667\n"
+                                        "3,1/6,0.1666666667\n4,1/6,0.1666666667\n5,1/6,0.1666666667\n"
+                                        "6,1/6,0.1666666667\n"
+                                        "value,p,probability\n0,2/3,0.6666666667\n1,1/6,0.1666666667\n"
+                                        "not given in source,1/6,0.1666666667\n"
+                                        "value,p,probability\n"
+                                        "\"Volley(hits: 1, lost: 0)\",1/6,0.1666666667\n"
+                                        "\"Volley(hits: 2, lost: 0)\",1/6,0.1666666667\n"
+                                        "\"Volley(hits: 3, lost: 0)\",1/6,0.1666666667\n"
+                                        "\"Volley(hits: 4, lost: 0)\",1/6,0.1666666667\n"
+                                        "\"Volley(hits: 6, lost: 1)\",1/6,0.1666666667\n"
+                                        "not given in source,1/6,0.1666666667\n");
+    CU_ASSERT_STRING_EQUAL(api_err(&a), "");
+    /* simulated alike */
+    o.field = "hits";
+    o.csv = 0;
+    o.json = 1;
+    o.trials = 6000;
+    CU_ASSERT_EQUAL(muster_prob(a.ctx, a.prog, "volley", 0, NULL, &o), MUSTER_OK);
+    CU_ASSERT_FALSE(contains(api_out(&a), "not_given"));
+    o.field = "lost";
+    CU_ASSERT_EQUAL(muster_prob(a.ctx, a.prog, "volley", 0, NULL, &o), MUSTER_OK);
+    CU_ASSERT(contains(api_out(&a), "\"not_given\": true"));
+    api_close(&a);
+}
+
 static void test_api_dice(void)
 {
     Api a;
@@ -1250,9 +1311,10 @@ static void test_api_examples(void)
                             "got none\n"));
     CU_ASSERT(contains(err, "api.muster:25:10: error: example \"fails twice\" fails: expected a value > 0, got 0\n"));
     CU_ASSERT(contains(err, "api.muster:27:9: error: example \"dice left over\" gives 3 dice but uses only 2 of them\n"));
+    /* the '?' cell's value is needed by the comparison, in the example */
     CU_ASSERT(contains(err, "api.muster:4:10: error: table 'cover_mod' gives no value for light: the rules text "
-                            "does not say (marked '?') (in 'cover_mod')\n"));
-    CU_ASSERT(contains(err, "api.muster:32:10: note: called from 'example \"unknown cell\"'\n"));
+                            "does not say (marked '?') (in 'example \"unknown cell\"')\n"));
+    CU_ASSERT(contains(err, "api.muster:32:27: note: its value is needed here\n"));
     CU_ASSERT(contains(err, "api.muster:31:9: note: while running example \"unknown cell\"\n"));
     /* muster_test reports no warnings; the counts add up over calls */
     CU_ASSERT_FALSE(contains(err, "warning"));
@@ -1484,7 +1546,20 @@ static const char spec_src[] =
     "  let extra = 0\n"
     "  if t >= 9 { extra = t - 14 }\n"
     "  return band(t)\n"
-    "}\n";
+    "}\n"
+    /* '?' values: a test nobody reads still stops the run on one */
+    "proc gaps(k: int) -> R {\n"
+    "  let t = band(roll d6 + k)\n"
+    "  let unread = t == 1\n"
+    "  return R(a: t, b: roll d6, c: k > 1)\n"
+    "}\n"
+    "proc kept(k: int) -> R {\n"
+    "  let t = band(roll d6 + k)\n"
+    "  let u: int = ?\n"
+    "  if t == 3 and roll d2 == 1 { return ? }\n"
+    "  return R(a: t, b: u, c: roll d6 > 3)\n"
+    "}\n"
+    "proc maybe(k: int) -> int { if roll d6 > k { return ? } return band(roll d6) }\n";
 
 static int spec_run(Run *r, int proto, const Value *args, int nargs, Value *out)
 {
@@ -1508,6 +1583,13 @@ static void test_specialized_calls_match(void)
         { "grid_roll", { val_enum(0, 1) }, 1, -1 },
         { "critical", { val_int(8), val_int(1) }, 2, -1 },
         { "critical", { val_int(5), val_int(3) }, 2, -1 },
+        { "gaps", { val_int(0) }, 1, -1 },
+        { "gaps", { val_int(0) }, 1, 1 },
+        { "kept", { val_int(1) }, 1, -1 },
+        { "kept", { val_int(1) }, 1, 0 },
+        { "kept", { val_int(1) }, 1, 1 },
+        { "kept", { val_int(1) }, 1, 2 },
+        { "maybe", { val_int(3) }, 1, -1 },
     };
     int enum_side = -1;
     for (int e = 0; e < c->prog->nenums; e++)
@@ -1534,16 +1616,16 @@ static void test_specialized_calls_match(void)
             Value want, got;
             int rc1 = spec_run(&plain, orig, cases[k].args, cases[k].nargs, &want);
             int rc2 = spec_run(&spec, sp, NULL, 0, &got);
-            if (rc1 == 0 && cases[k].field >= 0)
-                want = want.as.r->field[cases[k].field];
+            if (rc1 == 0 && cases[k].field >= 0 && want.tag == VAL_RECORD)
+                want = want.as.r->field[cases[k].field];   /* (of a record not given: that unknown) */
             if (rc1 != rc2 || (rc1 == 0 && strcmp(show_value(want), show_value(got)) != 0)
                 || (rc1 != 0 && plain.vm.error_unknown != spec.vm.error_unknown))
                 mismatches++;
             unknowns += rc1 != 0 && plain.vm.error_unknown;
         }
         CU_ASSERT_EQUAL(mismatches, 0);
-        if (!strcmp(cases[k].proc, "main") || !strcmp(cases[k].proc, "grid_roll"))
-            CU_ASSERT(unknowns > 0);      /* the '?' cell was reached, and alike */
+        if (!strcmp(cases[k].proc, "main") || !strcmp(cases[k].proc, "grid_roll") || !strcmp(cases[k].proc, "gaps"))
+            CU_ASSERT(unknowns > 0);      /* the '?' cell was needed, and alike */
         /* the same dice were used: the streams are still in step */
         CU_ASSERT_EQUAL(rng_next(&plain.rng.rng), rng_next(&spec.rng.rng));
     }
@@ -1661,6 +1743,126 @@ static void test_specialize_leaves_program(void)
     CU_ASSERT(r.vm.prog == orig);
 }
 
+/* ---- '?' written as a value ---- */
+
+static void test_unknown_expressions(void)
+{
+    /* its type is its place's: a typed let, an assignment, a return, an
+     * argument, a record's field, a default */
+    Compiled *c = must_compile("record Unit { melee: int, name: str = ? }\n"
+                               "enum Cover { none, light }\n"
+                               "proc f(c: Cover = ?) -> int { return 1 }\n"
+                               "proc g() -> Unit {\n"
+                               "  let x: int = ?\n"
+                               "  let p: pool = ?\n"
+                               "  x = ?\n"
+                               "  let n = f(?)\n"
+                               "  return Unit(melee: ?)\n"
+                               "}\n"
+                               "proc h() -> pool { return ? }\n");
+    /* each is listed, as a table's '?' cells are */
+    CU_ASSERT_EQUAL_FATAL(c->nunknowns, 8);
+    static const char *const what[] = {
+        "record Unit, the default of 'name'", "procedure 'f', the default of 'c'", "procedure 'g', 'x'",
+        "procedure 'g', 'p'", "procedure 'g', 'x'", "procedure 'g', argument 'c' of 'f'",
+        "procedure 'g', field 'melee' of Unit", "procedure 'h', its result",
+    };
+    for (int i = 0; i < 8; i++)
+        CU_ASSERT_STRING_EQUAL(c->unknowns[i].what, what[i]);
+    CU_ASSERT(contains(disassembly(c, "h"), "CONST       0     ; ?"));
+    /* the peephole pass fuses no unknown into an instruction */
+    c = must_compile("proc f(n: int) -> int { let u: int = ?\n return n }\n"
+                     "proc g() -> int { return f(?) }\n");
+    CU_ASSERT_FALSE(contains(disassembly(c, "g"), "K "));
+
+    /* where its value would be needed at once, or no type is wanted, it is an error */
+    static const char needed[] = "'?' stands for a value the rules text does not give: it can be kept, passed on or "
+                                 "returned (by 'let', 'return', as an argument or a record's field), but here its "
+                                 "value would be needed at once";
+    const char *src = "proc f() -> int { return ? + 1 }";
+    CU_ASSERT(error_at(expect_errors(src, 1), src, "?", needed));
+    src = "proc f() -> bool { if ? { return true } return false }";
+    CU_ASSERT(error_at(expect_errors(src, 1), src, "?", needed));
+    src = "proc f() -> int { return max(?, 1) }";
+    CU_ASSERT(error_at(expect_errors(src, 1), src, "?", needed));
+    src = "proc f() -> rat { return prob(?) }";
+    CU_ASSERT(error_at(expect_errors(src, 1), src, "?", needed));
+    src = "proc f() -> int { let x = ?\n return 1 }";
+    CU_ASSERT(error_at(expect_errors(src, 1), src, "?",
+                       "'?' has no type of its own: write the type of 'x', as in 'let x: int = ?'"));
+    /* '-' is a cell's, not a value */
+    src = "proc f() -> int { return - }";
+    CU_ASSERT_EQUAL(compile_text(src, NULL, NULL), NULL);
+}
+
+/* ---- prob() claims with the names around them ---- */
+
+static const char claims_src[] =
+    "enum Facing { front, flank, rear }\n"
+    "proc hits(facing: Facing) -> int {\n"
+    "  let n = 2\n"
+    "  if facing == flank { n = 3 } else if facing == rear { n = 4 }\n"
+    "  return count(roll n d6 >= 4)\n"
+    "}\n"
+    "proc p_hit(facing: Facing) -> rat { return prob(hits(facing) >= 2) }\n"
+    "proc p_need(k: int) -> rat { let need = k + 1\n return prob(roll d6 >= need) }\n"
+    "proc both() -> rat { return p_hit(front) + p_hit(flank) + p_hit(rear) + p_hit(front) }\n"
+    "proc nested(k: int) -> rat { return prob(prob(roll d6 >= k) > 1/2 and roll d6 >= k) }\n"
+    "proc none() -> rat { return prob(roll d6 == 6) }\n";
+
+static void test_claims_with_parameters(void)
+{
+    Compiled *c = must_compile(claims_src);
+    /* the claim's procedure takes the names it uses; OP_PROB pops them */
+    const Proto *claim = proto_named(c, "prob() on line 7");
+    CU_ASSERT_EQUAL(claim->nparams, 1);
+    CU_ASSERT_STRING_EQUAL(claim->param_names[0], "facing");
+    CU_ASSERT(contains(disassembly(c, "p_hit"), "LOAD        0     ; facing\n  0002  PROB"));
+    CU_ASSERT(contains(disassembly(c, "p_hit"), "prob() on line 7, 1 args"));
+    CU_ASSERT_EQUAL(proto_named(c, "prob() on line 12")->nparams, 0);
+    CU_ASSERT_EQUAL(proto_named(c, "prob() on line 9")->nparams, 1);   /* a local */
+    CU_ASSERT_STRING_EQUAL(proto_named(c, "prob() on line 9")->param_names[0], "need");
+    /* worked out per value */
+    Run r;
+    run_scripted(&r, c, NULL);
+    Value front[1] = { val_enum(0, 0) }, flank[1] = { val_enum(0, 1) }, rear[1] = { val_enum(0, 2) };
+    CU_ASSERT_EQUAL(run_call(&r, "p_hit", front, 1), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "1/4");
+    CU_ASSERT_EQUAL(run_call(&r, "p_hit", flank, 1), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "1/2");
+    CU_ASSERT_EQUAL(run_call(&r, "p_hit", rear, 1), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "11/16");
+    CU_ASSERT_EQUAL(run_call(&r, "both", NULL, 0), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "27/16");
+    Value three[1] = { val_int(3) };
+    CU_ASSERT_EQUAL(run_call(&r, "p_need", three, 1), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "1/2");
+    CU_ASSERT_EQUAL(run_call(&r, "nested", three, 1), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "2/3");
+    Value five[1] = { val_int(5) };
+    CU_ASSERT_EQUAL(run_call(&r, "nested", five, 1), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "0");
+    CU_ASSERT_EQUAL(run_call(&r, "none", NULL, 0), 0);
+    CU_ASSERT_STRING_EQUAL(show(&r, r.result), "1/6");
+    /* a claim that needs, or is, a value the text does not give has no odds */
+    c = must_compile("proc f(k: int) -> rat { let x: int = ?\n return prob(roll d6 > x) }\n"
+                     "proc g() -> rat { let x: bool = ?\n return prob(x) }\n");
+    run_scripted(&r, c, NULL);
+    CU_ASSERT_EQUAL(run_call(&r, "f", three, 1), -1);
+    CU_ASSERT_STRING_EQUAL(r.vm.error, "prob(): some outcomes reach a value the rules text does not give, so the odds "
+                                       "are not known");
+    CU_ASSERT_EQUAL(run_call(&r, "g", NULL, 0), -1);
+    CU_ASSERT_STRING_EQUAL(r.vm.error, "prob(): some outcomes reach a value the rules text does not give, so the odds "
+                                       "are not known");
+    /* a default still cannot use the other parameters: it says so */
+    const char *src = "enum Facing { front, flank }\n"
+                      "proc hits(facing: Facing) -> int { return 1 }\n"
+                      "proc p(facing: Facing, x: rat = prob(hits(facing) >= 2)) -> rat { return x }";
+    CU_ASSERT(error_at(expect_errors(src, 1), src, "facing) >=",
+                       "the default of a parameter cannot use the other parameters of 'p' ('facing' is one): a "
+                       "default is worked out on its own"));
+}
+
 static void test_bytecode_of_rules_constructs(void)
 {
     Compiled *c = must_compile("enum Cover { none, light }\n"
@@ -1749,6 +1951,7 @@ void register_tests(void)
     add_suite("compiler: bytecode", bytecode);
     static const TestDef api[] = {
         { "run", test_api_run },
+        { "'?' fields of a record result", test_api_unknown_fields },
         { "dice and seeds", test_api_dice },
         { "errors", test_api_errors },
         { NULL, NULL },
@@ -1762,6 +1965,8 @@ void register_tests(void)
         { "table errors", test_table_errors },
         { "rules declaration errors", test_rules_declaration_errors },
         { "bytecode of rules constructs", test_bytecode_of_rules_constructs },
+        { "'?' written as a value", test_unknown_expressions },
+        { "prob() claims with parameters and locals", test_claims_with_parameters },
         { "peephole keeps jump targets", test_peephole_keeps_jump_targets },
         { "specialized calls match the original", test_specialized_calls_match },
         { "specialized code keeps only what the dice decide", test_specialized_code },

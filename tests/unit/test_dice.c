@@ -506,12 +506,23 @@ static void test_exact_cuts_and_gaps(void)
     mpq_clears(sum, one, NULL);
     exact_clear(&r);
 
-    exact_of("table t(n: int) -> int {\n 1: 5\n 2: ?\n 3: ?\n}\nproc f() -> int { return t(roll d3) }", "f", 0, &r);
-    CU_ASSERT(p_is(&r, 5, 1, 3));
+    /* a run that needs a '?' is counted apart */
+    exact_of("table t(n: int) -> int {\n 1: 5\n 2: ?\n 3: ?\n}\nproc f() -> int { return t(roll d3) + 1 }", "f", 0, &r);
+    CU_ASSERT(p_is(&r, 6, 1, 3));
+    CU_ASSERT_EQUAL(r.n, 1);
     mpq_t two_thirds;
     mpq_init(two_thirds);
     mpq_set_ui(two_thirds, 2, 3);
     CU_ASSERT(mpq_equal(r.not_given, two_thirds));
+    exact_clear(&r);
+    /* one whose result is a '?' has it as its result (the driver decides
+     * what that counts as): one unknown for each '?' */
+    exact_of("table t(n: int) -> int {\n 1: 5\n 2: ?\n 3: ?\n}\nproc f() -> int { return t(roll d3) }", "f", 0, &r);
+    CU_ASSERT(p_is(&r, 5, 1, 3));
+    CU_ASSERT_EQUAL_FATAL(r.n, 3);
+    CU_ASSERT_EQUAL(r.outcomes[1].value.tag, VAL_UNKNOWN);
+    CU_ASSERT_EQUAL(r.outcomes[2].value.tag, VAL_UNKNOWN);
+    CU_ASSERT(mpq_sgn(r.not_given) == 0);
     mpq_clear(two_thirds);
     exact_clear(&r);
 }
@@ -645,6 +656,68 @@ static void test_exact_claims_counted_once(void)
     CU_ASSERT_EQUAL(r.status, EXACT_OVER_BUDGET);
     exact_clear(&r);
     exact_clear(&claim);
+}
+
+/* A claim that uses the names around it is worked out once per distinct
+ * values of them, and remembered. */
+static void test_exact_claims_per_argument(void)
+{
+    const char *text =
+        "proc inner(k: int) -> bool { return roll d6 >= k }\n"
+        "proc outer() -> int {\n"
+        "  let a = roll d3\n"
+        "  let c = prob(inner(a) and roll d2 == 1)\n"
+        "  if c > 3/8 { return 1 }\n"
+        "  return 0\n"
+        "}\n"
+        "proc twice() -> int {\n"
+        "  let a = roll d3\n"
+        "  let b = roll d3\n"
+        "  if prob(inner(a) and roll d2 == 1) > prob(inner(b) and roll d2 == 1) { return 1 }\n"
+        "  return 0\n"
+        "}\n";
+    ExactResult r;
+    exact_of(text, "outer", 0, &r);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
+    /* 1/2, 5/12 and 1/3 for a = 1, 2, 3 */
+    CU_ASSERT(p_is(&r, 1, 2, 3));
+    CU_ASSERT(p_is(&r, 0, 1, 3));
+    /* 3 paths, and each value's claim once: 12 + 11 + 10 runs */
+    CU_ASSERT_EQUAL(r.runs, 3 + 33);
+    exact_clear(&r);
+    /* the two claims of twice are two claims, each once per value of its
+     * argument: 9 paths, 2 x 33 runs */
+    exact_of(text, "twice", 0, &r);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
+    CU_ASSERT(p_is(&r, 1, 1, 3));
+    CU_ASSERT_EQUAL(r.runs, 9 + 66);
+    exact_clear(&r);
+}
+
+/* A '?' a rerolling procedure returns is its result, passed on: the runs
+ * that do not need it have their values. */
+static void test_exact_unknowns_passed_on(void)
+{
+    const char *text =
+        "proc r() -> int { let x = roll d6\n if x == 1 { reroll }\n if x == 6 { return ? }\n return x }\n"
+        "proc keep() -> int { let y = r()\n return roll d2 }\n"
+        "proc need() -> int { return r() + 0 }\n";
+    ExactResult r;
+    exact_of(text, "keep", 0, &r);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
+    CU_ASSERT(p_is(&r, 1, 1, 2));
+    CU_ASSERT(p_is(&r, 2, 1, 2));
+    CU_ASSERT(mpq_sgn(r.not_given) == 0);
+    exact_clear(&r);
+    exact_of(text, "need", 0, &r);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
+    CU_ASSERT(p_is(&r, 3, 1, 5));
+    mpq_t fifth;
+    mpq_init(fifth);
+    mpq_set_ui(fifth, 1, 5);
+    CU_ASSERT(mpq_equal(r.not_given, fifth));
+    mpq_clear(fifth);
+    exact_clear(&r);
 }
 
 /* A count that needs more runs than its budget ends with the status that
@@ -1336,6 +1409,8 @@ void register_tests(void)
         { "the driver's tick sees progress and can stop a count", test_exact_tick },
         { "a recursion fought to a finish, once per state", test_exact_fought_to_a_finish },
         { "claims are counted once, within the budget", test_exact_claims_counted_once },
+        { "claims are counted once per value of their arguments", test_exact_claims_per_argument },
+        { "a '?' a rerolling procedure returns is passed on", test_exact_unknowns_passed_on },
         { "over budget is a status, claims included", test_exact_over_budget_status },
         { "a claim past the budget is estimated as its machine says", test_exact_claim_fallback },
         { "a claim past 64-bit numbers is the closest fraction that fits", test_exact_claim_past_64_bits },

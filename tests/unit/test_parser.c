@@ -738,10 +738,13 @@ static void test_table_rows(void)
 
 static void test_table_syntax_errors(void)
 {
-    /* a '?' is a cell, not an expression */
+    /* a '?' is a value (the compiler says where it may stand), not a name */
     parse("proc f() -> int { return ? }");
+    CU_ASSERT_EQUAL(last_errors, 0);
+    parse("proc f() -> int { let ? = 1 return 1 }");
     CU_ASSERT_EQUAL(last_errors, 1);
-    CU_ASSERT(contains(last_messages, "test.muster:1:26: error: unexpected '?'"));
+    CU_ASSERT(contains(last_messages, "test.muster:1:23: error: unexpected '?'"));
+    CU_ASSERT(contains(last_messages, "'?' stands for a value the rules text does not give"));
     /* a row is one line: two rows on a line do not parse */
     parse("table t(f: F) -> int {\n  a: 1 b: 2\n}\nproc g() -> int { return 1 }");
     CU_ASSERT_EQUAL(last_errors, 1);

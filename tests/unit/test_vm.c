@@ -875,7 +875,8 @@ static void test_table_lookup_errors(void)
     EVAL_IN(tables_src, "Cover", "band(8)", "error: table 'band' has no row for 8");
     EVAL_IN(tables_src, "Cover", "by_bool(0, true)", "error: table 'by_bool' has no row for 0");
 
-    /* '?' and '-' cells: the error points at the cell */
+    /* '?' and '-' cells: the error points at the cell (a '?' is needed by
+     * the addition, in f, which a note points at) */
     char src[4096];
     snprintf(src, sizeof src, "%s\nproc f(f: Formation, c: Cover) -> rat { return moves(f, c) + 1 }\n", tables_src);
     Run r;
@@ -883,10 +884,13 @@ static void test_table_lookup_errors(void)
     CU_ASSERT_EQUAL(run_text(&r, src, "f", args, 2, NULL), -1);
     CU_ASSERT_STRING_EQUAL(r.vm.error, "table 'moves' gives no value for column, light: the rules text does not "
                                        "say (marked '?')");
+    CU_ASSERT(r.vm.error_unknown);
     CU_ASSERT_EQUAL(r.vm.error_offset, (uint32_t)(strstr(src, "?     8") - src));
     CU_ASSERT_PTR_NOT_NULL_FATAL(r.vm.error_proto);
-    CU_ASSERT_STRING_EQUAL(r.vm.error_proto->name, "moves");
-    CU_ASSERT_EQUAL(r.vm.error_depth, 1);
+    CU_ASSERT_STRING_EQUAL(r.vm.error_proto->name, "f");
+    CU_ASSERT_EQUAL(r.vm.error_depth, 0);
+    CU_ASSERT(r.vm.error_needed);
+    CU_ASSERT_EQUAL(r.vm.error_needed_offset, (uint32_t)(strstr(src, "+ 1 }") - src));
     args[1] = val_enum(0, 2);   /* heavy */
     CU_ASSERT_EQUAL(run_text(&r, src, "f", args, 2, NULL), -1);
     CU_ASSERT_STRING_EQUAL(r.vm.error, "table 'moves' has no value for column, heavy: it does not apply (marked '-')");
@@ -1131,6 +1135,129 @@ static void test_outcome_fields_and_texts(void)
     EVAL_IN(src, "str", "text(light) + \"/\" + text(none)", "\"Light cover/none\"");
 }
 
+/* ---- values the rules text does not give ---- */
+
+static const char unknown_src[] =
+    "ladder Cover { none, light }\n"
+    "outcome Shot(lost: int = 0) { hit (lost: 1)  pinned (lost: ?)  missed }\n"
+    "record Unit { melee: int, cover: Cover = none }\n"
+    "table gap(c: Cover) -> int { none: 1\n light: ? }\n"
+    "table range(n: int) -> int { 1..3: 5\n 4..6: ?\n }\n"
+    "table grid(c: Cover, s: Shot) -> int {\n columns hit pinned missed\n none: 1 2 3\n light: 4 ? 6\n}\n"
+    "proc u_int() -> int { return ? }\n"
+    "proc u_bool() -> bool { return ? }\n"
+    "proc u_pool() -> pool { return ? }\n"
+    "proc u_cover() -> Cover { return ? }\n"
+    "proc u_shot() -> Shot { return ? }\n"
+    "proc u_unit() -> Unit { return ? }\n";
+
+/* A '?' is kept, passed on and returned like any value. */
+static void test_unknown_values_pass(void)
+{
+    EVAL_IN(unknown_src, "int", "u_int()", "?");
+    EVAL_IN(unknown_src, "int", "gap(light)", "?");
+    EVAL_IN(unknown_src, "int", "gap(none)", "1");
+    EVAL_IN(unknown_src, "Unit", "Unit(melee: gap(light))", "Unit(melee: ?, cover: none)");
+    EVAL_IN(unknown_src, "Unit", "Unit(melee: 2, cover: u_cover())", "Unit(melee: 2, cover: ?)");
+    EVAL_IN(unknown_src, "int", "Unit(melee: 2, cover: u_cover()).melee", "2");
+    EVAL_IN(unknown_src, "int", "pinned.lost", "?");
+    EVAL_IN(unknown_src, "int", "hit.lost", "1");
+    /* a field of a record or an outcome the text does not give is not given either */
+    EVAL_IN(unknown_src, "int", "u_unit().melee", "?");
+    EVAL_IN(unknown_src, "int", "u_shot().lost", "?");
+    /* 'and' and 'or' need their left side: the right one is their result */
+    EVAL_IN(unknown_src, "bool", "true and u_bool()", "?");
+    EVAL_IN(unknown_src, "bool", "false and u_bool()", "false");
+    EVAL_IN(unknown_src, "bool", "true or u_bool()", "true");
+}
+
+/* What needs an unknown's value stops the run there. */
+static void test_unknown_values_needed(void)
+{
+    static const char *const needs[][2] = {
+        { "int", "u_int() + 1" }, { "int", "1 + u_int()" }, { "int", "u_int() - 2" }, { "int", "u_int() * 2" },
+        { "rat", "u_int() / 2" }, { "int", "u_int() % 2" }, { "int", "-u_int()" }, { "int", "abs(u_int())" },
+        { "int", "floor(u_int() / 1)" }, { "int", "min(u_int(), 3)" }, { "int", "max(3, u_int())" },
+        { "int", "clamp(u_int(), 1, 3)" }, { "bool", "u_int() == 1" }, { "bool", "2 > u_int()" },
+        { "bool", "u_int() >= 1" }, { "bool", "not u_bool()" }, { "bool", "u_bool() and true" },
+        { "bool", "u_bool() or false" }, { "bool", "u_cover() == none" }, { "Cover", "shift(u_cover(), 1)" },
+        { "pool", "roll u_int() d6" }, { "int", "roll d(u_int())" }, { "pool", "roll 2 d(u_int())" },
+        { "int", "count(u_pool())" }, { "int", "sum(u_pool())" }, { "int", "highest(u_pool())" },
+        { "pool", "highest(u_int(), roll 3d6)" }, { "pool", "u_pool() >= 4" }, { "pool", "roll 3d6 >= u_int()" },
+        { "bool", "any(u_pool() == 6)" }, { "bool", "all(roll 2d6 <= u_int())" }, { "bool", "doubles(u_pool())" },
+        { "str", "text(u_cover())" }, { "int", "gap(u_cover())" }, { "int", "range(u_int())" },
+        { "bool", "Unit(melee: u_int()) == Unit(melee: 1)" },
+    };
+    for (size_t i = 0; i < sizeof needs / sizeof needs[0]; i++) {
+        char src[4096];
+        snprintf(src, sizeof src, "%s\nproc f() -> %s { return %s }\n", unknown_src, needs[i][0], needs[i][1]);
+        Run r;
+        int rc = run_text(&r, src, "f", NULL, 0, "1,2,3,4,5,6");
+        CU_ASSERT_EQUAL(rc, -1);
+        CU_ASSERT(r.vm.error_unknown);
+        CU_ASSERT(r.vm.error_needed);
+        if (rc != -1 || !r.vm.error_unknown)
+            fprintf(stderr, "\n%s: %s\n", needs[i][1], rc ? r.vm.error : show(&r, r.result));
+        /* the error points at the '?', the note at what needed it: in f, or
+         * in the table a key is given to */
+        CU_ASSERT(r.vm.error_offset < strlen(src) && src[r.vm.error_offset] == '?');
+        bool in_table = !strncmp(needs[i][1], "gap(", 4) || !strncmp(needs[i][1], "range(", 6);
+        CU_ASSERT_STRING_EQUAL(r.vm.error_proto->name, in_table ? (needs[i][1][0] == 'g' ? "gap" : "range") : "f");
+        if (!in_table)
+            CU_ASSERT(r.vm.error_needed_offset > (uint32_t)(strstr(src, "proc f()") - src));
+    }
+    /* a condition */
+    Run r;
+    CU_ASSERT_EQUAL(run_text(&r, "proc f(b: bool) -> int { let x: bool = ?\n if x { return 1 } return 2 }", "f",
+                             (Value[]){ val_bool(true) }, 1, NULL), -1);
+    CU_ASSERT(r.vm.error_unknown);
+    CU_ASSERT_STRING_EQUAL(r.vm.error, "procedure 'f' gives no value for 'x': the rules text does not say "
+                                       "(marked '?')");
+}
+
+/* The message of each kind of '?', and where it points. */
+static void test_unknown_messages(void)
+{
+    EVAL_IN(unknown_src, "int", "gap(light) + 1",
+            "error: table 'gap' gives no value for light: the rules text does not say (marked '?')");
+    EVAL_IN(unknown_src, "int", "range(5) + 1",
+            "error: table 'range' gives no value for 5: the rules text does not say (marked '?')");
+    EVAL_IN(unknown_src, "int", "grid(light, pinned) + 1",
+            "error: table 'grid' gives no value for light, pinned: the rules text does not say (marked '?')");
+    EVAL_IN(unknown_src, "int", "pinned.lost + 1",
+            "error: table 'Shot' gives no value for pinned, lost: the rules text does not say (marked '?')");
+    EVAL_IN(unknown_src, "int", "u_int() + 1",
+            "error: procedure 'u_int' gives no value for its result: the rules text does not say (marked '?')");
+    EVAL_IN(unknown_src, "int", "Unit(melee: ?).melee + 1",
+            "error: procedure 'f' gives no value for field 'melee' of Unit: the rules text does not say (marked '?')");
+    /* the same text from the value, for a driver that prints it */
+    Run r;
+    CU_ASSERT_EQUAL(run_text(&r, unknown_src, "u_unit", NULL, 0, NULL), 0);
+    CU_ASSERT_EQUAL_FATAL(r.result.tag, VAL_UNKNOWN);
+    char why[320];
+    vm_unknown_text(r.vm.prog, r.result, why, sizeof why);
+    CU_ASSERT_STRING_EQUAL(why, "procedure 'u_unit' gives no value for its result: the rules text does not say "
+                                "(marked '?')");
+    CU_ASSERT_EQUAL(vm_unknown_offset(r.vm.prog, r.result), (uint32_t)(strstr(unknown_src, "Unit { return ?") + 14
+                                                                       - unknown_src));
+    /* a quiet machine (one that only counts them) says where, not which keys */
+    char src[4096];
+    snprintf(src, sizeof src, "%s\nproc f() -> int { return gap(light) + 1 }\n", unknown_src);
+    Compiled *c = compile_text(src, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    run_scripted(&r, c, NULL);
+    r.vm.quiet_unknown = true;
+    CU_ASSERT_EQUAL(run_call(&r, "f", NULL, 0), -1);
+    CU_ASSERT(r.vm.error_unknown);
+    CU_ASSERT_EQUAL(r.vm.error_offset, (uint32_t)(strstr(src, "light: ?") + 7 - src));
+    CU_ASSERT_FALSE(contains(r.vm.error, "light"));
+    /* order and printing */
+    CU_ASSERT_EQUAL(val_order(val_unknown(0, 0), val_unknown(0, 0)), 0);
+    CU_ASSERT(val_order(val_unknown(0, 0), val_unknown(1, 0)) < 0);
+    CU_ASSERT(val_order(val_int(5), val_unknown(0, 0)) < 0);   /* unknowns sort last */
+    CU_ASSERT_STRING_EQUAL(show_value(val_unknown(0, 0)), "?");
+}
+
 static void on_choose(void *ud, const Proto *p, uint32_t offset, int enum_id, int index, bool overridden)
 {
     (void)p;
@@ -1244,7 +1371,8 @@ static void test_call_many(void)
                                "}\n"
                                "proc dice() -> pool { return roll 3d6 }\n"
                                "table gap(n: int) -> int {\n  1: 1\n  2: ?\n  3: 3\n}\n"
-                               "proc gappy() -> int { return gap(roll d3) }\n", NULL, NULL);
+                               "proc gappy() -> int { return gap(roll d3) + 0 }\n"
+                               "proc given() -> int { return gap(roll d3) }\n", NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     Run one, many;
     run_seeded(&one, c, 21);
@@ -1291,6 +1419,14 @@ static void test_call_many(void)
     CU_ASSERT(unknown > 50 && unknown < 150);   /* one in three */
     for (uint64_t k = 0; k < done; k++)
         CU_ASSERT(results[k].as.i == 1 || results[k].as.i == 3);
+    /* a result that is a '?' is a result: the owner decides what it counts as */
+    CU_ASSERT_EQUAL(vm_call_many(&many.vm, chunk_find_proto(c->prog, "given"), 300, results, &done, &unknown), 0);
+    CU_ASSERT_EQUAL(done, 300);
+    CU_ASSERT_EQUAL(unknown, 0);
+    int gaps = 0;
+    for (uint64_t k = 0; k < done; k++)
+        gaps += results[k].tag == VAL_UNKNOWN;
+    CU_ASSERT(gaps > 50 && gaps < 150);
 }
 
 /* A fresh roll of few dice of few faces keeps its counts per face in the
@@ -1451,6 +1587,32 @@ static void test_trials_allocate_nothing(void)
     for (int i = 0; i < 20000; i++) {
         arena_reset(&arena);
         CU_ASSERT_EQUAL_FATAL(run_call(&r, "volley", &n, 1), 0);
+    }
+    CU_ASSERT_EQUAL(mem_allocated(), before);
+    CU_ASSERT_EQUAL(mem_collections(), collections);
+
+    /* a claim of the names around it, once remembered for their values,
+     * and a '?' passed along, allocate nothing either */
+    c = compile_text("table gap(n: int) -> int { 1..3: 1\n 4..6: ? }\n"
+                     "record R { a: int, b: int }\n"
+                     "proc asks(k: int) -> R {\n"
+                     "  let d = roll d3\n"
+                     "  let q = prob(roll d6 >= d + k)\n"
+                     "  return R(a: floor(q * 6), b: gap(roll d6))\n"
+                     "}\n", NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    run_seeded(&r, c, 11);
+    r.vm.scratch = &arena;
+    n = val_int(1);
+    for (int i = 0; i < 100; i++) {
+        arena_reset(&arena);
+        CU_ASSERT_EQUAL_FATAL(run_call(&r, "asks", &n, 1), 0);
+    }
+    before = mem_allocated();
+    collections = mem_collections();
+    for (int i = 0; i < 20000; i++) {
+        arena_reset(&arena);
+        CU_ASSERT_EQUAL_FATAL(run_call(&r, "asks", &n, 1), 0);
     }
     CU_ASSERT_EQUAL(mem_allocated(), before);
     CU_ASSERT_EQUAL(mem_collections(), collections);
@@ -1740,6 +1902,9 @@ void register_tests(void)
         { "shift saturates", test_shift_saturates },
         { "records", test_records },
         { "outcome fields and texts", test_outcome_fields_and_texts },
+        { "'?' values are kept, passed on and returned", test_unknown_values_pass },
+        { "'?' values stop a run where they are needed", test_unknown_values_needed },
+        { "'?' values: messages and places", test_unknown_messages },
         { "choices", test_choices },
         { "expect without a reporter", test_expect_without_a_reporter },
         { NULL, NULL },

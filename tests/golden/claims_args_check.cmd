@@ -1,0 +1,1 @@
+check claims_args.muster

@@ -1,0 +1,1 @@
+dis claims_args.muster

@@ -1,0 +1,1 @@
+prob claims_args.muster p_hit facing=front,flank,rear

@@ -1,0 +1,1 @@
+prob claims_args.muster charge need=6

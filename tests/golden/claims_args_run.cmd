@@ -1,0 +1,1 @@
+run claims_args.muster p_hit facing=flank

@@ -1,0 +1,1 @@
+dis unknown.muster volley mod=3 --field lost

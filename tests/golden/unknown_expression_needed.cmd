@@ -1,0 +1,1 @@
+run -e 'roll d6 + ?'

@@ -1,0 +1,1 @@
+prob unknown.muster volley mod=0,1,2 --field lost

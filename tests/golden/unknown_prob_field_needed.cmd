@@ -1,0 +1,1 @@
+prob unknown.muster after --field steady

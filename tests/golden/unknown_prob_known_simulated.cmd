@@ -1,0 +1,1 @@
+prob unknown.muster volley --field hits --trials 3000 --seed 2

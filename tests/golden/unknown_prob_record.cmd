@@ -1,0 +1,1 @@
+prob unknown.muster volley

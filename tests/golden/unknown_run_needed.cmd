@@ -1,0 +1,1 @@
+run unknown.muster losses --dice 5,6,2

@@ -1,0 +1,1 @@
+run unknown.muster volley --dice 5,6,2 --json

@@ -1,0 +1,1 @@
+run unknown.muster lost --dice 5,6,2

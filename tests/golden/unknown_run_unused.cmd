@@ -1,0 +1,1 @@
+run unknown.muster drill --dice 3
