@@ -107,6 +107,8 @@ typedef struct Shared {
     double done;             /* the outermost count's share of the probability run so far */
     int active;              /* counts under way on this Shared (1: the outermost) */
     bool stopped;            /* the tick said stop */
+    const struct Shared *outer;  /* a claim's count: the count it is part of, whose progress the
+                                    tick reports (its runs with the claim's, its share); else NULL */
     double needed;           /* the pool that did not fit the budget: its multisets */
     Dist *memo;
 } Shared;
@@ -147,7 +149,12 @@ static bool tick(Shared *s)
     if (!o->tick || s->runs < s->next_tick)
         return true;
     s->next_tick = s->runs + (o->tick_every ? o->tick_every : EXACT_TICK_EVERY);
-    ExactProgress p = { .runs = s->runs, .done = s->done };
+    /* inside a claim, the progress of the count the driver started */
+    ExactProgress p = { .runs = s->runs };
+    const Shared *top = s;
+    for (; top->outer; top = top->outer)
+        p.runs += top->outer->runs;
+    p.done = top->done;
     if (!o->tick(o->tick_ud, &p))
         s->stopped = true;
     return !s->stopped;
@@ -1167,7 +1174,7 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
         o.tick_ud = e->shared->opts->tick_ud;
         o.tick_every = e->shared->opts->tick_every;
     }
-    Shared shared = { .opts = &o };
+    Shared shared = { .opts = &o, .outer = e ? e->shared : NULL };
     ExactResult r;
     ExactStatus counted = distribution(inner, &shared, proto, NULL, 0, NULL, NULL, &r);
     if (e)
