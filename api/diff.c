@@ -383,6 +383,8 @@ static int odds(muster_ctx *ctx, const Compiled *const sides[2], const char *con
             continue;
         bool differs = false;
         int st = compare_proc(ctx, sides, paths, sig, proc ? nargs : 0, args, opts, seed, &differs);
+        if (st == MUSTER_INTERRUPTED)
+            return st;       /* (the caller asked to stop: no more procedures) */
         if (st != MUSTER_OK) {
             fprintf(ctx->out, "\n%s: the odds could not be worked out (see the error)\n", sig->name);
             status = st;

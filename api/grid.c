@@ -212,13 +212,31 @@ static void say_combination(muster_ctx *ctx, const OddsGrid *g, const Value *arg
     fputc('\n', ctx->err);
 }
 
+/* One note for the rows that could not be counted exactly: past the
+ * budget, or too slow to count (see api/pace.h; the time is the
+ * machine's, so the note gives no numbers for it). */
+static void say_simulated(muster_ctx *ctx, const muster_prob_opts *opts, int nrows, int past_budget, int too_slow)
+{
+    int n = past_budget + too_slow;
+    if (!n)
+        return;
+    unsigned long long budget = opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET;
+    if (!too_slow)
+        api_err_printf(ctx, "muster: note: too many outcomes to count exactly for %d of the %d combinations "
+                       "(more than %llu runs); simulating %s\n", n, nrows, budget, n == 1 ? "it" : "them");
+    else
+        api_err_printf(ctx, "muster: note: counting every outcome exactly would take too long for %d of the %d "
+                       "combinations (more than %llu runs, or more than about a second); simulating %s; --exact "
+                       "waits for the exact odds\n", n, nrows, budget, n == 1 ? "it" : "them");
+}
+
 /* Every row counted; MUSTER_OK, or the first failing row's status. */
 static int count_rows(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, const Listed *lists,
                       const muster_prob_opts *opts, uint64_t seed, OddsGrid *g)
 {
     int *idx = mem_alloc_atomic(sizeof(int) * (size_t)(nargs + 1));
     memset(idx, 0, sizeof(int) * (size_t)(nargs + 1));
-    int simulated_past_budget = 0;
+    int past_budget = 0, too_slow = 0;   /* rows simulated for want of runs, or of time */
     for (int r = 0; r < g->nrows; r++) {
         GridRow *row = &g->rows[r];
         char **combo = mem_alloc(sizeof(char *) * (size_t)(nargs + 1));
@@ -228,7 +246,7 @@ static int count_rows(muster_ctx *ctx, const Compiled *c, const char *proc, int 
         int st = api_compute_odds(ctx, c, proc, nargs, combo, opts, seed, &row->odds);
         ctx->quiet_fallback = quiet;
         if (st != MUSTER_OK) {
-            if (st == MUSTER_ERROR && row->odds.argv)
+            if ((st == MUSTER_ERROR || st == MUSTER_INTERRUPTED) && row->odds.argv)
                 say_combination(ctx, g, row->odds.argv);
             g->nrows = r;
             clear_rows(g);
@@ -240,7 +258,8 @@ static int count_rows(muster_ctx *ctx, const Compiled *c, const char *proc, int 
         } else {
             g->trials = row->t.trials;
             g->seed = row->t.seed;
-            simulated_past_budget += !opts->trials;
+            past_budget += row->odds.fallback == ODDS_PAST_BUDGET;
+            too_slow += row->odds.fallback == ODDS_TOO_SLOW || row->odds.fallback == ODDS_SLOW_PAST_BUDGET;
         }
         g->has_not_given |= row->t.has_not_given;
         g->has_cut |= row->t.has_cut;
@@ -251,11 +270,8 @@ static int count_rows(muster_ctx *ctx, const Compiled *c, const char *proc, int 
             idx[i] = 0;
         }
     }
-    if (simulated_past_budget && !ctx->quiet_fallback)
-        api_err_printf(ctx, "muster: note: too many outcomes to count exactly for %d of the %d combinations "
-                       "(more than %llu runs); simulating %s\n", simulated_past_budget, g->nrows,
-                       (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET),
-                       simulated_past_budget == 1 ? "it" : "them");
+    if (!ctx->quiet_fallback)
+        say_simulated(ctx, opts, g->nrows, past_budget, too_slow);
     return MUSTER_OK;
 }
 

@@ -100,11 +100,21 @@ typedef struct Tallies {
 } Tallies;
 
 /* The odds of a procedure's results: exact, or simulated. */
+/* Why odds that might have been exact were simulated. */
+typedef enum OddsFallback {
+    ODDS_NO_FALLBACK,        /* exact, or simulated because --trials said so */
+    ODDS_PAST_BUDGET,        /* the exact count reached its budget (or one pool alone was bigger) */
+    ODDS_TOO_SLOW,           /* stopped by its pace: it fitted the budget but would take too long */
+    ODDS_SLOW_PAST_BUDGET,   /* stopped by its pace: it would need more runs than the budget and
+                                take too long to reach it (see api/pace.h) */
+} OddsFallback;
+
 typedef struct Odds {
     const ProcSig *sig;
     Value *argv;
     const bool *given;       /* which arguments were given (the rest are defaults) */
     bool exact;
+    OddsFallback fallback;   /* simulated: why not exact */
     ExactResult er;          /* exact */
     Tallies t;               /* simulated: results and their counts */
     uint64_t trials, seed;

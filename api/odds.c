@@ -1,14 +1,21 @@
 /* odds.c — muster_prob: the odds of a procedure's results, computed.
  *
  * The exact engine first (vm/exact.c runs the call once per path through
- * its dice); past its budget, the simulation of simulate.c.  Either gives an
- * Odds, from which the statistics are worked out once into an OddsTable
- * (probabilities, intervals, the shares at least and at most, the `?` and
- * cut-off shares, mean and spread); odds_print.c only prints it, and
- * odds_vs.c puts tables side by side for --vs.
+ * its dice); past its budget, or when its pace says it would take too long
+ * (pace.h), the simulation of simulate.c.  Either gives an Odds, from which
+ * the statistics are worked out once into an OddsTable (probabilities,
+ * intervals, the shares at least and at most, the `?` and cut-off shares,
+ * mean and spread); odds_print.c only prints it, and odds_vs.c puts tables
+ * side by side for --vs.
+ *
+ * The exact count is watched as it goes, through the engine's tick: the
+ * caller's interrupt flag, the count's pace, and its progress on a
+ * terminal once it has taken more than a second.
  */
 #include "config.h"
 #include "api/chart.h"
+#include "api/pace.h"
+#include "api/progress.h"
 
 #include <errno.h>
 #include <math.h>
@@ -61,6 +68,128 @@ int api_find_field(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, const
     return MUSTER_OK;
 }
 
+/* An exact count watched as it goes (the engine's tick): Ctrl-C, its pace
+ * and its progress line. */
+typedef enum WatchStop {
+    WATCH_GOING,
+    WATCH_INTERRUPTED,       /* the caller's interrupt flag was set */
+    WATCH_PACE,              /* pace_judge said stop */
+} WatchStop;
+
+typedef struct Watch {
+    double start;            /* pace_now() when the count began */
+    uint64_t budget;
+    bool patient;            /* --exact: never stopped for its pace */
+    Pace pace_so_far;
+    const volatile sig_atomic_t *interrupt;
+    Progress bar;
+    double drawn_at;         /* when the bar was last drawn */
+    ExactProgress seen;      /* how far the count had got at the last look */
+    double elapsed;          /* and when, in seconds from the start */
+    WatchStop stop;
+    PaceEstimate pace;       /* the last verdict, with its projections */
+} Watch;
+
+#define WATCH_EVERY 256      /* runs between looks (a clock read each: nothing beside the runs) */
+#define WATCH_REDRAW 0.25    /* seconds between redraws of the progress line */
+
+static void watch_draw(Watch *w, double now)
+{
+    char took[32], words[80];
+    pace_duration_text(w->elapsed, took, sizeof took);
+    snprintf(words, sizeof words, "covered, %llu runs, %s", (unsigned long long)w->seen.runs, took);
+    progress_draw(&w->bar, w->seen.done, words);
+    w->drawn_at = now;
+}
+
+static bool watch_tick(void *ud, const ExactProgress *p)
+{
+    Watch *w = ud;
+    double now = pace_now();
+    w->seen = *p;
+    w->elapsed = now - w->start;
+    if (w->interrupt && *w->interrupt) {
+        w->stop = WATCH_INTERRUPTED;
+        return false;
+    }
+    if (!w->patient) {
+        PaceSample s = { w->elapsed, p->runs, p->done };
+        w->pace = pace_look(&w->pace_so_far, &s);
+        if (w->pace.verdict != PACE_WAIT) {
+            w->stop = WATCH_PACE;
+            return false;
+        }
+    }
+    if (w->elapsed >= PACE_SHOW && now - w->drawn_at >= WATCH_REDRAW)
+        watch_draw(w, now);
+    return true;
+}
+
+/* Why the count was stopped for its pace, and what happens instead. */
+static void say_too_slow(muster_ctx *ctx, const ProcSig *sig, const Watch *w, uint64_t trials)
+{
+    char runs[48], share[32], took[32];
+    pace_share_text(w->seen.done, share, sizeof share);
+    if (w->pace.verdict == PACE_OVER_BUDGET && isfinite(w->pace.runs)) {
+        /* in runs only: the same note on any machine */
+        pace_runs_text(w->pace.runs, runs, sizeof runs);
+        api_err_printf(ctx, "muster: note: %s: counting every outcome exactly would take about %s runs, more than "
+                       "the budget of %llu; simulating %llu trials instead\n", sig->name, runs,
+                       (unsigned long long)w->budget, (unsigned long long)trials);
+        return;
+    }
+    if (w->pace.verdict == PACE_OVER_BUDGET) {
+        /* the share covered stopped growing: no telling how long, but the
+         * budget will be reached first */
+        api_err_printf(ctx, "muster: note: %s: counting every outcome exactly would take more than the budget of "
+                       "%llu runs (%s of the probability covered in %.1f s, then no more); simulating %llu "
+                       "trials instead\n", sig->name, (unsigned long long)w->budget, share, w->elapsed,
+                       (unsigned long long)trials);
+        return;
+    }
+    pace_duration_text(w->pace.seconds, took, sizeof took);
+    api_err_printf(ctx, "muster: note: %s: counting every outcome exactly would take about %s (%s of the "
+                   "probability covered in %.1f s); simulating %llu trials instead; --exact waits for the exact "
+                   "odds\n", sig->name, took, share, w->elapsed, (unsigned long long)trials);
+}
+
+/* The exact count has failed to give odds: over budget or stopped.  With
+ * --exact that is an error; else the reason is kept (and said, unless the
+ * caller says it for many) and the simulation follows. */
+static int exact_fell_short(muster_ctx *ctx, const muster_prob_opts *opts, const ProcSig *sig, const Watch *w,
+                            const ExactResult *er, uint64_t trials, Odds *o)
+{
+    if (w->stop == WATCH_INTERRUPTED) {
+        char share[32];
+        pace_share_text(w->seen.done, share, sizeof share);
+        api_err_printf(ctx, "muster: interrupted: the exact count of %s had covered %s of the probability after "
+                       "%llu run%s\n", sig->name, share, (unsigned long long)w->seen.runs, w->seen.runs == 1 ? "" : "s");
+        return MUSTER_INTERRUPTED;
+    }
+    if (w->stop == WATCH_PACE) {
+        o->fallback = w->pace.verdict == PACE_OVER_BUDGET ? ODDS_SLOW_PAST_BUDGET : ODDS_TOO_SLOW;
+        if (!ctx->quiet_fallback)
+            say_too_slow(ctx, sig, w, trials);
+        return MUSTER_OK;
+    }
+    /* over budget: --exact says so, else the simulation */
+    if (opts->exact) {
+        if (er->needed > 0)
+            api_err_printf(ctx, "muster: error: the exact odds of '%s' need at least %.0f runs of it (one pool "
+                    "alone has that many outcomes), more than the budget of %llu; raise --budget or "
+                    "simulate with --trials\n", sig->name, er->needed, (unsigned long long)w->budget);
+        else
+            api_err_printf(ctx, "muster: error: the exact odds of '%s' need more than %llu runs of it; "
+                    "raise --budget or simulate with --trials\n", sig->name, (unsigned long long)w->budget);
+        return MUSTER_ERROR;
+    }
+    o->fallback = ODDS_PAST_BUDGET;
+    if (!ctx->quiet_fallback)
+        api_err_printf(ctx, "muster: note: too many outcomes to count exactly (more than %llu runs); simulating\n",
+                (unsigned long long)w->budget);
+    return MUSTER_OK;
+}
+
 int api_compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
                         const muster_prob_opts *opts, uint64_t seed, Odds *o)
 {
@@ -91,40 +220,30 @@ int api_compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int n
     if (opts->field && (st = api_find_field(ctx, c, sig, opts->field, &field)) != MUSTER_OK)
         return st;
     if (!opts->trials) {
-        /* exact where the dice allow it */
+        /* exact where the dice allow it, watched as it goes */
         ExactCall x = { sig, per_run, argv, field };
-        ExactOptions eo = { .budget = opts->budget };
+        Watch w = { .start = pace_now(), .budget = opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET,
+                    .patient = opts->exact, .interrupt = opts->interrupt };
+        progress_init(&w.bar, ctx->err);
+        pace_start(&w.pace_so_far, w.budget);
+        ExactOptions eo = { .budget = opts->budget, .tick = watch_tick, .tick_ud = &w, .tick_every = WATCH_EVERY };
         ExactResult er;
-        switch (exact_distribution(vm, sig->proto, argv, sig->nparams, exact_run, &x, &eo, &er)) {
-        case EXACT_DONE:
+        ExactStatus counted = exact_distribution(vm, sig->proto, argv, sig->nparams, exact_run, &x, &eo, &er);
+        progress_clear(&w.bar);
+        if (counted == EXACT_DONE) {
             o->exact = true;
             o->er = er;
             return MUSTER_OK;
-        case EXACT_FAILED:
+        }
+        if (counted == EXACT_FAILED) {
             api_report_runtime(ctx, c, vm);
             exact_clear(&er);
             return MUSTER_ERROR;
-        case EXACT_OVER_BUDGET:
-        case EXACT_STOPPED:
-            break;
         }
-        /* over budget: --exact says so, else the simulation */
+        st = exact_fell_short(ctx, opts, sig, &w, &er, trials, o);
         exact_clear(&er);
-        if (opts->exact) {
-            if (er.needed > 0)
-                api_err_printf(ctx, "muster: error: the exact odds of '%s' need at least %.0f runs of it (one pool "
-                        "alone has that many outcomes), more than the budget of %llu; raise --budget or "
-                        "simulate with --trials\n", sig->name, er.needed,
-                        (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
-            else
-                api_err_printf(ctx, "muster: error: the exact odds of '%s' need more than %llu runs of it; "
-                        "raise --budget or simulate with --trials\n", sig->name,
-                        (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
-            return MUSTER_ERROR;
-        }
-        if (!ctx->quiet_fallback)
-            api_err_printf(ctx, "muster: note: too many outcomes to count exactly (more than %llu runs); simulating\n",
-                    (unsigned long long)(opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET));
+        if (st != MUSTER_OK)
+            return st;
         vm->dice = &rng.base;
     }
     return api_simulate_odds(ctx, c, opts, vm, sig, argv, per_run, field, seed, trials, o);

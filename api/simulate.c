@@ -9,6 +9,8 @@
  */
 #include "config.h"
 #include "api/internal.h"
+#include "api/pace.h"
+#include "api/progress.h"
 #include "compiler/specialize.h"
 
 #include <string.h>
@@ -87,6 +89,8 @@ static void tally_n(Tallies *t, Value v, uint64_t n)
 }
 
 #define SIM_BLOCK 4096       /* trials a block; each block has a stream of its own */
+#define SIM_PROGRESS 200000  /* trials from which a progress line is drawn on a terminal */
+#define SIM_REDRAW 0.5       /* seconds between redraws of it, at least */
 
 typedef struct Sim {
     muster_ctx *ctx;
@@ -99,7 +103,10 @@ typedef struct Sim {
     uint64_t seed, trials, nblocks;
     uint64_t next_block, blocks_done;    /* under lock */
     pthread_mutex_t lock;
-    bool progress;
+    Progress bar;                        /* drawn under lock, on a terminal, for many trials */
+    double drawn_at;                     /* under lock: when it was last drawn */
+    const volatile sig_atomic_t *interrupt;  /* the caller's flag: stop at the next block */
+    bool interrupted;                    /* under lock: it was seen set */
     uint64_t failed_trial;               /* the first trial that failed, UINT64_MAX if none */
     Vm failed_vm;                        /* its machine, to report the error from */
     uint64_t unknown_first;
@@ -112,6 +119,7 @@ typedef struct Worker {
     Sim *sim;
     pthread_t thread;
     Tallies t;
+    uint64_t trials;                     /* trials run, for the message of an interrupted simulation */
     uint64_t unknown, unknown_first;
     const Proto *unknown_at;
     uint32_t unknown_offset;
@@ -137,6 +145,22 @@ static uint64_t block_seed(uint64_t seed, uint64_t b)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
+}
+
+/* A block is done: redraw the progress line when its percentage changes,
+ * and now and then in between (a long simulation moves slowly). */
+static void sim_progress(Sim *sim)
+{
+    pthread_mutex_lock(&sim->lock);
+    uint64_t done = ++sim->blocks_done;
+    double now = pace_now();
+    if (done * 100 / sim->nblocks != (done - 1) * 100 / sim->nblocks || now - sim->drawn_at >= SIM_REDRAW) {
+        char words[48];
+        snprintf(words, sizeof words, "of %llu trials", (unsigned long long)sim->trials);
+        progress_draw(&sim->bar, (double)done / (double)sim->nblocks, words);
+        sim->drawn_at = now;
+    }
+    pthread_mutex_unlock(&sim->lock);
 }
 
 static void *simulate(void *arg)
@@ -166,12 +190,15 @@ static void *simulate(void *arg)
     for (;;) {
         pthread_mutex_lock(&sim->lock);
         uint64_t b = sim->next_block++;
-        bool stop = b >= sim->nblocks || sim->failed_trial != UINT64_MAX;
+        if (sim->interrupt && *sim->interrupt)
+            sim->interrupted = true;
+        bool stop = b >= sim->nblocks || sim->failed_trial != UINT64_MAX || sim->interrupted;
         pthread_mutex_unlock(&sim->lock);
         if (stop)
             break;
         rng_seed(&rng.rng, block_seed(sim->seed, b));
         uint64_t from = b * SIM_BLOCK, to = from + SIM_BLOCK < sim->trials ? from + SIM_BLOCK : sim->trials;
+        w->trials += to - from;
         for (uint64_t i = from; i < to; i++) {
             Value r;
             arena_reset(&arena);
@@ -235,15 +262,8 @@ static void *simulate(void *arg)
             else
                 tally(&w->t, asked);
         }
-        if (sim->progress) {
-            pthread_mutex_lock(&sim->lock);
-            uint64_t done = ++sim->blocks_done;
-            if (done * 100 / sim->nblocks != (done - 1) * 100 / sim->nblocks) {
-                int pct = (int)(done * 100 / sim->nblocks);
-                fprintf(stderr, "\r[%-40.*s] %3d%%", pct * 40 / 100, "########################################", pct);
-            }
-            pthread_mutex_unlock(&sim->lock);
-        }
+        if (sim->bar.to)
+            sim_progress(sim);
     }
     tally_flush(&w->t);
     return NULL;
@@ -276,7 +296,8 @@ int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts
         if (spec)
             sim.prog = spec;
     }
-    sim.progress = ctx->err == stderr && isatty(2) && trials >= 200000;
+    progress_init(&sim.bar, trials >= SIM_PROGRESS ? ctx->err : NULL);
+    sim.interrupt = opts->interrupt;
     pthread_mutex_init(&sim.lock, NULL);
     Worker *w = mem_alloc(sizeof(Worker) * (size_t)nthreads);
     for (int k = 0; k < nthreads; k++) {
@@ -290,8 +311,15 @@ int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts
     for (int k = 1; k < nthreads; k++)
         mem_thread_join(w[k].thread);
     pthread_mutex_destroy(&sim.lock);
-    if (sim.progress)
-        fputs("\r\033[K", stderr);
+    progress_clear(&sim.bar);
+    if (sim.interrupted && sim.failed_trial == UINT64_MAX) {
+        uint64_t run = 0;
+        for (int k = 0; k < nthreads; k++)
+            run += w[k].trials;
+        api_err_printf(ctx, "muster: interrupted: the simulation of %s had run %llu of %llu trials\n", sig->name,
+                       (unsigned long long)run, (unsigned long long)trials);
+        return MUSTER_INTERRUPTED;
+    }
     if (sim.failed_trial != UINT64_MAX) {
         api_report_runtime(ctx, c, &sim.failed_vm);
         diag_report(&ctx->diag, DIAG_NOTE, NULL, (Span){ 0, 0 },

@@ -6,8 +6,9 @@
  * (exit 2) are made from it, and every option is checked, conflicts
  * included, before any file is read.  Also here: the help text, the default
  * thread count (one per core, at most 64), colour on a terminal unless
- * NO_COLOR is set, and the search for .muster files under a directory for
- * `muster test`.
+ * NO_COLOR is set, the search for .muster files under a directory for
+ * `muster test`, and Ctrl-C while prob or diff works out odds (the library
+ * only reads a flag; the signal handler is the command's).
  */
 #include "config.h"
 #include "muster.h"
@@ -24,6 +25,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 #include <fcntl.h>
+#include <signal.h>
 
 extern char **environ;
 
@@ -64,8 +66,8 @@ static const char usage_text[] =
     "                            against its text (the default is the table sheet a player prints)\n"
     "      --paper=a4|letter     the table sheet's paper, landscape (default a4)\n"
     "      --pdf=FILE            print the HTML sheet to FILE with headless Chromium\n"
-    "Options for prob (exact odds when the dice allow, else a simulation):\n"
-    "      --exact               exact odds, or an error if there are too many outcomes to count\n"
+    "Options for prob (exact odds when counting them is quick, else a simulation):\n"
+    "      --exact               exact odds however long they take, or an error past the budget\n"
     "      --budget=N            runs the exact count may take (default 2000000)\n"
     "      --trials=N            simulate N runs instead (default 100000 when simulating)\n"
     "      --seed=N              seed the simulation\n"
@@ -86,7 +88,8 @@ static const char usage_text[] =
     "  -h, --help                show this help and exit\n"
     "  -V, --version             show the version and exit\n"
     "\n"
-    "Exit status: 0 success, 1 an error in the rules (compile or run), 2 a usage error.\n"
+    "Exit status: 0 success, 1 an error in the rules (compile or run), 2 a usage error,\n"
+    "130 interrupted (Ctrl-C).\n"
     "Diagnostics are coloured on a terminal unless NO_COLOR is set.\n"
     "Report bugs at " PACKAGE_BUGREPORT "\n";
 
@@ -554,6 +557,60 @@ static int cmd_run(muster_ctx *ctx, Options *o, const Target *t)
     return muster_run(ctx, t->prog, t->proc, t->nargs, t->args, &o->run);
 }
 
+/* Ctrl-C while odds are worked out.  The library never touches signals:
+ * it reads the flag given in muster_prob_opts.interrupt, stops, says how
+ * far it had got and returns MUSTER_INTERRUPTED, with nothing half-printed.
+ * The handler is installed only around that work, and the one before it
+ * put back after.  A second Ctrl-C ends muster at once (SA_RESETHAND), in
+ * case a single run goes on for long.  When SIGINT was ignored (muster run
+ * in the background by a shell without job control), it stays ignored. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+typedef struct Interrupt {
+    struct sigaction before;
+    bool caught;
+} Interrupt;
+
+static void catch_interrupt(Interrupt *in, muster_prob_opts *opts)
+{
+    in->caught = false;
+    interrupted = 0;
+    if (sigaction(SIGINT, NULL, &in->before) != 0 || in->before.sa_handler == SIG_IGN)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    if (sigaction(SIGINT, &sa, NULL) != 0)
+        return;
+    in->caught = true;
+    opts->interrupt = &interrupted;
+}
+
+/* The handler of before back; when the work was interrupted, muster ends
+ * by SIGINT, as an interrupted program should (a shell running it in a
+ * script then stops too, and reports status 130). */
+static int release_interrupt(Interrupt *in, muster_prob_opts *opts, int status)
+{
+    opts->interrupt = NULL;
+    if (!in->caught)
+        return status;
+    sigaction(SIGINT, &in->before, NULL);
+    if (status == MUSTER_INTERRUPTED && in->before.sa_handler == SIG_DFL) {
+        fflush(stdout);
+        fflush(stderr);
+        raise(SIGINT);
+    }
+    return status;
+}
+
 /* The odds options prob and diff share: the seed, the choices, the threads
  * (every core unless told). */
 static void odds_options(Options *o)
@@ -576,7 +633,10 @@ static int cmd_prob(muster_ctx *ctx, Options *o, const Target *t)
     o->prob.vs = o->vs.items;
     o->prob.nvs = o->vs.n;
     o->prob.html = o->html;
-    return muster_prob(ctx, t->prog, t->proc, t->nargs, t->args, &o->prob);
+    Interrupt in;
+    catch_interrupt(&in, &o->prob);
+    int status = muster_prob(ctx, t->prog, t->proc, t->nargs, t->args, &o->prob);
+    return release_interrupt(&in, &o->prob, status);
 }
 
 /* muster diff BASE VARIANT [PROC [NAME=VALUE]...]: what a house rule
@@ -592,7 +652,10 @@ static int cmd_diff(muster_ctx *ctx, Options *o, const Target *t)
         return MUSTER_ERROR;
     odds_options(o);
     const char *proc = t->npos > 2 ? t->pos[2] : NULL;
-    return muster_diff(ctx, base, variant, proc, t->npos > 3 ? t->npos - 3 : 0, t->pos + 3, &o->prob);
+    Interrupt in;
+    catch_interrupt(&in, &o->prob);
+    int status = muster_diff(ctx, base, variant, proc, t->npos > 3 ? t->npos - 3 : 0, t->pos + 3, &o->prob);
+    return release_interrupt(&in, &o->prob, status);
 }
 
 /* What a command's operands are. */

@@ -9,11 +9,19 @@
  * Results and diagnostics are written to the streams given to muster_new,
  * in the formats the `muster` command documents (text or JSON).  Functions
  * that act return an exit status: MUSTER_OK, MUSTER_ERROR for a rules error
- * (compile error, failed run) or MUSTER_USAGE for bad arguments.
+ * (compile error, failed run), MUSTER_USAGE for bad arguments, or
+ * MUSTER_INTERRUPTED when the caller asked odds being worked out to stop
+ * (muster_prob_opts.interrupt).
+ *
+ * The library installs no signal handlers and never touches the process's
+ * signals: a program that wants Ctrl-C to stop a long muster_prob catches
+ * SIGINT itself and sets the flag it gave in interrupt (the `muster`
+ * command does so while it works out odds).
  */
 #ifndef MUSTER_H
 #define MUSTER_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -29,7 +37,9 @@ extern "C" {
 #define MUSTER_API
 #endif
 
-enum { MUSTER_OK = 0, MUSTER_ERROR = 1, MUSTER_USAGE = 2 };
+/* MUSTER_INTERRUPTED is 130, the status a shell gives a command ended by
+ * Ctrl-C (128 + SIGINT), so that a program may exit with it as it is. */
+enum { MUSTER_OK = 0, MUSTER_ERROR = 1, MUSTER_USAGE = 2, MUSTER_INTERRUPTED = 130 };
 
 typedef struct muster_ctx muster_ctx;
 typedef struct muster_program muster_program;
@@ -69,7 +79,9 @@ typedef struct muster_prob_opts {
     char *const *choices;    /* as for muster_run */
     int nchoices;
     const char *field;       /* when the result is a record: the odds of this field of it */
-    int exact;               /* 1: exact odds or an error; 0: exact when the dice allow, else simulated */
+    int exact;               /* 1: exact odds, however long they take, or an error past the budget;
+                                0: exact when the count fits the budget and ends within about a second
+                                (judged as it goes, from its pace), else simulated */
     uint64_t budget;         /* most runs the exact engine may take (0: its default) */
     int no_specialize;       /* 1: simulate the procedure as written, not compiled for its fixed arguments */
     char *const *vs;         /* house rules' scripts: the odds under each beside these, with the */
@@ -78,10 +90,20 @@ typedef struct muster_prob_opts {
     const char *svg;         /* a bar chart of the odds (SVG) written to this file, before the usual
                                 output; "-": the chart on the output stream instead (NULL: none) */
     int html;                /* 1: one HTML page (the table and the chart) instead of text, JSON or CSV */
+    const volatile sig_atomic_t *interrupt;
+                             /* NULL, or a flag read while odds are worked out (every few hundred runs
+                                of an exact count, every block of trials of a simulation): once it is
+                                non-zero, the work stops, a message on the error stream says how far
+                                it had got, nothing is printed on the output stream, and the call
+                                returns MUSTER_INTERRUPTED.  Set it from a signal handler of your own
+                                or from another thread; the library never clears it. */
 } muster_prob_opts;
 
 /* The distribution of a procedure's results: exact when counting every way
- * the dice can fall fits the budget (opts->budget), else simulated.  An
+ * the dice can fall fits the budget (opts->budget) and, unless opts->exact,
+ * takes no more than about a second; else simulated, with a note on the
+ * error stream saying why.  Where the error stream is a terminal, long work
+ * shows its progress there.  An
  * argument whose value holds commas ("facing=front,side,rear") lists several
  * values: the odds of every combination of the values listed are worked out,
  * each on its own, and printed one row per combination (at most 1000; not

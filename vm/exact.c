@@ -138,6 +138,8 @@ typedef struct Shared {
     double done;             /* the outermost count's share of the probability run so far */
     int active;              /* counts under way on this Shared (1: the outermost) */
     bool stopped;            /* the tick said stop */
+    const struct Shared *outer;  /* a claim's count: the count it is part of, whose progress the
+                                    tick reports (its runs with the claim's, its share); else NULL */
     double needed;           /* the pool that did not fit the budget: its multisets */
     Dist *memo;
 } Shared;
@@ -174,7 +176,12 @@ static bool tick_now(Shared *s)
 {
     const ExactOptions *o = s->opts;
     if (o->tick && !s->stopped) {
-        ExactProgress p = { .runs = s->runs, .done = s->done };
+        /* inside a claim, the progress of the count the driver started */
+        ExactProgress p = { .runs = s->runs };
+        const Shared *top = s;
+        for (; top->outer; top = top->outer)
+            p.runs += top->outer->runs;
+        p.done = top->done;
         if (!o->tick(o->tick_ud, &p))
             s->stopped = true;
     }
@@ -1509,7 +1516,7 @@ ExactStatus exact_claim(Vm *vm, int proto, const Value *call_args, int nargs, in
         o.tick_ud = e->shared->opts->tick_ud;
         o.tick_every = e->shared->opts->tick_every;
     }
-    Shared shared = { .opts = &o };
+    Shared shared = { .opts = &o, .outer = e ? e->shared : NULL };
     ExactResult r;
     ExactStatus counted = distribution(inner, &shared, proto, args, nargs, NULL, NULL, &r);
     fw_cache_free(shared.fw);

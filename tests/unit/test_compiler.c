@@ -938,6 +938,38 @@ static void test_api_unknown_fields(void)
     api_close(&a);
 }
 
+/* opts.interrupt: a flag the caller sets (from its own signal handler) to
+ * stop odds being worked out; the library reads it and returns
+ * MUSTER_INTERRUPTED, printing nothing on the output. */
+static void test_api_interrupt(void)
+{
+    Api a;
+    api_open(&a, api_src);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a.prog);
+    volatile sig_atomic_t flag = 0;
+    muster_prob_opts o = { .have_seed = 1, .seed = 1, .threads = 2, .interrupt = &flag };
+    char *n2[] = { "n=2" };
+    CU_ASSERT_EQUAL(muster_prob(a.ctx, a.prog, "dice", 1, n2, &o), MUSTER_OK);   /* not set: as without it */
+    CU_ASSERT(contains(api_out(&a), "dice(n: 2): exact (11 runs)"));
+    size_t out_before = a.out_len;
+    flag = 1;
+    CU_ASSERT_EQUAL(muster_prob(a.ctx, a.prog, "dice", 1, n2, &o), MUSTER_INTERRUPTED);
+    CU_ASSERT_STRING_EQUAL(api_err(&a), "muster: interrupted: the exact count of dice had covered less than 0.1% "
+                                        "of the probability after 1 run\n");
+    o.trials = 100000;
+    CU_ASSERT_EQUAL(muster_prob(a.ctx, a.prog, "dice", 1, n2, &o), MUSTER_INTERRUPTED);
+    CU_ASSERT(contains(api_err(&a), "muster: interrupted: the simulation of dice had run 0 of 100000 trials\n"));
+    /* a grid says which combination it was working on */
+    o.trials = 0;
+    char *n23[] = { "n=2,3" };
+    CU_ASSERT_EQUAL(muster_prob(a.ctx, a.prog, "dice", 1, n23, &o), MUSTER_INTERRUPTED);
+    CU_ASSERT(contains(api_err(&a), "after 1 run\nmuster: note: while working out the odds of n=2\n"));
+    api_out(&a);
+    CU_ASSERT_EQUAL(a.out_len, out_before);
+    CU_ASSERT_EQUAL(flag, 1);   /* never cleared by the library */
+    api_close(&a);
+}
+
 static void test_api_dice(void)
 {
     Api a;
@@ -1953,6 +1985,7 @@ void register_tests(void)
         { "run", test_api_run },
         { "'?' fields of a record result", test_api_unknown_fields },
         { "dice and seeds", test_api_dice },
+        { "interrupting odds", test_api_interrupt },
         { "errors", test_api_errors },
         { NULL, NULL },
     };

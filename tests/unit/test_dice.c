@@ -626,22 +626,75 @@ static void test_exact_fought_to_a_finish(void)
     exact_clear(&r);
 }
 
+static const char *claim_text =
+    "proc inner() -> bool {\n"
+    "  let x = roll d6\n"
+    "  if x == 6 { reroll }\n"
+    "  return x * roll d6 + roll d6 * roll d6 >= 20\n"
+    "}\n"
+    "proc outer() -> int {\n"
+    "  let a = roll d6\n"
+    "  let b = roll d6\n"
+    "  if prob(inner()) > 1/2 { return a * b }\n"
+    "  return 0\n"
+    "}\n";
+
+/* While a claim is counted inside a count, the tick still sees the count:
+ * its runs with the claim's (never fewer than before) and its share. */
+typedef struct RunsLog {
+    int calls, stop_at;
+    uint64_t last_runs;
+    double last_done;
+    bool steady;
+} RunsLog;
+
+static bool runs_tick(void *ud, const ExactProgress *p)
+{
+    RunsLog *t = ud;
+    t->calls++;
+    t->steady = t->steady && p->runs >= t->last_runs && p->done >= t->last_done && p->done <= 1.0 + 1e-12;
+    t->last_runs = p->runs;
+    t->last_done = p->done;
+    return t->calls != t->stop_at;
+}
+
+static void test_exact_tick_in_claims(void)
+{
+    /* the claim is asked on the last path only, when the count has made
+     * 36 runs and covered 35/36 */
+    const char *text =
+        "proc late() -> int {\n"
+        "  let a = roll d6\n"
+        "  let b = roll d6\n"
+        "  if a + b == 12 and prob(roll d6 + roll d6 + roll d6 + roll d6 >= 14) > 1/2 { return 1 }\n"
+        "  return 0\n"
+        "}\n";
+    RunsLog t = { .stop_at = -1, .steady = true };
+    ExactOptions o = { .tick = runs_tick, .tick_ud = &t, .tick_every = 5 };
+    ExactResult r;
+    exact_with(text, "late", &o, &r, NULL, 0);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
+    CU_ASSERT_EQUAL(r.runs, 36 + 1296);
+    CU_ASSERT(t.steady);
+    CU_ASSERT(t.calls > 1296 / 5);       /* the claim's runs ticked too */
+    CU_ASSERT(t.last_runs > 36 && t.last_runs <= r.runs);
+    CU_ASSERT_DOUBLE_EQUAL(t.last_done, 35.0 / 36, 1e-9);
+    exact_clear(&r);
+    /* stopped while the claim is counted: the count stops */
+    RunsLog s = { .stop_at = 20, .steady = true };
+    o.tick_ud = &s;
+    exact_with(text, "late", &o, &r, NULL, 0);
+    CU_ASSERT_EQUAL(r.status, EXACT_STOPPED);
+    CU_ASSERT_EQUAL(s.calls, 20);
+    CU_ASSERT(s.last_runs > 36);
+    exact_clear(&r);
+}
+
 /* A claim asked on every path: worked out once, its runs counted with the
  * count's and held to its budget. */
 static void test_exact_claims_counted_once(void)
 {
-    const char *text =
-        "proc inner() -> bool {\n"
-        "  let x = roll d6\n"
-        "  if x == 6 { reroll }\n"
-        "  return x * roll d6 + roll d6 * roll d6 >= 20\n"
-        "}\n"
-        "proc outer() -> int {\n"
-        "  let a = roll d6\n"
-        "  let b = roll d6\n"
-        "  if prob(inner()) > 1/2 { return a * b }\n"
-        "  return 0\n"
-        "}\n";
+    const char *text = claim_text;
     ExactResult claim, r;
     exact_of(text, "inner", 0, &claim);
     CU_ASSERT_EQUAL(claim.status, EXACT_DONE);
@@ -1408,6 +1461,7 @@ void register_tests(void)
         { "budget, no dice, always rerolling", test_exact_budget_and_no_dice },
         { "the driver's tick sees progress and can stop a count", test_exact_tick },
         { "a recursion fought to a finish, once per state", test_exact_fought_to_a_finish },
+        { "inside a claim, the tick sees the count", test_exact_tick_in_claims },
         { "claims are counted once, within the budget", test_exact_claims_counted_once },
         { "claims are counted once per value of their arguments", test_exact_claims_per_argument },
         { "a '?' a rerolling procedure returns is passed on", test_exact_unknowns_passed_on },
