@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 static void tally_n(Tallies *t, Value v, uint64_t n);
+static void tally_hashed(Tallies *t, const Value *v);
 
 static inline void tally(Tallies *t, const Value *vp)
 {
@@ -42,11 +43,50 @@ static inline void tally(Tallies *t, const Value *vp)
             return;
         }
     }
-    tally_n(t, v, 1);
+    tally_hashed(t, vp);
+}
+
+/* The slot of v in a table of cap slots (a power of two): its own, or the
+ * empty one where it goes. */
+static Tally *hashed_slot(Tally *slots, size_t cap, const Value *v, uint64_t hash)
+{
+    size_t i = hash & (cap - 1);
+    while (slots[i].count && !val_identical(&slots[i].value, v))
+        i = (i + 1) & (cap - 1);
+    return &slots[i];
+}
+
+/* A result no array counts: found by its hash, not by a binary search of
+ * the sorted list (a record compared field by field at every step).  A
+ * value seen for the first time is copied out of the trial's arena. */
+static void tally_hashed(Tallies *t, const Value *v)
+{
+    if (2 * (t->nhashed + 1) > t->hashed_cap) {
+        size_t cap = t->hashed_cap ? 2 * t->hashed_cap : 64;
+        Tally *slots = mem_alloc(sizeof(Tally) * cap);
+        memset(slots, 0, sizeof(Tally) * cap);
+        for (size_t i = 0; i < t->hashed_cap; i++)
+            if (t->hashed[i].count)
+                *hashed_slot(slots, cap, &t->hashed[i].value, val_hash(&t->hashed[i].value)) = t->hashed[i];
+        t->hashed = slots;
+        t->hashed_cap = cap;
+    }
+    Tally *slot = hashed_slot(t->hashed, t->hashed_cap, v, val_hash(v));
+    if (!slot->count) {
+        *slot = (Tally){ vm_keep(*v), 0 };
+        t->nhashed++;
+    }
+    slot->count++;
 }
 
 static void tally_flush(Tallies *t)
 {
+    for (size_t i = 0; i < t->hashed_cap; i++)
+        if (t->hashed[i].count) {
+            tally_n(t, t->hashed[i].value, t->hashed[i].count);
+            t->hashed[i].count = 0;
+        }
+    t->nhashed = 0;
     if (!t->direct)
         return;
     for (int64_t k = 0; k < TALLY_DIRECT_N; k++)

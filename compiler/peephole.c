@@ -11,6 +11,12 @@
 #include <stdbool.h>
 #include <string.h>
 
+/* The DivMode of IDIV for an instruction that makes a quotient whole, or -1. */
+static int div_mode(uint8_t op)
+{
+    return op == OP_FLOOR ? DIV_FLOOR : op == OP_CEIL ? DIV_CEIL : op == OP_ROUND ? DIV_ROUND : -1;
+}
+
 /* Write one fused instruction at code[*n]: its bytes, each with the source
  * offset `off` (that of the part that can fail, for its errors). */
 static void put(uint8_t *code, uint32_t *offsets, int *n, const uint8_t *bytes, int len, uint32_t off)
@@ -75,11 +81,34 @@ void peephole_proto(Proto *p)
             pc += 7;
             continue;
         }
+        if (op == OP_CONST && pc + 4 < len && old[pc + 3] == OP_DIV && div_mode(old[pc + 4]) >= 0
+            && !target[pc + 3] && !target[pc + 4]) {
+            /* floor(x / 3): a quotient by a constant made whole */
+            moved[pc + 3] = moved[pc + 4] = n;
+            put(code, offsets, &n, (const uint8_t[]){ OP_IDIVK, old[pc + 1], old[pc + 2], (uint8_t)div_mode(old[pc + 4]) },
+                4, p->offsets[pc + 3]);
+            pc += 5;
+            continue;
+        }
+        if (op == OP_DIV && pc + 1 < len && div_mode(old[pc + 1]) >= 0 && !target[pc + 1]) {
+            /* floor(a / b): no rational made on the way when both are ints */
+            moved[pc + 1] = n;
+            put(code, offsets, &n, (const uint8_t[]){ OP_IDIV, (uint8_t)div_mode(old[pc + 1]) }, 2, p->offsets[pc]);
+            pc += 2;
+            continue;
+        }
+        if (op == OP_CONST && pc + 3 < len && old[pc + 3] == OP_IDIV && !target[pc + 3]) {
+            moved[pc + 3] = n;
+            put(code, offsets, &n, (const uint8_t[]){ OP_IDIVK, old[pc + 1], old[pc + 2], old[pc + 4] }, 4,
+                p->offsets[pc + 3]);
+            pc += 5;
+            continue;
+        }
         if (op == OP_CONST && pc + 3 < len && !target[pc + 3]) {
             /* a constant and the instruction that takes it */
             uint8_t next = old[pc + 3];
             int fused = next == OP_ROLL ? OP_ROLLK : next == OP_ADD ? OP_ADDK : next == OP_SUB ? OP_SUBK
-                      : next >= OP_EQ && next <= OP_GE ? OP_CMPK : -1;
+                      : next == OP_MUL ? OP_MULK : next >= OP_EQ && next <= OP_GE ? OP_CMPK : -1;
             int pooled = next == OP_COUNT_IF ? OP_COUNT_IFK : next == OP_ANY ? OP_ANYK : next == OP_ALL ? OP_ALLK : -1;
             if (pooled >= 0) {
                 /* a test of a pool's dice against a constant */

@@ -6,9 +6,11 @@
  *   LOAD s, LOAD s+1, ..., LOAD s+n-1  ->  LOADN s n   (arguments passed on)
  *   FILTER c, COUNT                    ->  COUNT_IF c  (no pool is built)
  *   CONST n, CONST s, ROLL_POOL        ->  ROLL_POOLK
- *   CONST k, then ROLL, ADD, SUB or a comparison  ->  ROLLK, ADDK, SUBK, CMPK
+ *   CONST k, then ROLL, ADD, SUB, MUL or a comparison  ->  ROLLK, ADDK, SUBK, MULK, CMPK
  *   CONST k, then COUNT_IF, ANY or ALL ->  COUNT_IFK, ANYK, ALLK
  *   CONST k, comparison, JUMP_FALSE    ->  JUMP_UNLESS
+ *   DIV, then FLOOR, CEIL or ROUND     ->  IDIV m      (no rational made of two ints)
+ *   CONST k, DIV, FLOOR/CEIL/ROUND     ->  IDIVK k m   (and CONST k, IDIV m)
  *   LOAD s, RETURN                     ->  RETURNL s
  *   STORE s, LOAD s                    ->  TEE s
  * A sequence is never fused across a jump target, and jumps, the line

@@ -27,6 +27,9 @@ typedef struct AVal {
     int64_t lo, hi;
     bool pooled;             /* AV_TEMP: a pool of at most pn dice of ps sides */
     int64_t pn, ps;
+    const struct AVal *qx;   /* AV_TEMP: the quotient of int *qx by qk (a known int, not 0), so that
+                              * floor(x / k) and x / k >= c need no rational (see quotient_test) */
+    int64_t qk;
     int temp;
     Value v;
     int32_t type, n;
@@ -378,6 +381,14 @@ static void result_bounds(uint8_t op, const AVal *in, int n, AVal *r)
         else if (in[0].kind == AV_TEMP && in[0].bounded)
             set_bounds(r, in[0].lo, in[0].hi);
         break;
+    case OP_IDIV:
+        /* a bounded int by a known int other than 0: between the quotients
+         * of the bounds, whichever way they are made whole */
+        if (ra && rb && b0 == b1 && b0 != 0) {
+            __int128 q0 = (__int128)a0 / b0, q1 = (__int128)a1 / b0;
+            set_bounds(r, min128(q0, q1) - 1, max128(q0, q1) + 1);
+        }
+        break;
     default:
         break;
     }
@@ -395,10 +406,18 @@ static bool removable(uint8_t op, const AVal *in)
     case OP_CEIL: case OP_ROUND:
         /* of a whole number or a rational within bounds: no overflow */
         return is_int(&in[0]) || (in[0].kind == AV_TEMP && in[0].bounded);
-    case OP_DIV: case OP_MOD:
-        /* an int by a known int other than 0 and -1 cannot fail */
-        return is_int(&in[0]) && in[1].kind == AV_KNOWN && in[1].v.tag == VAL_INT
-            && in[1].v.as.i != 0 && in[1].v.as.i != -1;
+    case OP_MOD:
+        /* an int by a known int other than 0 cannot fail */
+        return is_int(&in[0]) && in[1].kind == AV_KNOWN && in[1].v.tag == VAL_INT && in[1].v.as.i != 0;
+    case OP_DIV: case OP_IDIV: {
+        /* nor by a known int above 0; below 0, only INT64_MIN divided can
+         * overflow (INT64_MIN / -3 is 2^63 / 3), and nothing does divided
+         * by INT64_MIN but an even int (1 / INT64_MIN has 2^63 below) */
+        if (!is_int(&in[0]) || in[1].kind != AV_KNOWN || in[1].v.tag != VAL_INT)
+            return false;
+        int64_t k = in[1].v.as.i, lo, hi;
+        return k > 0 || (k < 0 && k != INT64_MIN && bounds(&in[0], &lo, &hi) && lo > INT64_MIN);
+    }
     default:
         return false;
     }
@@ -409,7 +428,7 @@ static bool gives_int(uint8_t op, const AVal *in)
 {
     switch ((OpCode)op) {
     case OP_COUNT: case OP_COUNT_IF: case OP_SUM: case OP_ROLL: case OP_HIGHEST: case OP_LOWEST:
-    case OP_MOD: case OP_FLOOR: case OP_CEIL: case OP_ROUND:
+    case OP_MOD: case OP_FLOOR: case OP_CEIL: case OP_ROUND: case OP_IDIV:
         return true;
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_MIN: case OP_MAX:
         return is_int(&in[0]) && is_int(&in[1]);
@@ -418,6 +437,95 @@ static bool gives_int(uint8_t op, const AVal *in)
     default:
         return false;
     }
+}
+
+/* ---- quotients of ints by known ints ----
+ *
+ * x / k, for an int x and a known int k, is a rational, reduced by a gcd
+ * at run time.  Made whole or compared with a known number it need not be
+ * made at all: floor(x / k) is IDIV of x by k, and x / k >= c is
+ * x >= c * k (turned round when k < 0), against the whole number that
+ * decides it.  The DIV is then read by nobody, and goes (see tidy). */
+
+/* The comparison with its sides swapped (a < b is b > a); also what
+ * multiplying both sides by a negative number makes of it. */
+static CmpOp cmp_swapped(CmpOp c)
+{
+    switch (c) {
+    case CMP_LT: return CMP_GT;
+    case CMP_LE: return CMP_GE;
+    case CMP_GT: return CMP_LT;
+    case CMP_GE: return CMP_LE;
+    default: return c;
+    }
+}
+
+/* x / k `cmp` c, for any int x, as x `*to` *whole: 0; or 1 when it never
+ * holds, 2 when it always does (x == 5/2); -1 when c is no number or the
+ * whole number does not fit. */
+static int quotient_cmp(CmpOp cmp, int64_t k, Value c, CmpOp *to, int64_t *whole)
+{
+    __int128 num, den;
+    if (c.tag == VAL_INT) {
+        num = c.as.i;
+        den = 1;
+    } else if (c.tag == VAL_RAT) {
+        num = c.as.q.num;
+        den = c.as.q.den;
+    } else {
+        return -1;
+    }
+    num *= k;                        /* (within 127 bits) */
+    if (k < 0)
+        cmp = cmp_swapped(cmp);
+    __int128 fl = num / den;
+    bool exact = num % den == 0;
+    if (!exact && num < 0)
+        fl--;                        /* (rounded down, not towards 0) */
+    if (fl < INT64_MIN || fl >= INT64_MAX)
+        return -1;
+    *whole = (int64_t)fl;
+    if (exact) {
+        *to = cmp;
+        return 0;
+    }
+    /* x against a number strictly between fl and fl + 1 */
+    switch (cmp) {
+    case CMP_EQ: return 1;
+    case CMP_NE: return 2;
+    case CMP_LT: case CMP_LE: *to = CMP_LE; return 0;
+    case CMP_GT: case CMP_GE: *to = CMP_GT; return 0;
+    }
+    return -1;
+}
+
+/* A comparison *op (EQ..GE) of in[0] and in[1], one a quotient x / k and
+ * the other a known number: rewritten in place as a comparison of x with a
+ * known int, or decided (*decided, *holds).  False if it is no such test. */
+static bool quotient_test(uint8_t *op, AVal in[2], bool *decided, bool *holds)
+{
+    *decided = false;
+    int q = in[0].kind == AV_TEMP && in[0].qx && in[1].kind == AV_KNOWN ? 0
+          : in[1].kind == AV_TEMP && in[1].qx && in[0].kind == AV_KNOWN ? 1 : -1;
+    if (q < 0)
+        return false;
+    CmpOp cmp = (CmpOp)(*op - OP_EQ), to;
+    if (q == 1)
+        cmp = cmp_swapped(cmp);      /* c cmp x/k is x/k cmp' c */
+    int64_t whole;
+    int how = quotient_cmp(cmp, in[q].qk, in[1 - q].v, &to, &whole);
+    if (how < 0)
+        return false;
+    if (how > 0) {
+        *decided = true;
+        *holds = how == 2;
+        return true;
+    }
+    AVal x = *in[q].qx;
+    in[0] = x;
+    in[1] = known(val_int(whole));
+    *op = (uint8_t)(OP_EQ + to);
+    return true;
 }
 
 static void follow(Spec *S, SState *st);
@@ -494,11 +602,16 @@ static void take_apart(SFrame *fr, const Proto *p, const uint8_t **ip, uint8_t *
         PUSHA(fr, known(p->consts[chunk_u16(at + 3)]));
         plain_op[0] = OP_ROLL_POOL;
         *len = 1;
-    } else if (*op == OP_ROLLK || *op == OP_ADDK || *op == OP_SUBK || *op == OP_CMPK) {
+    } else if (*op == OP_IDIVK) {
+        PUSHA(fr, known(p->consts[chunk_u16(at + 1)]));
+        plain_op[0] = OP_IDIV;
+        plain_op[1] = at[3];
+        *len = 2;
+    } else if (*op == OP_ROLLK || *op == OP_ADDK || *op == OP_SUBK || *op == OP_MULK || *op == OP_CMPK) {
         /* the peephole pass's pairs, taken apart: the constant, then the operation */
         PUSHA(fr, known(p->consts[chunk_u16(at + 1)]));
         plain_op[0] = *op == OP_ROLLK ? OP_ROLL : *op == OP_ADDK ? OP_ADD : *op == OP_SUBK ? OP_SUB
-                    : (uint8_t)(OP_EQ + at[3]);
+                    : *op == OP_MULK ? OP_MUL : (uint8_t)(OP_EQ + at[3]);
         *len = 1;
     } else {
         return;
@@ -519,8 +632,11 @@ static void follow_jump(Spec *S, SState *st, const uint8_t *ip, uint8_t op, int 
         uint8_t test[1] = { (uint8_t)(OP_EQ + ip[3]) };
         AVal in[2] = { c, known(fr->p->consts[chunk_u16(ip + 1)]) };
         Value vals[2] = { c.v, in[1].v }, r;
+        bool decided = false, holds = false;
         if (c.kind == AV_KNOWN && eval_insn(S, test, 1, vals, 2, &r))
             c = known(r);
+        else if (quotient_test(test, in, &decided, &holds) && decided)
+            c = known(val_bool(holds));
         else
             c = emit_op(S, test, 1, in, 2, off, true);
     }
@@ -690,6 +806,31 @@ static bool follow_value(Spec *S, SFrame *fr, const uint8_t *ip, uint8_t op, int
             return true;
         }
     }
+    /* a quotient of ints compared or made whole: no rational (quotient_test) */
+    uint8_t rewritten[2];
+    if (op >= OP_EQ && op <= OP_GE && n == 2) {
+        bool decided, holds;
+        rewritten[0] = op;
+        if (quotient_test(rewritten, in, &decided, &holds)) {
+            if (decided) {
+                PUSHA(fr, known(val_bool(holds)));
+                return true;
+            }
+            op = rewritten[0];
+            ip = rewritten;
+            len = 1;
+        }
+    }
+    if ((op == OP_FLOOR || op == OP_CEIL || op == OP_ROUND) && in[0].kind == AV_TEMP && in[0].qx) {
+        rewritten[0] = OP_IDIV;
+        rewritten[1] = op == OP_FLOOR ? DIV_FLOOR : op == OP_CEIL ? DIV_CEIL : DIV_ROUND;
+        in[1] = known(val_int(in[0].qk));
+        in[0] = *in[0].qx;
+        op = OP_IDIV;
+        ip = rewritten;
+        len = 2;
+        n = 2;
+    }
     /* a two-key table looked up with its column known: one column of it */
     uint8_t sliced[3];
     if (op == OP_TABLE && n == 2 && in[1].kind == AV_KNOWN) {
@@ -728,6 +869,13 @@ static bool follow_value(Spec *S, SFrame *fr, const uint8_t *ip, uint8_t op, int
     r.pooled = b.pooled;
     r.pn = b.pn;
     r.ps = b.ps;
+    if (op == OP_DIV && in[0].kind == AV_TEMP && is_int(&in[0]) && in[1].kind == AV_KNOWN
+        && in[1].v.tag == VAL_INT && in[1].v.as.i != 0) {
+        AVal *x = mem_alloc(sizeof *x);
+        *x = in[0];
+        r.qx = x;
+        r.qk = in[1].v.as.i;
+    }
     PUSHA(fr, r);
     return true;
 }

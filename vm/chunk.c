@@ -238,6 +238,7 @@ int chunk_insn_pushes(const Program *prog, const uint8_t *ip)
 
 void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
 {
+    static const char *const div_mode_text[3] = { "floor", "ceil", "round" };   /* DivMode */
     fprintf(out, "proc %s (params %d, locals %d, stack %d, %d bytes)\n",
             p->name, p->nparams, p->nlocals, p->max_stack, p->len);
     for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
@@ -251,7 +252,7 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             fprintf(out, " %-5u ; ", chunk_u16(ip + 1));
             val_print(out, p->consts[chunk_u16(ip + 1)], prog);
             break;
-        case OP_ROLLK: case OP_ADDK: case OP_SUBK:
+        case OP_ROLLK: case OP_ADDK: case OP_SUBK: case OP_MULK:
             fprintf(out, " %-5u ; ", chunk_u16(ip + 1));
             val_print(out, p->consts[chunk_u16(ip + 1)], prog);
             break;
@@ -273,6 +274,14 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
         case OP_CMPK:
             fprintf(out, " %-5u ; %s ", chunk_u16(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
             val_print(out, p->consts[chunk_u16(ip + 1)], prog);
+            break;
+        case OP_IDIV:
+            fprintf(out, " %-5u ; %s", ip[1], ip[1] < 3 ? div_mode_text[ip[1]] : "?");
+            break;
+        case OP_IDIVK:
+            fprintf(out, " %-5u ; / ", chunk_u16(ip + 1));
+            val_print(out, p->consts[chunk_u16(ip + 1)], prog);
+            fprintf(out, ", %s", ip[3] < 3 ? div_mode_text[ip[3]] : "?");
             break;
         case OP_LOAD: case OP_STORE: case OP_TEE: case OP_RETURNL:
             if (ip[1] < p->nparams)

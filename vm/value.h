@@ -149,6 +149,37 @@ const char *val_ceil(Value a, Value *out);
 const char *val_round(Value a, Value *out);          /* halves away from zero */
 const char *val_abs(Value a, Value *out);
 
+/* How a quotient is made whole: the FLOOR, CEIL or ROUND (the nearest int,
+ * halves away from zero) of a division, fused with it in IDIV and IDIVK. */
+typedef enum { DIV_FLOOR, DIV_CEIL, DIV_ROUND } DivMode;
+
+/* a/b made whole as `mode` says: the same value and the same errors as
+ * val_div then val_floor, val_ceil or val_round, but two ints make no
+ * rational on the way (see val_idiv_fast). */
+const char *val_idiv(Value a, Value b, DivMode mode, Value *out);
+
+/* The usual case of val_idiv, inline for the interpreter: two ints, b not
+ * 0 and neither INT64_MIN (whose quotients may not fit a rational: 1 /
+ * INT64_MIN and INT64_MIN / -3 overflow in val_div), in *q; false for the
+ * rest, which val_idiv takes through val_div. */
+static inline bool val_idiv_fast(int64_t a, int64_t b, DivMode mode, int64_t *q)
+{
+    if (b == 0 || a == INT64_MIN || b == INT64_MIN)
+        return false;
+    int64_t t = a / b, r = a % b;      /* truncated towards zero */
+    if (r != 0) {
+        bool negative = (r < 0) != (b < 0);   /* the quotient is below zero */
+        int64_t away = negative ? t - 1 : t + 1;  /* the next int away from zero */
+        /* ROUND: away from zero when the remainder is at least half the
+         * divisor (|r| < |b| < 2^63, so 2|r| fits in 64 unsigned bits) */
+        uint64_t ar = r < 0 ? -(uint64_t)r : (uint64_t)r, ab = b < 0 ? -(uint64_t)b : (uint64_t)b;
+        if (mode == DIV_FLOOR ? negative : mode == DIV_CEIL ? !negative : 2 * ar >= ab)
+            t = away;
+    }
+    *q = t;
+    return true;
+}
+
 /* Numeric comparison of ints/rationals: <0, 0, >0. */
 int val_num_cmp(Value a, Value b);
 /* Equality of two values of the same static type. */
@@ -156,6 +187,12 @@ bool val_equal(Value a, Value b);
 /* Total order used to sort outcomes: numbers by value, then bools, enums by
  * (enum, index), strings bytewise, pools by size then faces. */
 int val_order(Value a, Value b);
+/* The same value in the same form (the same tag, a rational's terms, a
+ * record's fields likewise), and a hash that agrees with it: for counting
+ * results by value.  Identical values are equal by val_order; equal ones
+ * may not be identical (the int 2 and the rational 2/1). */
+bool val_identical(const Value *a, const Value *b);
+uint64_t val_hash(const Value *v);
 
 /* Text form: 7, 3/2, true, light, "text", [1, 4, 6], Unit(melee: 3).  JSON
  * form: numbers, a non-integral rational as the string "3/2", enums as

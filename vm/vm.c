@@ -437,6 +437,9 @@ static Lookup table_lookup(Vm *vm, const Proto *p, const uint8_t *ip, const Tabl
 static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, uint64_t repeat)
 {
     uint64_t finished = 0, skipped = 0;
+    /* a pool or record result lives in the scratch arena: while one is
+     * held, the next runs allocate above it instead of resetting it */
+    bool held = false;
     vm->runs_done = 0;
     vm->runs_unknown = 0;
     ensure_stacks(vm);
@@ -475,15 +478,23 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         vm->runs_unknown = skipped; } while (0)
 /* The next of `repeat` runs, from the top frame (depth 0, p and base its
  * own): from the top, its pools and records in a fresh arena. */
-#define NEXT_RUN() do { if (vm->scratch) arena_reset(vm->scratch); \
+#define NEXT_RUN() do { if (vm->scratch) { if (held) vm->frames[0].scratch = arena_mark(vm->scratch); \
+                                             else arena_reset(vm->scratch); } \
         steps = 0; rerolls = 0; ip = p->code; sp = base + p->nlocals; } while (0)
+/* Results held in the scratch arena (below) have filled half of it: time
+ * to return them, for the owner to count and reset it. */
+#define HELD_FULL() (held && vm->scratch->used > vm->scratch->size / 2)
 #define ERR(...) do { SAVE_RUN(); return fail(vm, p, ip - 1, __VA_ARGS__); } while (0)
 #define ARITH(fn) do { Value b_ = POP(); Value a_ = POP(); Value r_; \
         const char *e_ = fn(a_, b_, &r_); if (e_) ERR("%s", e_); PUSH(r_); } while (0)
 #define UNARY(fn) do { Value a_ = POP(); Value r_; \
         const char *e_ = fn(a_, &r_); if (e_) ERR("%s", e_); PUSH(r_); } while (0)
 
-    Value operand;           /* the compared value of ANY, ALL, COUNT_IF: popped, or a K form's constant */
+    /* the compared value of ANY, ALL, COUNT_IF: the slot just popped, or a K
+     * form's constant.  A pointer, not a copy: a Value copied into a local
+     * is written in pieces and read back whole, which the processor cannot
+     * forward from its store buffer (a stall of a dozen cycles). */
+    const Value *operand;
     for (;;) {
         uint8_t op = *ip++;
         if (++steps > lim->max_steps)
@@ -566,9 +577,62 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_TEE: base[*ip++] = sp[-1]; break;
-        case OP_MUL: ARITH(val_mul); break;
+        case OP_MULK:
+            operand = &p->consts[chunk_u16(ip)];
+            ip += 2;
+            goto mul;
+        case OP_MUL:
+            operand = --sp;
+        mul:
+            if (sp[-1].tag == VAL_INT && operand->tag == VAL_INT) {
+                int64_t r;
+                if (__builtin_mul_overflow(sp[-1].as.i, operand->as.i, &r))
+                    ERR("integer overflow");
+                PUT_INT(&sp[-1], r);
+                break;
+            }
+            {
+                Value r;
+                const char *e = val_mul(sp[-1], *operand, &r);
+                if (e)
+                    ERR("%s", e);
+                sp[-1] = r;
+            }
+            break;
         case OP_DIV: ARITH(val_div); break;
-        case OP_MOD: ARITH(val_mod); break;
+        case OP_MOD:
+            if (sp[-1].as.i != 0 && sp[-1].as.i != -1) {
+                /* (ints only; -1 would overflow on INT64_MIN, 0 is an error:
+                 * both go to val_mod) */
+                int64_t b = sp[-1].as.i, r = sp[-2].as.i % b;
+                sp--;
+                PUT_INT(&sp[-1], r != 0 && (r < 0) != (b < 0) ? r + b : r);
+                break;
+            }
+            ARITH(val_mod);
+            break;
+        case OP_IDIVK:
+            operand = &p->consts[chunk_u16(ip)];
+            ip += 3;
+            goto idiv;
+        case OP_IDIV:
+            operand = --sp;
+            ip++;
+        idiv: {
+            /* DIV then FLOOR, CEIL or ROUND: two ints make no rational */
+            DivMode mode = (DivMode)ip[-1];
+            int64_t q;
+            if (sp[-1].tag == VAL_INT && operand->tag == VAL_INT && val_idiv_fast(sp[-1].as.i, operand->as.i, mode, &q)) {
+                PUT_INT(&sp[-1], q);
+                break;
+            }
+            Value r;
+            const char *e = val_idiv(sp[-1], *operand, mode, &r);
+            if (e)
+                ERR("%s", e);
+            sp[-1] = r;
+            break;
+        }
         case OP_NEG: UNARY(val_neg); break;
         case OP_NOT: PUT_BOOL(&sp[-1], !sp[-1].as.b); break;
         case OP_BOOL_INT: PUT_INT(&sp[-1], sp[-1].as.b ? 1 : 0); break;
@@ -642,8 +706,14 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 if (way >= 0)
                     remember_as = callee_index * MEMO_WAYS + way;
             }
-            if (sp + callee->nlocals + callee->max_stack > vm->stack + vm->stack_size)
-                grow_for_call(vm, depth, (sp - vm->stack) + callee->nlocals + callee->max_stack, &base, &sp);
+            if (sp + callee->nlocals + callee->max_stack > vm->stack + vm->stack_size) {
+                /* (through copies: a pointer whose address is taken lives in
+                 * memory, and sp and base are read by every instruction) */
+                Value *moved_base = base, *moved_sp = sp;
+                grow_for_call(vm, depth, (sp - vm->stack) + callee->nlocals + callee->max_stack, &moved_base, &moved_sp);
+                base = moved_base;
+                sp = moved_sp;
+            }
             if (depth + 1 >= vm->frames_cap)
                 grow_frames(vm, depth + 1);
             Value *nbase = sp - argc;
@@ -667,9 +737,12 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             Value r = POP();
             if (depth == 0) {
                 results[finished++] = r;
-                if (finished + skipped < repeat && r.tag != VAL_POOL && r.tag != VAL_RECORD) {
-                    NEXT_RUN();
-                    break;
+                if (finished + skipped < repeat) {
+                    held |= (r.tag == VAL_POOL || r.tag == VAL_RECORD) && vm->scratch;
+                    if (!HELD_FULL()) {
+                        NEXT_RUN();
+                        break;
+                    }
                 }
                 SAVE_RUN();
                 return 0;
@@ -704,13 +777,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             sp = base + p->nlocals;
             break;
         case OP_ROLLK:
-            operand = p->consts[chunk_u16(ip)];
+            operand = &p->consts[chunk_u16(ip)];
             ip += 2;
             goto roll;
         case OP_ROLL:
-            operand = POP();
+            operand = --sp;
         roll: {
-            int64_t sides = operand.as.i;
+            int64_t sides = operand->as.i;
             if (sides < 1 || sides > MAX_SIDES)
                 ERR("a die must have 1 to %d sides, not %lld", MAX_SIDES, (long long)sides);
             int32_t face;
@@ -756,13 +829,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_ANYK:
-            operand = p->consts[chunk_u16(ip)];
+            operand = &p->consts[chunk_u16(ip)];
             ip += 2;
             goto any;
         case OP_ANY:
-            operand = POP();
+            operand = --sp;
         any: {
-            const Value x = operand;
+            const Value x = *operand;
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_ANY, sp[-1].as.p, cmp, x);
             if (x.tag == VAL_INT && sp[-1].as.p->lane_bits)
@@ -774,13 +847,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             break;
         }
         case OP_ALLK:
-            operand = p->consts[chunk_u16(ip)];
+            operand = &p->consts[chunk_u16(ip)];
             ip += 2;
             goto all;
         case OP_ALL:
-            operand = POP();
+            operand = --sp;
         all: {
-            const Value x = operand;
+            const Value x = *operand;
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_ALL, sp[-1].as.p, cmp, x);
             if (x.tag == VAL_INT && sp[-1].as.p->lane_bits)
@@ -796,13 +869,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             PUT_INT(&sp[-1], sp[-1].as.p->n);
             break;
         case OP_COUNT_IFK:
-            operand = p->consts[chunk_u16(ip)];
+            operand = &p->consts[chunk_u16(ip)];
             ip += 2;
             goto count_if;
         case OP_COUNT_IF:
-            operand = POP();
+            operand = --sp;
         count_if: {
-            const Value x = operand;
+            const Value x = *operand;
             CmpOp cmp = (CmpOp)*ip++;
             if (__builtin_expect(sp[-1].as.p->lazy != NULL, 0)) {
                 /* FILTER then COUNT, as the peephole pass found them */
@@ -874,7 +947,10 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                     break;
                 }
             }
-            switch (table_lookup(vm, p, ip, t, &sp, depth, repeat > 1)) {
+            Value *looked_sp = sp;   /* (a copy, as for grow_for_call) */
+            Lookup how = table_lookup(vm, p, ip, t, &looked_sp, depth, repeat > 1);
+            sp = looked_sp;
+            switch (how) {
             case LOOKUP_VALUE:
                 break;
             case LOOKUP_SKIP:
@@ -882,7 +958,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 skipped++;
                 memo_abandon(vm, depth);
                 depth = 0;
-                if (finished + skipped == repeat) {
+                if (finished + skipped == repeat || HELD_FULL()) {
                     SAVE_RUN();
                     return 0;
                 }
@@ -978,6 +1054,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
 #undef ERR
 #undef SAVE_RUN
 #undef NEXT_RUN
+#undef HELD_FULL
 #undef ARITH
 #undef UNARY
 }

@@ -1479,6 +1479,19 @@ static const char spec_src[] =
     "table grid(r: int, s: Side) -> int {\n  columns left right\n  1: 10 20\n  2: 30 ?\n  3: 50 60\n}\n"
     "proc grid_roll(s: Side) -> int { return grid(roll d3, s) + grid(roll d3, left) }\n"
     "proc critical(n: int, k: int) -> int { let d = roll n d6  let h = count(d >= 4)  if any(d == 6) { h = h + k }  return h }\n"
+    "record Q { ge: bool  lt: bool  eq: bool  ne: bool  le: bool  gt: bool  fl: int  ce: int  ro: int  fl2: int }\n"
+    "proc quot(k: int, c: rat) -> Q {\n"
+    "  let h = roll d20 - 10\n"
+    "  let q = h / k\n"
+    "  return Q(ge: q >= c, lt: q < c, eq: q == c, ne: q != c, le: c <= q, gt: c > q,\n"
+    "           fl: floor(q), ce: ceil(q), ro: round(q), fl2: floor(h / k))\n"
+    "}\n"
+    "proc quot_if(k: int) -> int {\n"
+    "  let q = (roll d20 - 10) / k\n"
+    "  if q > 1 { return 1 }\n"
+    "  if q == 0 { return 2 }\n"
+    "  return 3\n"
+    "}\n"
     "proc eff(k: int) -> int {\n"
     "  let t = roll d10 + k\n"
     "  let extra = 0\n"
@@ -1508,6 +1521,15 @@ static void test_specialized_calls_match(void)
         { "grid_roll", { val_enum(0, 1) }, 1, -1 },
         { "critical", { val_int(8), val_int(1) }, 2, -1 },
         { "critical", { val_int(5), val_int(3) }, 2, -1 },
+        { "quot", { val_int(3), rat(1, 3) }, 2, -1 },
+        { "quot", { val_int(3), rat(2, 1) }, 2, -1 },
+        { "quot", { val_int(-3), rat(-2, 3) }, 2, -1 },
+        { "quot", { val_int(7), rat(-1, 2) }, 2, -1 },
+        { "quot", { val_int(-1), rat(5, 2) }, 2, -1 },
+        { "quot", { val_int(2), rat(0, 1) }, 2, -1 },
+        { "quot", { val_int(-4), rat(3, 4) }, 2, -1 },
+        { "quot_if", { val_int(2) }, 1, -1 },
+        { "quot_if", { val_int(-3) }, 1, -1 },
     };
     int enum_side = -1;
     for (int e = 0; e < c->prog->nenums; e++)
@@ -1615,6 +1637,19 @@ static void test_specialized_code(void)
     }
     CU_ASSERT(!jumps);
     CU_ASSERT(converts);
+    /* a quotient of ints by a known int is never made: compared, it is the
+     * dividend compared with a whole number; made whole, an IDIV */
+    Value quot_args[2] = { val_int(3), rat(1, 3) };
+    sprog = specialize_call(&r.vm, chunk_find_proto(c->prog, "quot"), quot_args, 2, -1, &sp);
+    CU_ASSERT_FATAL(sprog != NULL);
+    p = sprog->protos[sp];
+    bool divides = false, whole = false;
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
+        divides |= p->code[pc] == OP_DIV;
+        whole |= p->code[pc] == OP_IDIV || p->code[pc] == OP_IDIVK;
+    }
+    CU_ASSERT(!divides);
+    CU_ASSERT(whole);
     /* odds inside cannot be followed: the caller runs the original */
     CU_ASSERT_PTR_NULL(specialize_call(&r.vm, chunk_find_proto(c->prog, "asks"), NULL, 0, -1, &sp));
 }
