@@ -1,8 +1,8 @@
 /* peephole.c — fusing common instruction sequences (the list is in
  * peephole.h).  A scan over a proto copies its code, fusing as it goes, then
  * moves every jump to the new place of its target.  Each proto is scanned
- * twice, since one fusion can make another (CONST, FILTER, COUNT becomes
- * CONST, COUNT_IF, then COUNT_IFK). */
+ * until nothing more fuses, since one fusion can make another (CONST,
+ * FILTER, COUNT becomes CONST, COUNT_IF, then COUNT_IFK). */
 #include "config.h"
 #include "compiler/peephole.h"
 #include "base/mem.h"
@@ -28,10 +28,10 @@ static void put(uint8_t *code, uint32_t *offsets, int *n, const uint8_t *bytes, 
     *n += len;
 }
 
-void peephole_proto(Proto *p)
+bool peephole_proto(Proto *p)
 {
     if (p->len == 0)
-        return;
+        return false;
     int len = p->len;
     const uint8_t *old = p->code;
     /* where jumps land: no fused sequence may swallow one */
@@ -64,6 +64,14 @@ void peephole_proto(Proto *p)
             }
             put(code, offsets, &n, (const uint8_t[]){ OP_LOADN, old[pc + 1], (uint8_t)count }, 3, p->offsets[pc]);
             pc = at;
+            continue;
+        }
+        if (op == OP_ROLL_POOLK && pc + 5 < len && old[pc + 5] == OP_COUNT_IFK && !target[pc + 5]) {
+            /* count(roll 8d6 >= 4): the dice counted as they are drawn */
+            moved[pc + 5] = n;
+            put(code, offsets, &n, (const uint8_t[]){ OP_ROLL_COUNTK, old[pc + 1], old[pc + 2], old[pc + 3], old[pc + 4],
+                                                      old[pc + 6], old[pc + 7], old[pc + 8] }, 8, p->offsets[pc]);
+            pc += 9;
             continue;
         }
         if (op == OP_FILTER && pc + 2 < len && old[pc + 2] == OP_COUNT && !target[pc + 2]) {
@@ -164,14 +172,15 @@ void peephole_proto(Proto *p)
     p->code = code;
     p->offsets = offsets;
     p->len = p->cap = n;
+    return n < len;
 }
 
 void peephole_program(Program *prog)
 {
-    /* twice: a pair made by the first pass may pair again
-     * (CONST k, FILTER, COUNT -> CONST k, COUNT_IF -> COUNT_IFK) */
-    for (int i = 0; i < prog->nprotos; i++) {
-        peephole_proto(prog->protos[i]);
-        peephole_proto(prog->protos[i]);
-    }
+    /* until nothing more is fused: what one pass makes may fuse again
+     * (CONST k, FILTER, COUNT -> CONST k, COUNT_IF -> COUNT_IFK; and with a
+     * ROLL_POOLK before it, ROLL_COUNTK) */
+    for (int i = 0; i < prog->nprotos; i++)
+        while (peephole_proto(prog->protos[i]))
+            ;
 }

@@ -8,6 +8,7 @@
  *   CONST n, CONST s, ROLL_POOL        ->  ROLL_POOLK
  *   CONST k, then ROLL, ADD, SUB, MUL or a comparison  ->  ROLLK, ADDK, SUBK, MULK, CMPK
  *   CONST k, then COUNT_IF, ANY or ALL ->  COUNT_IFK, ANYK, ALLK
+ *   ROLL_POOLK n s, COUNT_IFK k c      ->  ROLL_COUNTK (no pool made)
  *   CONST k, comparison, JUMP_FALSE    ->  JUMP_UNLESS
  *   DIV, then FLOOR, CEIL or ROUND     ->  IDIV m      (no rational made of two ints)
  *   CONST k, DIV, FLOOR/CEIL/ROUND     ->  IDIVK k m   (and CONST k, IDIV m)
@@ -22,7 +23,10 @@
 
 #include "vm/chunk.h"
 
-void peephole_proto(Proto *p);
+#include <stdbool.h>
+
+/* One pass over p; true if it fused anything (another pass may fuse more). */
+bool peephole_proto(Proto *p);
 void peephole_program(Program *prog);
 
 #endif

@@ -936,6 +936,24 @@ static void follow(Spec *S, SState *st)
             }
             emit(S, OP_REROLL, off);
             return;
+        case OP_ROLL_COUNTK: {
+            /* the peephole pass's roll and count, taken apart: a pool of
+             * the known dice, then its count (fused again at the end) */
+            static const uint8_t roll[1] = { OP_ROLL_POOL };
+            uint8_t count[2] = { OP_COUNT_IF, ip[7] };
+            PUSHA(fr, known(p->consts[chunk_u16(ip + 1)]));
+            PUSHA(fr, known(p->consts[chunk_u16(ip + 3)]));
+            if (!follow_value(S, fr, roll, OP_ROLL_POOL, 1, off)) {
+                S->failed = true;
+                return;
+            }
+            PUSHA(fr, known(p->consts[chunk_u16(ip + 5)]));
+            if (!follow_value(S, fr, count, OP_COUNT_IF, 2, off)) {
+                S->failed = true;
+                return;
+            }
+            break;
+        }
         case OP_RECORD: follow_record(fr, ip); break;
         case OP_FIELD: follow_field(S, fr, ip, len, off); break;
         case OP_PROB: case OP_PICK: case OP_EXPECT:
@@ -1178,7 +1196,8 @@ static void tidy(Spec *S)
         memset(keep + q, 0, 6);
     }
     compact(p, keep);
-    peephole_proto(p);
+    while (peephole_proto(p))
+        ;
 }
 
 /* The deepest the operand stack gets in the residual code, worked out from

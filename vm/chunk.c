@@ -262,6 +262,15 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             fputs("d", out);
             val_print(out, p->consts[chunk_u16(ip + 3)], prog);
             break;
+        case OP_ROLL_COUNTK:
+            fprintf(out, " %u %u %u ; count(", chunk_u16(ip + 1), chunk_u16(ip + 3), chunk_u16(ip + 5));
+            val_print(out, p->consts[chunk_u16(ip + 1)], prog);
+            fputs("d", out);
+            val_print(out, p->consts[chunk_u16(ip + 3)], prog);
+            fprintf(out, " %s ", ip[7] < 6 ? cmp_op_text[ip[7]] : "?");
+            val_print(out, p->consts[chunk_u16(ip + 5)], prog);
+            fputc(')', out);
+            break;
         case OP_COUNT_IFK: case OP_ANYK: case OP_ALLK:
             fprintf(out, " %-5u ; %s ", chunk_u16(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
             val_print(out, p->consts[chunk_u16(ip + 1)], prog);

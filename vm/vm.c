@@ -868,6 +868,35 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             LAZY_POOL(OP_COUNT, sp[-1].as.p, CMP_EQ, val_int(0));
             PUT_INT(&sp[-1], sp[-1].as.p->n);
             break;
+        case OP_ROLL_COUNTK: {
+            /* count(roll n dS cmp k) as one draw-and-count loop, no pool:
+             * what seeded dice with no trace to show the pool do */
+            int64_t n = p->consts[chunk_u16(ip)].as.i, sides = p->consts[chunk_u16(ip + 2)].as.i;
+            operand = &p->consts[chunk_u16(ip + 4)];
+            CmpOp cmp = (CmpOp)ip[6];
+            if (rng && !vm->trace && operand->tag == VAL_INT && sides >= 1 && sides <= MAX_SIDES && n >= 0
+                && n <= lim->max_pool) {
+                /* the faces that count: [lo, lo + span), or all but them (!=) */
+                int64_t k = operand->as.i < 0 ? 0 : operand->as.i > sides ? sides + 1 : operand->as.i;
+                int64_t lo = cmp == CMP_GT || cmp == CMP_GE ? (cmp == CMP_GT ? k + 1 : k)
+                           : cmp == CMP_LT || cmp == CMP_LE ? 1 : k;
+                int64_t hi = cmp == CMP_LT ? k - 1 : cmp == CMP_LE || cmp == CMP_EQ || cmp == CMP_NE ? k : sides;
+                uint64_t span = hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
+                int64_t c = rng_count_in(rng, n, (uint64_t)sides, lo, span);
+                ip += 7;
+                PUT_INT(sp, cmp == CMP_NE ? n - c : c);
+                sp++;
+                break;
+            }
+            /* otherwise the two instructions it stands for (scripted dice,
+             * the exact engine's lazy pools, a trace, a roll that fails) */
+            ip += 6;                 /* (at the CmpOp byte, which count_if reads) */
+            const Pool *pool;
+            if (!roll_pool(vm, p, ip, rng, n, sides, &pool, dice_err, sizeof dice_err))
+                ERR("%s", dice_err);
+            PUSH(val_pool(pool));
+            goto count_if;
+        }
         case OP_COUNT_IFK:
             operand = &p->consts[chunk_u16(ip)];
             ip += 2;

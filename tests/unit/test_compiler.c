@@ -1588,7 +1588,7 @@ static void test_specialized_code(void)
         sums |= p->code[pc] == OP_SUM;
         calls |= p->code[pc] == OP_CALL;
         doubles |= p->code[pc] == OP_DOUBLES;
-        counts |= p->code[pc] == OP_COUNT_IF || p->code[pc] == OP_COUNT_IFK;
+        counts |= p->code[pc] == OP_COUNT_IF || p->code[pc] == OP_COUNT_IFK || p->code[pc] == OP_ROLL_COUNTK;
     }
     CU_ASSERT(counts);
     CU_ASSERT(!sums);        /* fields b and c are never read */

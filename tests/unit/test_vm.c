@@ -305,6 +305,49 @@ static void test_products_and_remainders(void)
     CU_ASSERT_STRING_EQUAL(call2(c, "m", val_int(INT64_MIN), val_int(-1)), "error: integer overflow");
 }
 
+/* count(roll n dS cmp k) as ROLL_COUNTK, the dice counted as they are
+ * drawn, gives what the pool and its count give, on the same dice, for
+ * every comparison and for k below, within and above the faces; with
+ * scripted dice (no generator to draw from) it takes the pool's path. */
+static void test_roll_count(void)
+{
+    static const char *ops[] = { "==", "!=", "<", "<=", ">", ">=" };
+    for (int o = 0; o < 6; o++) {
+        char src[512];
+        snprintf(src, sizeof src,
+                 "proc fused(k: int) -> int { return count(roll 7d6 %s k) }\n"
+                 "proc fused3(k: int) -> int { return count(roll 7d6 %s 3) + k }\n"
+                 "proc apart(k: int) -> int { let p = roll 7d6  return count(p %s k) }\n",
+                 ops[o], ops[o], ops[o]);
+        Compiled *c = compile_text(src, NULL, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        CU_ASSERT(uses_op(c, "fused3", OP_ROLL_COUNTK) && !uses_op(c, "apart", OP_ROLL_COUNTK));
+        for (int64_t k = -1; k <= 8; k++) {
+            Run a, b;
+            run_seeded(&a, c, 40 + (uint64_t)k);
+            run_seeded(&b, c, 40 + (uint64_t)k);
+            Value arg = val_int(k);
+            for (int t = 0; t < 50; t++) {
+                CU_ASSERT_EQUAL_FATAL(run_call(&a, "fused", &arg, 1), 0);
+                CU_ASSERT_EQUAL_FATAL(run_call(&b, "apart", &arg, 1), 0);
+                CU_ASSERT_EQUAL(a.result.as.i, b.result.as.i);
+            }
+            CU_ASSERT_EQUAL(rng_next(&a.rng.rng), rng_next(&b.rng.rng));   /* the same dice drawn */
+        }
+        Run r;
+        Value zero = val_int(0);
+        CU_ASSERT_EQUAL(run_text(&r, src, "fused3", &zero, 1, "1,2,3,4,5,6,3"), 0);
+        static const int64_t want[] = { 2, 5, 2, 4, 3, 5 };
+        CU_ASSERT_EQUAL(r.result.as.i, want[o]);
+    }
+    /* a roll that cannot be made fails as the pool's does, at the roll */
+    const char *bad = "proc f() -> int {\n  return 1 + count(roll 2000000d6 >= 4)\n}\n";
+    Run r;
+    CU_ASSERT_EQUAL(run_text(&r, bad, "f", NULL, 0, NULL), -1);
+    CU_ASSERT(contains(r.vm.error, "over the limit"));
+    CU_ASSERT_EQUAL(r.vm.error_offset, (uint32_t)(strstr(bad, "roll 2000000d6") - bad));
+}
+
 static void test_strings_and_bools(void)
 {
     EVAL("str", "\"hit\" + \"s\"", "\"hits\"");
@@ -1755,7 +1798,7 @@ static void test_opcodes_classified(void)
         /* what rolls dice is never remembered nor worked out ahead */
         ok &= !(e & OPF_DICE) || (e & OPF_IMPURE);
         ok &= !(e & OPF_MOVES) || !(e & (OPF_DICE | OPF_IMPURE | OPF_FAILS));
-        ok &= in->operand_bytes >= 0 && in->operand_bytes <= 5;
+        ok &= in->operand_bytes >= 0 && in->operand_bytes <= 7;
         /* a jump has its u16 offset among its operands */
         ok &= in->jump_at == OP_NOJUMP || (in->jump_at >= 0 && in->jump_at + 2 <= in->operand_bytes);
         /* a VALUE pushes its one result and does nothing else */
@@ -1840,6 +1883,7 @@ void register_tests(void)
         { "division by zero", test_division_by_zero },
         { "quotients of ints made whole", test_integer_quotients },
         { "products and remainders of ints", test_products_and_remainders },
+        { "counting dice as they are drawn", test_roll_count },
         { "strings and bools", test_strings_and_bools },
         { NULL, NULL },
     };
