@@ -1079,6 +1079,71 @@ static bool add_if(Spec *S, Proto *p, const int *starts, bool *keep, bool *dead,
     return true;
 }
 
+/* Are the kept instructions a[0..n) and b[0..n) the same, up to the names
+ * of the temps each side makes for itself (every temp is stored once)?
+ * rename maps a's temps to b's; it may come with some set. */
+static bool same_code(const Proto *p, const int *a, const int *b, int n, int *rename)
+{
+    for (int k = 0; k < n; k++) {
+        const uint8_t *x = p->code + a[k], *y = p->code + b[k];
+        int l = chunk_insn_len(p->code, a[k]);
+        if (l != chunk_insn_len(p->code, b[k]) || x[0] != y[0])
+            return false;
+        if (x[0] == OP_STORE)
+            rename[x[1]] = y[1];
+        else if (x[0] == OP_LOAD ? (rename[x[1]] >= 0 ? rename[x[1]] != y[1] : x[1] != y[1])
+                                 : memcmp(x, y, (size_t)l) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* A branch whose one side adds 1 to x and then does what the other side
+ * does with x: "LOAD c, JUMP_FALSE, (LOAD x, CONST 1, ADD, STORE y, T(y)),
+ * (T(x))" becomes "LOAD x, LOAD c, ADD_IF, STORE y, T(y)", as in REBS's
+ * Loss Steps, floor(hits / 3) with an extra hit on any 6 or without.  The
+ * three new instructions are written over the first side's first three
+ * (and a byte left over that is dropped), so the walk of the code by
+ * instructions and the groups' bounds still hold. */
+static bool add_if_before(Spec *S, Proto *p, bool *keep, bool *dead, int *uses, int cond_at, int jump_at,
+                          const int *fa, int nf, const int *ja, int nj)
+{
+    uint8_t *c = p->code;
+    if (nf < 5 || nf - 4 != nj || c[fa[0]] != OP_LOAD || c[fa[1]] != OP_CONST || c[fa[2]] != OP_ADD
+        || c[fa[3]] != OP_STORE || fa[1] != fa[0] + 2 || fa[2] != fa[1] + 3 || fa[3] != fa[2] + 1)
+        return false;
+    Value k = p->consts[chunk_u16(c + fa[1] + 1)];
+    if (k.tag != VAL_INT || k.as.i != 1)
+        return false;
+    int rename[SPEC_MAX_TEMPS + 1];
+    for (int t = 0; t <= SPEC_MAX_TEMPS; t++)
+        rename[t] = -1;
+    int x = c[fa[0] + 1], y = c[fa[3] + 1], cond = c[cond_at + 1];
+    rename[y] = x;           /* T(y) on the first side is T(x) on the other */
+    if (!same_code(p, fa + 4, ja, nj, rename))
+        return false;
+    keep[cond_at] = keep[cond_at + 1] = false;
+    memset(keep + jump_at, 0, 3);
+    uint32_t off = p->offsets[fa[2]];   /* (where the ADD's overflow would be reported) */
+    const uint8_t prefix[6] = { OP_LOAD, (uint8_t)x, OP_LOAD, (uint8_t)cond, OP_ADD_IF, OP_RETURN };
+    for (int b = 0; b < 6; b++) {
+        c[fa[0] + b] = prefix[b];
+        p->offsets[fa[0] + b] = off;
+        keep[fa[0] + b] = b < 5;
+    }
+    /* the other side goes, with its groups */
+    int end = ja[nj - 1] + chunk_insn_len(c, ja[nj - 1]);
+    for (int i = 0; i < nj; i++) {
+        if (keep[ja[i]] && c[ja[i]] == OP_LOAD)
+            uses[c[ja[i] + 1]]--;
+        memset(keep + ja[i], 0, (size_t)chunk_insn_len(c, ja[i]));
+    }
+    for (int g = 0; g < S->ngroups; g++)
+        if (S->groups[g].start >= ja[0] && S->groups[g].end <= end)
+            dead[g] = true;
+    return true;
+}
+
 static void tidy(Spec *S)
 {
     Proto *p = S->out;
@@ -1150,7 +1215,8 @@ static void tidy(Spec *S)
                     same = memcmp(a, b, (size_t)l) == 0;
             }
             if (!same) {
-                changed |= add_if(S, p, starts, keep, dead, uses, prev, i, target, fa, nf, ja, nj);
+                changed |= add_if(S, p, starts, keep, dead, uses, prev, i, target, fa, nf, ja, nj)
+                        || add_if_before(S, p, keep, dead, uses, starts[prev], pc, fa, nf, ja, nj);
                 continue;
             }
             DROP(starts[prev]);

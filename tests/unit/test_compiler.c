@@ -1479,6 +1479,7 @@ static const char spec_src[] =
     "table grid(r: int, s: Side) -> int {\n  columns left right\n  1: 10 20\n  2: 30 ?\n  3: 50 60\n}\n"
     "proc grid_roll(s: Side) -> int { return grid(roll d3, s) + grid(roll d3, left) }\n"
     "proc critical(n: int, k: int) -> int { let d = roll n d6  let h = count(d >= 4)  if any(d == 6) { h = h + k }  return h }\n"
+    "proc steps(n: int) -> int { let d = roll n d6  let h = count(d >= 4)  if any(d == 6) { h = h + 1 }  return floor(h / 3) * 10 + h % 2 }\n"
     "record Q { ge: bool  lt: bool  eq: bool  ne: bool  le: bool  gt: bool  fl: int  ce: int  ro: int  fl2: int }\n"
     "proc quot(k: int, c: rat) -> Q {\n"
     "  let h = roll d20 - 10\n"
@@ -1529,6 +1530,7 @@ static void test_specialized_calls_match(void)
         { "quot", { val_int(2), rat(0, 1) }, 2, -1 },
         { "quot", { val_int(-4), rat(3, 4) }, 2, -1 },
         { "quot_if", { val_int(2) }, 1, -1 },
+        { "steps", { val_int(8) }, 1, -1 },
         { "quot_if", { val_int(-3) }, 1, -1 },
     };
     int enum_side = -1;
@@ -1634,6 +1636,18 @@ static void test_specialized_code(void)
     for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
         jumps |= p->code[pc] == OP_JUMP_FALSE || p->code[pc] == OP_JUMP_UNLESS;
         converts |= p->code[pc] == OP_BOOL_INT || p->code[pc] == OP_ADD_IF;
+    }
+    CU_ASSERT(!jumps);
+    CU_ASSERT(converts);
+    /* and one that adds 1 before the same work on both sides */
+    Value steps_args[1] = { val_int(8) };
+    sprog = specialize_call(&r.vm, chunk_find_proto(c->prog, "steps"), steps_args, 1, -1, &sp);
+    CU_ASSERT_FATAL(sprog != NULL);
+    p = sprog->protos[sp];
+    jumps = converts = false;
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
+        jumps |= p->code[pc] == OP_JUMP_FALSE || p->code[pc] == OP_JUMP_UNLESS;
+        converts |= p->code[pc] == OP_ADD_IF;
     }
     CU_ASSERT(!jumps);
     CU_ASSERT(converts);
