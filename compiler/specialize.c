@@ -138,7 +138,37 @@ static void emit_value(Spec *S, const AVal *a, uint32_t off)
         emit(S, (uint8_t)a->temp, off);
         depth(S, 1);
         break;
-    case AV_REC:
+    case AV_REC: {
+        /* the fields known now in a record made once, a constant copied at
+         * run time with the others set (RECORDK), when that saves work */
+        int unknown = 0;
+        for (int i = 0; i < a->n; i++)
+            unknown += a->fields[i].kind != AV_KNOWN;
+        if (a->n <= 16 && a->n - unknown >= 2) {
+            Record *t = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)a->n);
+            t->type = a->type;
+            t->n = a->n;
+            unsigned mask = 0;
+            for (int i = 0; i < a->n; i++) {
+                if (a->fields[i].kind == AV_KNOWN) {
+                    t->field[i] = a->fields[i].v;
+                } else {
+                    t->field[i] = val_int(0);   /* (set at run time) */
+                    mask |= 1u << i;
+                    emit_value(S, &a->fields[i], off);
+                }
+            }
+            int k = chunk_const(S->out, val_record(t));
+            if (k > 0xffff)
+                S->failed = true;
+            emit(S, OP_RECORDK, off);
+            emit(S, (uint8_t)(k & 0xff), off);
+            emit(S, (uint8_t)(k >> 8), off);
+            emit(S, (uint8_t)(mask & 0xff), off);
+            emit(S, (uint8_t)(mask >> 8), off);
+            depth(S, 1 - unknown);
+            break;
+        }
         for (int i = 0; i < a->n; i++)
             emit_value(S, &a->fields[i], off);
         emit(S, OP_RECORD, off);
@@ -147,6 +177,7 @@ static void emit_value(Spec *S, const AVal *a, uint32_t off)
         emit(S, (uint8_t)a->n, off);
         depth(S, 1 - a->n);
         break;
+    }
     }
 }
 

@@ -219,6 +219,7 @@ int chunk_insn_pops(const Program *prog, const uint8_t *ip)
         return n;
     switch ((OpCode)ip[0]) {
     case OP_CALL: case OP_RECORD: return ip[3];
+    case OP_RECORDK: return __builtin_popcount(chunk_u16(ip + 3));
     case OP_TABLE: return prog->tables[chunk_u16(ip + 1)]->ndims;
     default: return 0;   /* (a unit test checks that none is missing) */
     }
@@ -314,6 +315,16 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
         case OP_RECORD:
             fprintf(out, " %-5u ; %s, %u fields", chunk_u16(ip + 1), prog->records[chunk_u16(ip + 1)].name, ip[3]);
             break;
+        case OP_RECORDK: {
+            fprintf(out, " %-5u ; ", chunk_u16(ip + 1));
+            const Record *r = p->consts[chunk_u16(ip + 1)].as.r;
+            fprintf(out, "%s, fields", prog->records[r->type].name);
+            for (int i = 0; i < 16; i++)
+                if (chunk_u16(ip + 3) >> i & 1)
+                    fprintf(out, " %s", prog->records[r->type].fields[i]);
+            fputs(" given", out);
+            break;
+        }
         case OP_FIELD:
             fprintf(out, " %u", ip[1]);
             break;

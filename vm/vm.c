@@ -1021,6 +1021,20 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             PUSH(val_record(r));
             break;
         }
+        case OP_RECORDK: {
+            /* a record whose other fields were known when it was specialized */
+            const Record *t = p->consts[chunk_u16(ip)].as.r;
+            unsigned mask = chunk_u16(ip + 2);
+            ip += 4;
+            size_t size = sizeof(Record) + sizeof(Value) * (size_t)t->n;
+            Record *r = vm->scratch ? arena_alloc(vm->scratch, size) : mem_alloc(size);
+            memcpy(r, t, size);
+            sp -= __builtin_popcount(mask);
+            for (const Value *from = sp; mask; mask &= mask - 1)
+                r->field[__builtin_ctz(mask)] = *from++;
+            PUSH(val_record(r));
+            break;
+        }
         case OP_FIELD:
             sp[-1] = sp[-1].as.r->field[*ip++];
             break;

@@ -1475,6 +1475,7 @@ static const char spec_src[] =
     "  return base + band(roll d6) + r.a * 0 + make(k).b\n"
     "}\n"
     "proc whole(n: int) -> R { let x = roll n d4  return R(a: count(x == 4), b: sum(x), c: doubles(x)) }\n"
+    "proc mostly(n: int) -> R { if roll d6 == 1 { return R(a: n, b: roll d3, c: true) } return R(a: roll d3, b: n, c: false) }\n"
     "proc asks() -> rat { return prob(roll d6 >= 5) }\n"
     "table grid(r: int, s: Side) -> int {\n  columns left right\n  1: 10 20\n  2: 30 ?\n  3: 50 60\n}\n"
     "proc grid_roll(s: Side) -> int { return grid(roll d3, s) + grid(roll d3, left) }\n"
@@ -1531,6 +1532,8 @@ static void test_specialized_calls_match(void)
         { "quot", { val_int(-4), rat(3, 4) }, 2, -1 },
         { "quot_if", { val_int(2) }, 1, -1 },
         { "steps", { val_int(8) }, 1, -1 },
+        { "mostly", { val_int(5) }, 1, -1 },
+        { "mostly", { val_int(5) }, 1, 1 },
         { "quot_if", { val_int(-3) }, 1, -1 },
     };
     int enum_side = -1;
@@ -1639,6 +1642,18 @@ static void test_specialized_code(void)
     }
     CU_ASSERT(!jumps);
     CU_ASSERT(converts);
+    /* a record most of whose fields are known is a copy of one made now */
+    Value five[1] = { val_int(5) };
+    sprog = specialize_call(&r.vm, chunk_find_proto(c->prog, "mostly"), five, 1, -1, &sp);
+    CU_ASSERT_FATAL(sprog != NULL);
+    p = sprog->protos[sp];
+    int copies = 0, builds = 0;
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
+        copies += p->code[pc] == OP_RECORDK;
+        builds += p->code[pc] == OP_RECORD;
+    }
+    CU_ASSERT_EQUAL(copies, 2);
+    CU_ASSERT_EQUAL(builds, 0);
     /* and one that adds 1 before the same work on both sides */
     Value steps_args[1] = { val_int(8) };
     sprog = specialize_call(&r.vm, chunk_find_proto(c->prog, "steps"), steps_args, 1, -1, &sp);
