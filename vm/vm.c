@@ -495,34 +495,59 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
      * is written in pieces and read back whole, which the processor cannot
      * forward from its store buffer (a stall of a dozen cycles). */
     const Value *operand;
+    uint8_t op;
+#if defined(__GNUC__)
+    /* Threaded dispatch: each instruction ends by jumping straight to the
+     * next one's code through this table, so each has a jump of its own for
+     * the processor to predict (what follows a JUMP_UNLESS is not what
+     * follows a ROLLK), where a switch at the top of a loop shares one among
+     * all.  The switch stays, reached only by the first instruction, so the
+     * compiler still warns of an opcode it does not handle (and a CASE with
+     * no label here, or a label with no CASE, does not compile). */
+    static const void *const code_of[256] = {
+#define OP(name, operands, pops, pushes, jump_at, effects, summary) [OP_##name] = &&do_##name,
+#include "vm/opcodes.def"
+#undef OP
+        [OP__COUNT ... 255] = &&bad_op,
+    };
+#define NEXT do { op = *ip++; \
+        if (__builtin_expect(++steps > lim->max_steps, 0)) goto step_limit; \
+        goto *code_of[op]; } while (0)
+#define CASE(name) case OP_##name: do_##name
+#else
+#define NEXT goto next
+#define CASE(name) case OP_##name
+#endif
     for (;;) {
-        uint8_t op = *ip++;
+#if !defined(__GNUC__)
+    next:
+#endif
+        op = *ip++;
         if (++steps > lim->max_steps)
-            ERR("step limit reached: %llu instructions without finishing; is a recursion or a reroll running away?",
-                (unsigned long long)lim->max_steps);
+            goto step_limit;
         /* a byte that is no opcode stops here, so the switch needs no
          * default and the compiler warns of an opcode it does not handle */
         if (__builtin_expect(op >= OP__COUNT, 0))
-            ERR("bad instruction %d", op);
+            goto bad_op;
         switch ((OpCode)op) {
-        case OP_CONST:
+        CASE(CONST):
             PUSH(p->consts[chunk_u16(ip)]);
             ip += 2;
-            break;
-        case OP_TRUE: PUT_BOOL(sp, true); sp++; break;
-        case OP_FALSE: PUT_BOOL(sp, false); sp++; break;
-        case OP_LOAD: PUSH(base[*ip++]); break;
-        case OP_LOADN: {
+            NEXT;
+        CASE(TRUE): PUT_BOOL(sp, true); sp++; NEXT;
+        CASE(FALSE): PUT_BOOL(sp, false); sp++; NEXT;
+        CASE(LOAD): PUSH(base[*ip++]); NEXT;
+        CASE(LOADN): {
             /* a plain loop: a few values, where an inlined memcpy is slow to start */
             const Value *from = base + ip[0];
             for (int k = ip[1]; k > 0; k--)
                 *sp++ = *from++;
             ip += 2;
-            break;
+            NEXT;
         }
-        case OP_STORE: base[*ip++] = POP(); break;
-        case OP_POP: sp--; break;
-        case OP_ADDK: {
+        CASE(STORE): base[*ip++] = POP(); NEXT;
+        CASE(POP): sp--; NEXT;
+        CASE(ADDK): {
             const Value *k = &p->consts[chunk_u16(ip)];
             ip += 2;
             if (sp[-1].tag == VAL_INT && k->tag == VAL_INT) {
@@ -530,19 +555,19 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 if (__builtin_add_overflow(sp[-1].as.i, k->as.i, &r))
                     ERR("integer overflow");
                 PUT_INT(&sp[-1], r);
-                break;
+                NEXT;
             }
             PUSH(*k);
             goto add;
         }
-        case OP_ADD: add: {
+        CASE(ADD): add: {
             if (PEEK(0).tag == VAL_STR) {
                 Value b = POP(), a = POP();
                 MuStr *s = val_new_str(NULL, a.as.s->len + b.as.s->len);
                 memcpy(s->bytes, a.as.s->bytes, a.as.s->len);
                 memcpy(s->bytes + a.as.s->len, b.as.s->bytes, b.as.s->len);
                 PUSH(val_str(s));
-                break;
+                NEXT;
             }
             if (PEEK(0).tag == VAL_INT && PEEK(1).tag == VAL_INT) {
                 int64_t r;
@@ -550,38 +575,38 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                     ERR("integer overflow");
                 sp--;
                 PUT_INT(&sp[-1], r);
-                break;
+                NEXT;
             }
             ARITH(val_add);
-            break;
+            NEXT;
         }
-        case OP_SUBK:
+        CASE(SUBK):
             PUSH(p->consts[chunk_u16(ip)]);
             ip += 2;
             goto sub;
-        case OP_SUB: sub:
+        CASE(SUB): sub:
             if (PEEK(0).tag == VAL_INT && PEEK(1).tag == VAL_INT) {
                 int64_t r;
                 if (__builtin_sub_overflow(PEEK(1).as.i, PEEK(0).as.i, &r))
                     ERR("integer overflow");
                 sp--;
                 PUT_INT(&sp[-1], r);
-                break;
+                NEXT;
             }
             ARITH(val_sub);
-            break;
-        case OP_CMPK: {
+            NEXT;
+        CASE(CMPK): {
             CmpOp c = (CmpOp)ip[2];
             PUT_BOOL(&sp[-1], compare(&sp[-1], &p->consts[chunk_u16(ip)], c));
             ip += 3;
-            break;
+            NEXT;
         }
-        case OP_TEE: base[*ip++] = sp[-1]; break;
-        case OP_MULK:
+        CASE(TEE): base[*ip++] = sp[-1]; NEXT;
+        CASE(MULK):
             operand = &p->consts[chunk_u16(ip)];
             ip += 2;
             goto mul;
-        case OP_MUL:
+        CASE(MUL):
             operand = --sp;
         mul:
             if (sp[-1].tag == VAL_INT && operand->tag == VAL_INT) {
@@ -589,7 +614,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 if (__builtin_mul_overflow(sp[-1].as.i, operand->as.i, &r))
                     ERR("integer overflow");
                 PUT_INT(&sp[-1], r);
-                break;
+                NEXT;
             }
             {
                 Value r;
@@ -598,24 +623,24 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                     ERR("%s", e);
                 sp[-1] = r;
             }
-            break;
-        case OP_DIV: ARITH(val_div); break;
-        case OP_MOD:
+            NEXT;
+        CASE(DIV): ARITH(val_div); NEXT;
+        CASE(MOD):
             if (sp[-1].as.i != 0 && sp[-1].as.i != -1) {
                 /* (ints only; -1 would overflow on INT64_MIN, 0 is an error:
                  * both go to val_mod) */
                 int64_t b = sp[-1].as.i, r = sp[-2].as.i % b;
                 sp--;
                 PUT_INT(&sp[-1], r != 0 && (r < 0) != (b < 0) ? r + b : r);
-                break;
+                NEXT;
             }
             ARITH(val_mod);
-            break;
-        case OP_IDIVK:
+            NEXT;
+        CASE(IDIVK):
             operand = &p->consts[chunk_u16(ip)];
             ip += 3;
             goto idiv;
-        case OP_IDIV:
+        CASE(IDIV):
             operand = --sp;
             ip++;
         idiv: {
@@ -624,19 +649,19 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             int64_t q;
             if (sp[-1].tag == VAL_INT && operand->tag == VAL_INT && val_idiv_fast(sp[-1].as.i, operand->as.i, mode, &q)) {
                 PUT_INT(&sp[-1], q);
-                break;
+                NEXT;
             }
             Value r;
             const char *e = val_idiv(sp[-1], *operand, mode, &r);
             if (e)
                 ERR("%s", e);
             sp[-1] = r;
-            break;
+            NEXT;
         }
-        case OP_NEG: UNARY(val_neg); break;
-        case OP_NOT: PUT_BOOL(&sp[-1], !sp[-1].as.b); break;
-        case OP_BOOL_INT: PUT_INT(&sp[-1], sp[-1].as.b ? 1 : 0); break;
-        case OP_ADD_IF: {
+        CASE(NEG): UNARY(val_neg); NEXT;
+        CASE(NOT): PUT_BOOL(&sp[-1], !sp[-1].as.b); NEXT;
+        CASE(BOOL_INT): PUT_INT(&sp[-1], sp[-1].as.b ? 1 : 0); NEXT;
+        CASE(ADD_IF): {
             /* no branch on the test: the processor could not guess it */
             int64_t inc = (--sp)->as.b ? 1 : 0;
             if (sp[-1].tag == VAL_INT) {
@@ -644,38 +669,38 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 if (__builtin_add_overflow(sp[-1].as.i, inc, &r))
                     ERR("integer overflow");
                 PUT_INT(&sp[-1], r);
-                break;
+                NEXT;
             }
             PUSH(val_int(inc));
             goto add;
         }
-        case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: {
+        CASE(EQ): CASE(NE): CASE(LT): CASE(LE): CASE(GT): CASE(GE): {
             Value b = POP(), a = POP();
             PUT_BOOL(sp, compare(&a, &b, (CmpOp)(op - OP_EQ)));
             sp++;
-            break;
+            NEXT;
         }
-        case OP_JUMP: ip += 2 + chunk_u16(ip); break;
-        case OP_JUMP_UNLESS: {
+        CASE(JUMP): ip += 2 + chunk_u16(ip); NEXT;
+        CASE(JUMP_UNLESS): {
             bool holds = compare(&sp[-1], &p->consts[chunk_u16(ip)], (CmpOp)ip[2]);
             sp--;
             ip += holds ? 5 : 5 + chunk_u16(ip + 3);
-            break;
+            NEXT;
         }
-        case OP_JUMP_FALSE: {
+        CASE(JUMP_FALSE): {
             Value c = POP();
             ip += c.as.b ? 2 : 2 + chunk_u16(ip);
-            break;
+            NEXT;
         }
-        case OP_AND_JUMP:
+        CASE(AND_JUMP):
             if (!PEEK(0).as.b) ip += 2 + chunk_u16(ip);
             else { sp--; ip += 2; }
-            break;
-        case OP_OR_JUMP:
+            NEXT;
+        CASE(OR_JUMP):
             if (PEEK(0).as.b) ip += 2 + chunk_u16(ip);
             else { sp--; ip += 2; }
-            break;
-        case OP_CALL: {
+            NEXT;
+        CASE(CALL): {
             int callee_index = (int)chunk_u16(ip);
             const Proto *callee = prog->protos[callee_index];
             int argc = ip[2];
@@ -692,7 +717,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 }
                 sp -= argc;
                 PUSH(answer);
-                break;
+                NEXT;
             }
             int remember_as = -1;
             if (callee->memo && memo) {
@@ -701,7 +726,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 if (memo_lookup(&memo[callee_index], sp - argc, argc, &answer, &way)) {
                     sp -= argc;
                     PUSH(answer);
-                    break;
+                    NEXT;
                 }
                 if (way >= 0)
                     remember_as = callee_index * MEMO_WAYS + way;
@@ -728,12 +753,12 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 vm->frames[depth].scratch = arena_mark(vm->scratch);
             if (vm->trace && vm->trace->on_call && !p->hidden)
                 vm->trace->on_call(vm->trace->ud, p, base, depth);
-            break;
+            NEXT;
         }
-        case OP_RETURNL:
+        CASE(RETURNL):
             PUSH(base[*ip++]);
-            /* fall through */
-        case OP_RETURN: {
+            __attribute__((fallthrough));
+        CASE(RETURN): {
             Value r = POP();
             if (depth == 0) {
                 results[finished++] = r;
@@ -741,7 +766,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                     held |= (r.tag == VAL_POOL || r.tag == VAL_RECORD) && vm->scratch;
                     if (!HELD_FULL()) {
                         NEXT_RUN();
-                        break;
+                        NEXT;
                     }
                 }
                 SAVE_RUN();
@@ -757,9 +782,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             base = vm->frames[depth].base;
             ip = vm->frames[depth].ip;
             PUSH(r);
-            break;
+            NEXT;
         }
-        case OP_REROLL:
+        CASE(REROLL):
             if (vm->stop_on_reroll && depth == 0) {
                 vm->rerolled = true;
                 ERR("reroll");
@@ -775,12 +800,12 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 arena_release(vm->scratch, vm->frames[depth].scratch);
             ip = p->code;
             sp = base + p->nlocals;
-            break;
-        case OP_ROLLK:
+            NEXT;
+        CASE(ROLLK):
             operand = &p->consts[chunk_u16(ip)];
             ip += 2;
             goto roll;
-        case OP_ROLL:
+        CASE(ROLL):
             operand = --sp;
         roll: {
             int64_t sides = operand->as.i;
@@ -795,21 +820,21 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 vm->trace->on_roll(vm->trace->ud, p, p->offsets[ip - 1 - p->code], (int32_t)sides, 1, NULL, face);
             PUT_INT(sp, face);
             sp++;
-            break;
+            NEXT;
         }
-        case OP_ROLL_POOLK:
+        CASE(ROLL_POOLK):
             PUSH(p->consts[chunk_u16(ip)]);
             PUSH(p->consts[chunk_u16(ip + 2)]);
             ip += 4;
-            /* fall through */
-        case OP_ROLL_POOL: {
+            __attribute__((fallthrough));
+        CASE(ROLL_POOL): {
             int64_t sides = POP().as.i;
             int64_t n = POP().as.i;
             const Pool *pool;
             if (!roll_pool(vm, p, ip - 1, rng, n, sides, &pool, dice_err, sizeof dice_err))
                 ERR("%s", dice_err);
             PUSH(val_pool(pool));
-            break;
+            NEXT;
         }
 /* A lazy pool is answered by the dice source that holds it: the value of
  * instruction `code` on `pool` replaces the top of the stack.  (`code` is
@@ -819,20 +844,20 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
     if (__builtin_expect((pool)->lazy != NULL, 0)) { \
         if (pool_lazy_op((code), (pool), (cmp), (x), &sp[-1], dice_err, sizeof dice_err)) \
             ERR("%s", dice_err); \
-        break; \
+        NEXT; \
     }
-        case OP_FILTER: {
+        CASE(FILTER): {
             Value x = POP();
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_FILTER, sp[-1].as.p, cmp, x);
             sp[-1] = val_pool(pool_filter(vm->scratch, sp[-1].as.p, cmp, x));
-            break;
+            NEXT;
         }
-        case OP_ANYK:
+        CASE(ANYK):
             operand = &p->consts[chunk_u16(ip)];
             ip += 2;
             goto any;
-        case OP_ANY:
+        CASE(ANY):
             operand = --sp;
         any: {
             const Value x = *operand;
@@ -844,13 +869,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 PUT_BOOL(&sp[-1], pool_count_scan(sp[-1].as.p, cmp, x.as.i) > 0);
             else
                 PUT_BOOL(&sp[-1], pool_any(sp[-1].as.p, cmp, x));
-            break;
+            NEXT;
         }
-        case OP_ALLK:
+        CASE(ALLK):
             operand = &p->consts[chunk_u16(ip)];
             ip += 2;
             goto all;
-        case OP_ALL:
+        CASE(ALL):
             operand = --sp;
         all: {
             const Value x = *operand;
@@ -862,13 +887,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 PUT_BOOL(&sp[-1], pool_count_scan(sp[-1].as.p, cmp, x.as.i) == sp[-1].as.p->n);
             else
                 PUT_BOOL(&sp[-1], pool_all(sp[-1].as.p, cmp, x));
-            break;
+            NEXT;
         }
-        case OP_COUNT:
+        CASE(COUNT):
             LAZY_POOL(OP_COUNT, sp[-1].as.p, CMP_EQ, val_int(0));
             PUT_INT(&sp[-1], sp[-1].as.p->n);
-            break;
-        case OP_ROLL_COUNTK: {
+            NEXT;
+        CASE(ROLL_COUNTK): {
             /* count(roll n dS cmp k) as one draw-and-count loop, no pool:
              * what seeded dice with no trace to show the pool do */
             int64_t n = p->consts[chunk_u16(ip)].as.i, sides = p->consts[chunk_u16(ip + 2)].as.i;
@@ -886,7 +911,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 ip += 7;
                 PUT_INT(sp, cmp == CMP_NE ? n - c : c);
                 sp++;
-                break;
+                NEXT;
             }
             /* otherwise the two instructions it stands for (scripted dice,
              * the exact engine's lazy pools, a trace, a roll that fails) */
@@ -897,11 +922,11 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             PUSH(val_pool(pool));
             goto count_if;
         }
-        case OP_COUNT_IFK:
+        CASE(COUNT_IFK):
             operand = &p->consts[chunk_u16(ip)];
             ip += 2;
             goto count_if;
-        case OP_COUNT_IF:
+        CASE(COUNT_IF):
             operand = --sp;
         count_if: {
             const Value x = *operand;
@@ -911,7 +936,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 if (pool_lazy_op(OP_FILTER, sp[-1].as.p, cmp, x, &sp[-1], dice_err, sizeof dice_err)
                     || pool_lazy_op(OP_COUNT, sp[-1].as.p, CMP_EQ, val_int(0), &sp[-1], dice_err, sizeof dice_err))
                     ERR("%s", dice_err);
-                break;
+                NEXT;
             }
             if (x.tag == VAL_INT && sp[-1].as.p->lane_bits)
                 PUT_INT(&sp[-1], pool_count_lanes(sp[-1].as.p, cmp, x.as.i));
@@ -919,28 +944,28 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 PUT_INT(&sp[-1], pool_count_scan(sp[-1].as.p, cmp, x.as.i));
             else
                 PUT_INT(&sp[-1], pool_count(sp[-1].as.p, cmp, x));
-            break;
+            NEXT;
         }
-        case OP_SUM:
+        CASE(SUM):
             LAZY_POOL(OP_SUM, sp[-1].as.p, CMP_EQ, val_int(0));
             PUT_INT(&sp[-1], pool_sum(sp[-1].as.p));
-            break;
-        case OP_HIGHEST: case OP_LOWEST: {
+            NEXT;
+        CASE(HIGHEST): CASE(LOWEST): {
             const Pool *pool = sp[-1].as.p;
             LAZY_POOL(op == OP_HIGHEST ? OP_HIGHEST : OP_LOWEST, pool, CMP_EQ, val_int(0));
             if (pool->lane_bits && pool->n > 0) {
                 /* the highest or lowest lane that holds a die, without sorting */
                 int bit = op == OP_HIGHEST ? 63 - __builtin_clzll(pool->lanes) : __builtin_ctzll(pool->lanes);
                 PUT_INT(&sp[-1], bit / pool->lane_bits + 1);
-                break;
+                NEXT;
             }
             pool = pool_order(pool);
             if (pool->n == 0)
                 ERR("%s() of an empty pool", op == OP_HIGHEST ? "highest" : "lowest");
             PUT_INT(&sp[-1], op == OP_HIGHEST ? pool->face[pool->n - 1] : pool->face[0]);
-            break;
+            NEXT;
         }
-        case OP_HIGHEST_N: case OP_LOWEST_N: {
+        CASE(HIGHEST_N): CASE(LOWEST_N): {
             Value pv = POP();
             int64_t n = sp[-1].as.i;
             if (n < 0)
@@ -949,22 +974,22 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             LAZY_POOL(op == OP_HIGHEST_N ? OP_HIGHEST_N : OP_LOWEST_N, pv.as.p, CMP_EQ, val_int(n));
             sp[-1] = val_pool(op == OP_HIGHEST_N ? pool_highest(vm->scratch, pv.as.p, n)
                                                  : pool_lowest(vm->scratch, pv.as.p, n));
-            break;
+            NEXT;
         }
-        case OP_DOUBLES:
+        CASE(DOUBLES):
             LAZY_POOL(OP_DOUBLES, sp[-1].as.p, CMP_EQ, val_int(0));
             if (sp[-1].as.p->lane_bits)     /* some lane of 2 or more */
                 PUT_BOOL(&sp[-1], (sp[-1].as.p->lanes & (sp[-1].as.p->lane_bits == 8 ? 0xFEFEFEFEFEFEFEFEULL
                                                                                        : 0xEEEEEEEEEEEEEEEEULL)) != 0);
             else
                 PUT_BOOL(&sp[-1], pool_doubles(sp[-1].as.p));
-            break;
+            NEXT;
 #undef LAZY_POOL
-        case OP_FLOOR: UNARY(val_floor); break;
-        case OP_CEIL: UNARY(val_ceil); break;
-        case OP_ROUND: UNARY(val_round); break;
-        case OP_ABS: UNARY(val_abs); break;
-        case OP_TABLE: {
+        CASE(FLOOR): UNARY(val_floor); NEXT;
+        CASE(CEIL): UNARY(val_ceil); NEXT;
+        CASE(ROUND): UNARY(val_round); NEXT;
+        CASE(ABS): UNARY(val_abs); NEXT;
+        CASE(TABLE): {
             const Table *t = prog->tables[chunk_u16(ip)];
             ip += 2;
             if (t->fast && !(t->row_texts && vm->trace)) {
@@ -973,16 +998,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 uint64_t at = (uint64_t)k - (uint64_t)t->fast_lo;
                 if (at < (uint64_t)t->fast_n && t->fast[at]) {
                     sp[-1] = *t->fast[at];
-                    break;
+                    NEXT;
                 }
             }
             Value *looked_sp = sp;   /* (a copy, as for grow_for_call) */
             Lookup how = table_lookup(vm, p, ip, t, &looked_sp, depth, repeat > 1);
             sp = looked_sp;
-            switch (how) {
-            case LOOKUP_VALUE:
-                break;
-            case LOOKUP_SKIP:
+            if (how == LOOKUP_SKIP) {
                 /* one of many runs reached a '?': counted, and on to the next run */
                 skipped++;
                 memo_abandon(vm, depth);
@@ -994,22 +1016,21 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 p = vm->frames[0].proto;
                 base = vm->frames[0].base;
                 NEXT_RUN();
-                break;
-            case LOOKUP_FAILED:
+            } else if (how == LOOKUP_FAILED) {
                 SAVE_RUN();
                 return -1;
             }
-            break;
+            NEXT;
         }
-        case OP_SHIFT: {
+        CASE(SHIFT): {
             int64_t n = POP().as.i;
             Value *m = &sp[-1];
             int64_t last = prog->enums[m->enum_id].nmembers - 1;
             int64_t to = m->as.i + (n > last ? last + 1 : n < -last ? -last - 1 : n);
             PUT_ENUM(m, m->enum_id, to < 0 ? 0 : to > last ? last : to);
-            break;
+            NEXT;
         }
-        case OP_RECORD: {
+        CASE(RECORD): {
             int type = (int)chunk_u16(ip), n = ip[2];
             ip += 3;
             size_t size = sizeof(Record) + sizeof(Value) * (size_t)n;
@@ -1019,9 +1040,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             sp -= n;
             memcpy(r->field, sp, sizeof(Value) * (size_t)n);
             PUSH(val_record(r));
-            break;
+            NEXT;
         }
-        case OP_RECORDK: {
+        CASE(RECORDK): {
             /* a record whose other fields were known when it was specialized */
             const Record *t = p->consts[chunk_u16(ip)].as.r;
             unsigned mask = chunk_u16(ip + 2);
@@ -1033,20 +1054,20 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             for (const Value *from = sp; mask; mask &= mask - 1)
                 r->field[__builtin_ctz(mask)] = *from++;
             PUSH(val_record(r));
-            break;
+            NEXT;
         }
-        case OP_FIELD:
+        CASE(FIELD):
             sp[-1] = sp[-1].as.r->field[*ip++];
-            break;
-        case OP_NOTE: {
+            NEXT;
+        CASE(NOTE): {
             const MuStr *label = p->consts[chunk_u16(ip)].as.s;
             int kind = ip[2];
             ip += 3;
             if (vm->trace && vm->trace->on_note)
                 vm->trace->on_note(vm->trace->ud, p, p->offsets[ip - 4 - p->code], label, kind, sp[-1]);
-            break;
+            NEXT;
         }
-        case OP_CHOOSE: {
+        CASE(CHOOSE): {
             int id = (int)chunk_u16(ip);
             ip += 2;
             int pick = vm->choices ? vm->choices[id] : -1;
@@ -1054,9 +1075,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             sp++;
             if (vm->trace && vm->trace->on_choose)
                 vm->trace->on_choose(vm->trace->ud, p, p->offsets[ip - 3 - p->code], id, (int)sp[-1].as.i, pick >= 0);
-            break;
+            NEXT;
         }
-        case OP_PROB: {
+        CASE(PROB): {
             Value odds;
             char why[sizeof vm->error];
             if (exact_claim(vm, (int)chunk_u16(ip), depth, &odds, why, sizeof why)) {
@@ -1065,15 +1086,15 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             }
             ip += 2;
             PUSH(odds);
-            break;
+            NEXT;
         }
-        case OP_PICK:
+        CASE(PICK):
             if (!vm->choices)
                 ERR("a choice can only be made in an example");
             vm->choices[chunk_u16(ip)] = (int)chunk_u16(ip + 2);
             ip += 4;
-            break;
-        case OP_EXPECT: {
+            NEXT;
+        CASE(EXPECT): {
             int index = (int)chunk_u16(ip);
             ip += 2;
             Value ok = POP(), right = POP(), left = POP();
@@ -1081,16 +1102,23 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 vm->trace->on_expect(vm->trace->ud, p, p->offsets[ip - 3 - p->code], index, ok.as.b, left, right);
             else if (!ok.as.b)
                 ERR("expectation %d does not hold", index + 1);
-            break;
+            NEXT;
         }
-        case OP_MIN: case OP_MAX: {
+        CASE(MIN): CASE(MAX): {
             Value b = POP(), a = POP();
             int c = val_num_cmp(a, b);
             PUSH((op == OP_MIN) == (c <= 0) ? a : b);
-            break;
+            NEXT;
         }
         }
     }
+step_limit:
+    ERR("step limit reached: %llu instructions without finishing; is a recursion or a reroll running away?",
+        (unsigned long long)lim->max_steps);
+bad_op:
+    ERR("bad instruction %d", op);
+#undef NEXT
+#undef CASE
 #undef PUSH
 #undef POP
 #undef PEEK
