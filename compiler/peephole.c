@@ -144,6 +144,21 @@ bool peephole_proto(Proto *p)
                 continue;
             }
         }
+        if (op == OP_CONST && pc + 3 < len && old[pc + 3] == OP_RETURN && !target[pc + 3]) {
+            moved[pc + 3] = n;
+            put(code, offsets, &n, (const uint8_t[]){ OP_RETURNK, old[pc + 1], old[pc + 2] }, 3, p->offsets[pc + 3]);
+            pc += 4;
+            continue;
+        }
+        if (op == OP_LOAD && pc + 2 < len && old[pc + 2] == OP_JUMP_UNLESS && !target[pc + 2]) {
+            /* an else-if chain on one local: each test reads it in place */
+            moved[pc + 2] = n;
+            fix[nfix++] = (Fix){ n, chunk_jump_target(old, pc + 2) };
+            put(code, offsets, &n, (const uint8_t[]){ OP_JUMP_UNLESS_L, old[pc + 1], old[pc + 3], old[pc + 4], old[pc + 5], 0, 0 },
+                7, p->offsets[pc + 2]);
+            pc += 8;
+            continue;
+        }
         if (op == OP_LOAD && pc + 2 < len && old[pc + 2] == OP_RETURN && !target[pc + 2]) {
             moved[pc + 2] = n;
             put(code, offsets, &n, (const uint8_t[]){ OP_RETURNL, old[pc + 1] }, 2, p->offsets[pc + 2]);

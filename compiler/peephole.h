@@ -13,6 +13,8 @@
  *   DIV, then FLOOR, CEIL or ROUND     ->  IDIV m      (no rational made of two ints)
  *   CONST k, DIV, FLOOR/CEIL/ROUND     ->  IDIVK k m   (and CONST k, IDIV m)
  *   LOAD s, RETURN                     ->  RETURNL s
+ *   CONST k, RETURN                    ->  RETURNK k
+ *   LOAD s, JUMP_UNLESS k c            ->  JUMP_UNLESS_L s k c
  *   STORE s, LOAD s                    ->  TEE s
  * A sequence is never fused across a jump target, and jumps, the line
  * table and the proto's length are rebuilt to match the shorter code.

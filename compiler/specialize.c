@@ -951,6 +951,18 @@ static void follow(Spec *S, SState *st)
         }
         case OP_JUMP: fr->pc = chunk_jump_target(p->code, at); break;
         case OP_JUMP_FALSE: case OP_JUMP_UNLESS: follow_jump(S, st, ip, op, at, off); break;
+        case OP_JUMP_UNLESS_L: {
+            /* the peephole pass's load and test, taken apart */
+            const uint8_t test[6] = { OP_JUMP_UNLESS, ip[2], ip[3], ip[4], ip[5], ip[6] };
+            PUSHA(fr, fr->locals[ip[1]]);
+            follow_jump(S, st, test, OP_JUMP_UNLESS, at, off);
+            break;
+        }
+        case OP_RETURNK:
+            PUSHA(fr, known(p->consts[chunk_u16(ip + 1)]));
+            if (!follow_return(S, st, off))
+                return;
+            break;
         case OP_AND_JUMP: case OP_OR_JUMP: follow_and_or(S, st, op, at, off); break;
         case OP_CALL: follow_call(S, st, ip, len, off); break;
         case OP_RETURNL:

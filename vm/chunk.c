@@ -246,7 +246,7 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
         const uint8_t *ip = p->code + pc;
         const OpInfo *info = &op_info[*ip];
         fprintf(out, "  %04d  %s", pc, info->name);
-        if (info->operand_bytes)
+        if (info->operand_bytes && strlen(info->name) < 11)
             fprintf(out, "%*s", 11 - (int)strlen(info->name), "");
         switch ((OpCode)*ip) {
         case OP_CONST:
@@ -280,6 +280,18 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             fprintf(out, " %-5u ; unless %s ", chunk_u16(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
             val_print(out, p->consts[chunk_u16(ip + 1)], prog);
             fprintf(out, " -> %04d", chunk_jump_target(p->code, pc));
+            break;
+        case OP_JUMP_UNLESS_L:
+            fprintf(out, " %u %-3u ; unless ", ip[1], chunk_u16(ip + 2));
+            if (ip[1] < p->nparams)
+                fprintf(out, "%s ", p->param_names[ip[1]]);
+            fprintf(out, "%s ", ip[4] < 6 ? cmp_op_text[ip[4]] : "?");
+            val_print(out, p->consts[chunk_u16(ip + 2)], prog);
+            fprintf(out, " -> %04d", chunk_jump_target(p->code, pc));
+            break;
+        case OP_RETURNK:
+            fprintf(out, " %-5u ; ", chunk_u16(ip + 1));
+            val_print(out, p->consts[chunk_u16(ip + 1)], prog);
             break;
         case OP_CMPK:
             fprintf(out, " %-5u ; %s ", chunk_u16(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");

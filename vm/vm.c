@@ -687,6 +687,11 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             ip += holds ? 5 : 5 + chunk_u16(ip + 3);
             NEXT;
         }
+        CASE(JUMP_UNLESS_L): {
+            bool holds = compare(&base[ip[0]], &p->consts[chunk_u16(ip + 1)], (CmpOp)ip[3]);
+            ip += holds ? 6 : 6 + chunk_u16(ip + 4);
+            NEXT;
+        }
         CASE(JUMP_FALSE): {
             Value c = POP();
             ip += c.as.b ? 2 : 2 + chunk_u16(ip);
@@ -755,10 +760,15 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 vm->trace->on_call(vm->trace->ud, p, base, depth);
             NEXT;
         }
+        CASE(RETURNK):
+            PUSH(p->consts[chunk_u16(ip)]);
+            ip += 2;
+            goto return_top;
         CASE(RETURNL):
             PUSH(base[*ip++]);
             __attribute__((fallthrough));
-        CASE(RETURN): {
+        CASE(RETURN):
+        return_top: {
             Value r = POP();
             if (depth == 0) {
                 results[finished++] = r;

@@ -668,8 +668,8 @@ static void test_bytecode_of_branches(void)
                                "proc both(a: bool, b: bool) -> bool { return a and b }\n"
                                "proc either(a: bool, b: bool) -> bool { return a or b }\n");
     /* no jump over the else when the then-branch returns */
-    static const uint8_t pick[] = { OP_LOAD, 0, OP_JUMP_FALSE, 4, 0, OP_CONST, 0, 0, OP_RETURN,
-                                    OP_CONST, 1, 0, OP_RETURN };
+    static const uint8_t pick[] = { OP_LOAD, 0, OP_JUMP_FALSE, 3, 0, OP_RETURNK, 0, 0,
+                                    OP_RETURNK, 1, 0 };
     const Proto *p = proto_named(c, "pick");
     CU_ASSERT_EQUAL_FATAL(p->len, (int)sizeof pick);
     CU_ASSERT_EQUAL(memcmp(p->code, pick, sizeof pick), 0);
@@ -683,7 +683,7 @@ static void test_bytecode_of_branches(void)
     p = proto_named(c, "either");
     CU_ASSERT_EQUAL_FATAL(p->len, (int)sizeof either);
     CU_ASSERT_EQUAL(memcmp(p->code, either, sizeof either), 0);
-    CU_ASSERT(contains(disassembly(c, "pick"), "  0002  JUMP_FALSE  4     ; -> 0009\n"));
+    CU_ASSERT(contains(disassembly(c, "pick"), "  0002  JUMP_FALSE  3     ; -> 0008\n"));
 }
 
 static void test_bytecode_of_dice(void)
@@ -732,7 +732,7 @@ static void test_bytecode_of_calls_and_constants(void)
     CU_ASSERT(contains(disassembly(c, "g"), "; f(b: default), 0 args\n"));
     /* the default is a procedure returning its value */
     const Proto *d = c->prog->protos[fb];
-    static const uint8_t dflt[] = { OP_CONST, 0, 0, OP_RETURN };
+    static const uint8_t dflt[] = { OP_RETURNK, 0, 0 };
     CU_ASSERT_EQUAL_FATAL(d->len, (int)sizeof dflt);
     CU_ASSERT_EQUAL(memcmp(d->code, dflt, sizeof dflt), 0);
     CU_ASSERT_EQUAL(d->consts[0].as.i, 5);
