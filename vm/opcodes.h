@@ -65,10 +65,7 @@ typedef enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } CmpOp;
 typedef enum { NOTE_ADD, NOTE_MUL, NOTE_CAP, NOTE_BASE } NoteKind;
 extern const char *const cmp_op_text[6];
 
-/* Does a three-way comparison result c (<0, 0, >0) satisfy op?  A shift
- * of a table of bits, three per op (for c below, at and above 0), with no
- * branch: the interpreter compares on every test, and a jump on the op
- * would be one more for the processor to guess. */
+/* Does a three-way comparison result c (<0, 0, >0) satisfy op? */
 static inline int cmp_holds(int c, CmpOp op)
 {
     switch (op) {
