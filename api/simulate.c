@@ -146,6 +146,7 @@ typedef struct Sim {
     const Program *prog;                 /* what the workers' machines run: the specialized
                                           * call's program, else the compiled one */
     int spec;                            /* the call specialized for its arguments (in prog), or -1 */
+    SpecCodes codes;                     /* its record result returned as a code (codes.n > 0) */
 } Sim;
 
 typedef struct Worker {
@@ -293,7 +294,9 @@ int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts
         /* the specialized call lives in a program of its own, in which the
          * original's procedures keep their indexes (the fallback below calls
          * sig->proto on the same machine) */
-        const Program *spec = specialize_call(vm, sig->proto, argv, sig->nparams, field, &sim.spec);
+        /* a record result is counted by its code, an int (see specialize.h) */
+        const Program *spec = field < 0 ? specialize_call_coded(vm, sig->proto, argv, sig->nparams, &sim.spec, &sim.codes)
+                                        : specialize_call(vm, sig->proto, argv, sig->nparams, field, &sim.spec);
         if (spec)
             sim.prog = spec;
     }
@@ -322,11 +325,20 @@ int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts
                     (unsigned long long)sim.failed_trial + 1);
         return MUSTER_ERROR;
     }
-    /* merge the threads' counts */
+    /* merge the threads' counts, the codes of records turned back into records
+     * (the trials the original ran, after an error or a first '?', counted
+     * records themselves: equal ones are merged) */
     Tallies t = { 0 };
     for (int k = 0; k < nthreads; k++) {
-        for (size_t i = 0; i < w[k].t.n; i++)
-            tally_n(&t, w[k].t.items[i].value, w[k].t.items[i].count);
+        for (size_t i = 0; i < w[k].t.n; i++) {
+            Value v = w[k].t.items[i].value;
+            if (sim.codes.n > 0 && v.tag == VAL_INT && !specialize_decode(&sim.codes, v.as.i, &v)) {
+                diag_report(&ctx->diag, DIAG_ERROR, NULL, (Span){ 0, 0 }, "internal error: no record has code %lld",
+                            (long long)v.as.i);
+                return MUSTER_ERROR;
+            }
+            tally_n(&t, v, w[k].t.items[i].count);
+        }
         o->unknown += w[k].unknown;
         if (w[k].unknown && (!o->unknown_at || w[k].unknown_first < sim.unknown_first)) {
             sim.unknown_first = w[k].unknown_first;

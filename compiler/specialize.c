@@ -27,6 +27,7 @@ typedef struct AVal {
     int64_t lo, hi;
     bool pooled;             /* AV_TEMP: a pool of at most pn dice of ps sides */
     int64_t pn, ps;
+    bool is_bool;            /* AV_TEMP: certainly a bool (a comparison, a test of a pool) */
     const struct AVal *qx;   /* AV_TEMP: the quotient of int *qx by qk (a known int, not 0), so that
                               * floor(x / k) and x / k >= c need no rational (see quotient_test) */
     int64_t qk;
@@ -75,6 +76,8 @@ typedef struct Spec {
     bool failed;
     Slice *slices;           /* columns of two-key tables made so far */
     int nslices, slices_cap;
+    SpecCodes *codes;        /* the record result returned as a code (see specialize.h), or NULL */
+    bool uncodable;          /* a path's result cannot be coded: start again without codes */
 } Spec;
 
 static AVal known(Value v)
@@ -314,8 +317,9 @@ static __int128 max128(__int128 a, __int128 b) { return a > b ? a : b; }
  * inputs: the bounds of an int (dice are 1 to sides, counts 0 to the
  * dice), the size of a pool.  Arithmetic within bounds cannot overflow,
  * so a result nobody reads may then be dropped. */
-static void result_bounds(uint8_t op, const AVal *in, int n, AVal *r)
+static void result_bounds(const uint8_t *ip, const AVal *in, int n, AVal *r)
 {
+    uint8_t op = ip[0];
     int64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0;
     bool ra = n >= 1 && bounds(&in[0], &a0, &a1);
     bool rb = n >= 2 && bounds(&in[1], &b0, &b1);
@@ -412,14 +416,16 @@ static void result_bounds(uint8_t op, const AVal *in, int n, AVal *r)
         else if (in[0].kind == AV_TEMP && in[0].bounded)
             set_bounds(r, in[0].lo, in[0].hi);
         break;
-    case OP_IDIV:
+    case OP_IDIV: {
         /* a bounded int by a known int other than 0: between the quotients
-         * of the bounds, whichever way they are made whole */
-        if (ra && rb && b0 == b1 && b0 != 0) {
-            __int128 q0 = (__int128)a0 / b0, q1 = (__int128)a1 / b0;
-            set_bounds(r, min128(q0, q1) - 1, max128(q0, q1) + 1);
-        }
+         * of the bounds (made whole, a quotient only grows, or only
+         * shrinks, with the dividend) */
+        int64_t q0, q1;
+        if (ra && rb && b0 == b1 && val_idiv_fast(a0, b0, (DivMode)ip[1], &q0)
+            && val_idiv_fast(a1, b0, (DivMode)ip[1], &q1))
+            set_bounds(r, min128(q0, q1), max128(q0, q1));
         break;
+    }
     default:
         break;
     }
@@ -449,6 +455,18 @@ static bool removable(uint8_t op, const AVal *in)
         int64_t k = in[1].v.as.i, lo, hi;
         return k > 0 || (k < 0 && k != INT64_MIN && bounds(&in[0], &lo, &hi) && lo > INT64_MIN);
     }
+    default:
+        return false;
+    }
+}
+
+/* Is the result certainly a bool? */
+static bool gives_bool(uint8_t op)
+{
+    switch ((OpCode)op) {
+    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+    case OP_NOT: case OP_ANY: case OP_ALL: case OP_DOUBLES:
+        return true;
     default:
         return false;
     }
@@ -750,6 +768,86 @@ static void follow_call(Spec *S, SState *st, const uint8_t *ip, int len, uint32_
  * hands its result to its caller, and true is returned; the top procedure
  * returns it (the field asked for, if any) from the residual code, and
  * false is returned: this path is done. */
+/* A record result returned as its code (see SpecCodes): the varying
+ * fields' offsets from their lowest values, each times the number of
+ * values before it, and the path's first code.  False, with nothing
+ * emitted, if this record cannot be coded. */
+static bool emit_code(Spec *S, const AVal *r, uint32_t off)
+{
+    SpecShape sh = { .base = S->codes->ncodes, .size = 1 };
+    int n;
+    Record *t = NULL;
+    if (r->kind == AV_KNOWN && r->v.tag == VAL_RECORD) {
+        n = 0;
+        sh.record = r->v;
+    } else if (r->kind == AV_REC && r->n <= 16) {
+        n = r->n;
+        t = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)(n + 1));
+        t->type = r->type;
+        t->n = n;
+        sh.record = val_record(t);
+    } else {
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        const AVal *f = &r->fields[i];
+        if (f->kind == AV_KNOWN) {
+            t->field[i] = f->v;
+            continue;
+        }
+        int64_t lo = 0, hi = 0;
+        if (f->kind != AV_TEMP || !(f->is_bool || bounds(f, &lo, &hi)))
+            return false;
+        t->field[i] = val_int(0);
+        int k = sh.nvar++;
+        sh.field[k] = i;
+        sh.is_bool[k] = f->is_bool;
+        sh.lo[k] = f->is_bool ? 0 : lo;
+        sh.count[k] = f->is_bool ? 2 : hi - lo + 1;
+        if (sh.count[k] < 1 || sh.count[k] > SPEC_MAX_CODES || sh.size * sh.count[k] > SPEC_MAX_CODES)
+            return false;
+        sh.size *= sh.count[k];
+    }
+    if (sh.base + sh.size > SPEC_MAX_CODES)
+        return false;
+    /* base + sum of (f - lo) * stride: the constant parts added once, at the end */
+    S->depth_now = 0;
+    int64_t stride = 1, add = sh.base;
+    for (int k = 0; k < sh.nvar; k++) {
+        emit_value(S, &r->fields[sh.field[k]], off);
+        if (sh.is_bool[k])
+            emit(S, OP_BOOL_INT, off);
+        if (stride != 1) {
+            emit_value(S, &(AVal){ .kind = AV_KNOWN, .v = val_int(stride) }, off);
+            emit(S, OP_MUL, off);
+            depth(S, -1);
+        }
+        if (k > 0) {
+            emit(S, OP_ADD, off);
+            depth(S, -1);
+        }
+        add -= sh.lo[k] * stride;
+        stride *= sh.count[k];
+    }
+    if (sh.nvar == 0 || add != 0) {
+        emit_value(S, &(AVal){ .kind = AV_KNOWN, .v = val_int(add) }, off);
+        if (sh.nvar > 0) {
+            emit(S, OP_ADD, off);
+            depth(S, -1);
+        }
+    }
+    emit(S, OP_RETURN, off);
+    SpecCodes *c = S->codes;
+    if (c->n == c->cap) {
+        int cap = c->cap ? 2 * c->cap : 8;
+        c->shapes = mem_realloc(c->shapes, sizeof(SpecShape) * (size_t)c->cap, sizeof(SpecShape) * (size_t)cap, 0);
+        c->cap = cap;
+    }
+    c->shapes[c->n++] = sh;
+    c->ncodes += sh.size;
+    return true;
+}
+
 static bool follow_return(Spec *S, SState *st, uint32_t off)
 {
     AVal r = POPA(&st->f[st->depth]);
@@ -767,6 +865,10 @@ static bool follow_return(Spec *S, SState *st, uint32_t off)
             uint8_t insn[2] = { OP_FIELD, (uint8_t)S->field };
             r = emit_op(S, insn, 2, &r, 1, off, true);
         }
+    } else if (S->codes && !S->uncodable) {
+        if (emit_code(S, &r, off))
+            return false;
+        S->uncodable = true;   /* (and the whole call is specialized again, without codes) */
     }
     S->depth_now = 0;
     emit_value(S, &r, off);
@@ -888,11 +990,12 @@ static bool follow_value(Spec *S, SFrame *fr, const uint8_t *ip, uint8_t op, int
         }
     }
     AVal b = { .kind = AV_TEMP };
-    result_bounds(op, in, n, &b);
+    result_bounds(ip, in, n, &b);
     /* arithmetic within bounds cannot overflow */
     bool arith = op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_NEG || op == OP_ABS;
     AVal r = emit_op(S, ip, len, in, n, off, removable(op, in) || (arith && b.ranged));
     r.is_int = gives_int(op, in) || b.ranged;
+    r.is_bool = gives_bool(op);
     r.ranged = b.ranged;
     r.bounded = b.bounded;
     r.lo = b.lo;
@@ -1350,12 +1453,15 @@ static Program *program_copy(const Program *orig)
     return prog;
 }
 
-const Program *specialize_call(const Vm *vm, int index, const Value *args, int nargs, int field, int *out_index)
+/* specialize_call, with the record result coded if codes is given. */
+static const Program *specialize(const Vm *vm, int index, const Value *args, int nargs, int field, int *out_index,
+                                 SpecCodes *codes)
 {
     const Proto *top = vm->prog->protos[index];
     if (nargs != top->nparams)
         return NULL;
     Spec *S = mem_alloc(sizeof *S);
+    S->codes = codes;
     S->prog = program_copy(vm->prog);
     vm_init(&S->ev, S->prog, NULL);
     S->ev.limits = vm->limits;
@@ -1379,11 +1485,48 @@ const Program *specialize_call(const Vm *vm, int index, const Value *args, int n
     st->depth = 0;
     enter(st, top, index, a, nargs);
     follow(S, st);
-    if (S->failed)
+    if (S->failed || S->uncodable)
         return NULL;
     tidy(S);
     S->out->nlocals = S->ntemps;
     S->out->max_stack = max_stack_of(S->prog, S->out) + 1;
     *out_index = spec;
     return S->prog;
+}
+
+const Program *specialize_call(const Vm *vm, int index, const Value *args, int nargs, int field, int *out_index)
+{
+    return specialize(vm, index, args, nargs, field, out_index, NULL);
+}
+
+const Program *specialize_call_coded(const Vm *vm, int index, const Value *args, int nargs, int *out_index,
+                                     SpecCodes *codes)
+{
+    *codes = (SpecCodes){ 0 };
+    const Program *prog = specialize(vm, index, args, nargs, -1, out_index, codes);
+    if (prog && codes->n > 0)
+        return prog;
+    *codes = (SpecCodes){ 0 };
+    return specialize(vm, index, args, nargs, -1, out_index, NULL);
+}
+
+bool specialize_decode(const SpecCodes *codes, int64_t code, Value *record)
+{
+    for (int s = 0; s < codes->n; s++) {
+        const SpecShape *sh = &codes->shapes[s];
+        if (code < sh->base || code >= sh->base + sh->size)
+            continue;
+        const Record *t = sh->record.as.r;
+        Record *r = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)t->n);
+        memcpy(r, t, sizeof(Record) + sizeof(Value) * (size_t)t->n);
+        int64_t rest = code - sh->base;
+        for (int k = 0; k < sh->nvar; k++) {
+            int64_t v = rest % sh->count[k];
+            rest /= sh->count[k];
+            r->field[sh->field[k]] = sh->is_bool[k] ? val_bool(v != 0) : val_int(sh->lo[k] + v);
+        }
+        *record = val_record(r);
+        return true;
+    }
+    return false;
 }

@@ -348,7 +348,7 @@ int val_order(Value a, Value b)
 }
 
 /* One word more into a hash, cheaply (FxHash's step: a rotation and a
- * multiplication); val_hash mixes the whole once at the end. */
+ * multiplication); val_hash_any mixes the whole once at the end. */
 static inline uint64_t hash_word(uint64_t h, uint64_t w)
 {
     return (((h << 5) | (h >> 59)) ^ w) * 0x517cc1b727220a95ULL;
@@ -358,25 +358,6 @@ static inline uint64_t hash_word(uint64_t h, uint64_t w)
 static inline uint64_t tag_word(const Value *v)
 {
     return (uint64_t)v->tag | (uint64_t)(uint32_t)v->enum_id << 8;
-}
-
-static uint64_t hash_value(uint64_t h, const Value *v);
-
-/* A record's fields: the usual ones (ints and members) each multiplied by
- * a constant of its own and added, so that the multiplications do not wait
- * on one another as a chain of hash_word would; the rest through
- * hash_value. */
-static uint64_t hash_record(uint64_t h, const Record *r)
-{
-    static const uint64_t k[4] = { 0x9e3779b97f4a7c15ULL, 0xc2b2ae3d27d4eb4fULL,
-                                   0x165667b19e3779f9ULL, 0xd6e8feb86659fd93ULL };
-    uint64_t sum = (uint64_t)r->type;
-    for (int32_t i = 0; i < r->n; i++) {
-        const Value *f = &r->field[i];
-        uint64_t w = f->tag == VAL_INT || f->tag == VAL_ENUM ? (uint64_t)f->as.i : hash_value(0, f);
-        sum += (w ^ tag_word(f) << 48 ^ (uint64_t)i << 40) * k[i & 3];
-    }
-    return hash_word(h, sum);
 }
 
 static uint64_t hash_value(uint64_t h, const Value *v)
@@ -401,21 +382,23 @@ static uint64_t hash_value(uint64_t h, const Value *v)
         return h;
     }
     case VAL_RECORD:
-        return hash_record(h, v->as.r);
+        return hash_word(h, val_hash(v));   /* (its fields: see value.h) */
     }
     return h;
 }
 
-uint64_t val_hash(const Value *v)
+uint64_t val_hash_any(const Value *v)
 {
+    if (v->tag == VAL_RECORD)
+        return val_hash(v);
     /* splitmix64's finalizer: every bit of the words moves every bit of the hash */
-    uint64_t z = v->tag == VAL_RECORD ? hash_record(0, v->as.r) : hash_value(0, v);
+    uint64_t z = hash_value(0, v);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
 
-static bool identical(const Value *a, const Value *b)
+bool val_identical_any(const Value *a, const Value *b)
 {
     if (a->tag != b->tag || a->enum_id != b->enum_id)
         return false;
@@ -430,29 +413,10 @@ static bool identical(const Value *a, const Value *b)
         return a->as.s->len == b->as.s->len && memcmp(a->as.s->bytes, b->as.s->bytes, a->as.s->len) == 0;
     case VAL_POOL:
         return val_order(*a, *b) == 0;
-    case VAL_RECORD: {
-        const Record *p = a->as.r, *q = b->as.r;
-        if (p->type != q->type || p->n != q->n)
-            return false;
-        for (int32_t i = 0; i < p->n; i++) {
-            const Value *x = &p->field[i], *y = &q->field[i];
-            /* (the usual fields inline) */
-            if (x->tag == VAL_INT || x->tag == VAL_ENUM) {
-                if (x->tag != y->tag || x->enum_id != y->enum_id || x->as.i != y->as.i)
-                    return false;
-            } else if (!identical(x, y)) {
-                return false;
-            }
-        }
-        return true;
-    }
+    case VAL_RECORD:
+        return val_identical(a, b);   /* (its fields: see value.h) */
     }
     return false;
-}
-
-bool val_identical(const Value *a, const Value *b)
-{
-    return identical(a, b);
 }
 
 static void print_pool(FILE *out, const Pool *p)

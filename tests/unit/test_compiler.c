@@ -1576,6 +1576,62 @@ static void test_specialized_calls_match(void)
     }
 }
 
+/* A record result returned as a code: decoded, the same records as the
+ * original's, trial by trial; and one that cannot be coded (a field that
+ * is a pool; more than SPEC_MAX_CODES records) is specialized as before,
+ * with no codes. */
+static void test_specialized_codes(void)
+{
+    Compiled *c = must_compile(spec_src);
+    struct { const char *proc; Value args[2]; int nargs; } cases[] = {
+        { "whole", { val_int(4) }, 1 },
+        { "whole", { val_int(7) }, 1 },
+        { "mostly", { val_int(5) }, 1 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        Run plain, spec;
+        Arena a1 = { 0 }, a2 = { 0 };
+        run_seeded(&plain, c, 70 + k);
+        run_seeded(&spec, c, 70 + k);
+        plain.vm.scratch = &a1;
+        spec.vm.scratch = &a2;
+        int orig = chunk_find_proto(c->prog, cases[k].proc);
+        int sp = -1;
+        SpecCodes codes;
+        const Program *sprog = specialize_call_coded(&spec.vm, orig, cases[k].args, cases[k].nargs, &sp, &codes);
+        CU_ASSERT_FATAL(sprog != NULL && sp >= 0);
+        CU_ASSERT(codes.n > 0 && codes.ncodes <= SPEC_MAX_CODES);
+        spec.vm.prog = sprog;
+        int mismatches = 0;
+        for (int t = 0; t < 3000; t++) {
+            Value want, got, rec;
+            int rc1 = spec_run(&plain, orig, cases[k].args, cases[k].nargs, &want);
+            int rc2 = spec_run(&spec, sp, NULL, 0, &got);
+            if (rc1 != 0 || rc2 != 0 || got.tag != VAL_INT || !specialize_decode(&codes, got.as.i, &rec)
+                || strcmp(show_value(want), show_value(rec)) != 0)
+                mismatches++;
+        }
+        CU_ASSERT_EQUAL(mismatches, 0);
+        CU_ASSERT_EQUAL(rng_next(&plain.rng.rng), rng_next(&spec.rng.rng));
+    }
+    Compiled *p = must_compile("record P { dice: pool  n: int }\n"
+                               "proc keep(n: int) -> P { return P(dice: roll n d6, n: n) }\n");
+    Run r;
+    run_seeded(&r, p, 1);
+    Value four[1] = { val_int(4) };
+    int sp = -1;
+    SpecCodes codes;
+    CU_ASSERT_PTR_NOT_NULL(specialize_call_coded(&r.vm, chunk_find_proto(p->prog, "keep"), four, 1, &sp, &codes));
+    CU_ASSERT_EQUAL(codes.n, 0);
+    Value none;
+    CU_ASSERT(!specialize_decode(&codes, 0, &none));
+    /* quot's record has six bools and four ints of some seven values each */
+    Value quot_args[2] = { val_int(3), rat(1, 3) };
+    run_seeded(&r, c, 1);
+    CU_ASSERT_PTR_NOT_NULL(specialize_call_coded(&r.vm, chunk_find_proto(c->prog, "quot"), quot_args, 2, &sp, &codes));
+    CU_ASSERT_EQUAL(codes.n, 0);
+}
+
 /* What is known is worked out once: the specialized code has no call left
  * to a procedure whose arguments were fixed, and no field a caller drops. */
 static void test_specialized_code(void)
@@ -1828,6 +1884,7 @@ void register_tests(void)
         { "bytecode of rules constructs", test_bytecode_of_rules_constructs },
         { "peephole keeps jump targets", test_peephole_keeps_jump_targets },
         { "specialized calls match the original", test_specialized_calls_match },
+        { "record results as codes", test_specialized_codes },
         { "specialized code keeps only what the dice decide", test_specialized_code },
         { "specializing leaves the program it is given alone", test_specialize_leaves_program },
         { "examples via muster_test", test_api_examples },
