@@ -109,10 +109,21 @@ static void index_dim(TableDim *d)
     d->direct = direct;
 }
 
+const Value chunk_unknown_cell;
+
+/* Where the VM's first look finds the cell of row `row`. */
+static const Value *fast_cell(const Table *t, int row)
+{
+    if (row < 0)
+        return NULL;
+    return t->kinds[row] == CELL_VALUE ? &t->cells[row] : t->kinds[row] == CELL_UNKNOWN ? &chunk_unknown_cell : NULL;
+}
+
 /* A one-key table's cells by key, for the VM's first look. */
 static void index_cells(Table *t)
 {
     t->fast = NULL;
+    t->fast_below = t->fast_above = NULL;
     if (t->ndims != 1 || t->col_rows)
         return;
     const TableDim *d = &t->dim[0];
@@ -129,8 +140,11 @@ static void index_cells(Table *t)
     }
     const Value **fast = mem_alloc(sizeof(Value *) * (size_t)(n + 1));
     for (int i = 0; i < n; i++) {
-        int row = d->mode == KEYS_INDEX ? d->index[i] : d->direct[i];
-        fast[i] = row >= 0 && t->kinds[row] == CELL_VALUE ? &t->cells[row] : NULL;
+        fast[i] = fast_cell(t, d->mode == KEYS_INDEX ? d->index[i] : d->direct[i]);
+    }
+    if (d->mode != KEYS_INDEX) {
+        t->fast_below = fast_cell(t, d->below);
+        t->fast_above = fast_cell(t, d->above);
     }
     t->fast_lo = lo;
     t->fast_n = n;

@@ -76,12 +76,19 @@ typedef struct Table {
     const char **row_texts;  /* bands: the sheet's words for each row, or NULL */
     TableDim *col_rows;      /* `column` blocks: each column's own rows (into the one list of rows), or NULL */
     /* One key over a small span (chunk_add_table): the cell each key in
-     * [fast_lo, fast_lo + fast_n) selects, NULL where it has no value (a
-     * '?', a '-', no row); NULL if the table has none of this. */
+     * [fast_lo, fast_lo + fast_n) selects, &chunk_unknown_cell for a '?'
+     * (which a simulation counts and goes on), NULL where it has no value
+     * (a '-', no row); NULL if the table has none of this.  fast_below and
+     * fast_above: likewise the cell of every key below and above the span
+     * (an open-ended band, "8.. => destroyed"), or NULL. */
     const Value **fast;
     int64_t fast_lo;
     int fast_n;
+    const Value *fast_below, *fast_above;
 } Table;
+
+/* What Table.fast points at for a cell the rules text does not give. */
+extern const Value chunk_unknown_cell;
 
 typedef struct Program {
     Proto **protos;

@@ -1006,15 +1006,22 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 /* the usual case first: one key, a value in its cell */
                 int64_t k = sp[-1].tag == VAL_BOOL ? (int64_t)sp[-1].as.b : sp[-1].as.i;
                 uint64_t at = (uint64_t)k - (uint64_t)t->fast_lo;
-                if (at < (uint64_t)t->fast_n && t->fast[at]) {
-                    sp[-1] = *t->fast[at];
+                const Value *cell = at < (uint64_t)t->fast_n ? t->fast[at] : k < t->fast_lo ? t->fast_below
+                                                                                          : t->fast_above;
+                if (cell && cell != &chunk_unknown_cell) {
+                    sp[-1] = *cell;
                     NEXT;
+                }
+                if (cell && vm->skip_unknown && repeat > 1) {
+                    sp--;
+                    goto skip_run;
                 }
             }
             Value *looked_sp = sp;   /* (a copy, as for grow_for_call) */
             Lookup how = table_lookup(vm, p, ip, t, &looked_sp, depth, repeat > 1);
             sp = looked_sp;
             if (how == LOOKUP_SKIP) {
+            skip_run:
                 /* one of many runs reached a '?': counted, and on to the next run */
                 skipped++;
                 memo_abandon(vm, depth);

@@ -1581,12 +1581,16 @@ static void test_direct_table_index(void)
             CU_ASSERT_EQUAL(chunk_dim_find(&t.dim[0], k), chunk_dim_find(&plain, k));
         CU_ASSERT_EQUAL(chunk_dim_find(&t.dim[0], INT64_MIN), chunk_dim_find(&plain, INT64_MIN));
         CU_ASSERT_EQUAL(chunk_dim_find(&t.dim[0], INT64_MAX), chunk_dim_find(&plain, INT64_MAX));
-        /* and the cells by key: the row's cell where it has a value, else none */
+        /* and the cells by key: the row's cell where it has a value, the
+         * mark of a '?', else none; below and above the span likewise */
         if (t.fast)
-            for (int64_t k = t.fast_lo; k < t.fast_lo + t.fast_n; k++) {
+            for (int64_t k = t.fast_lo - 3; k < t.fast_lo + t.fast_n + 3; k++) {
                 int row = chunk_dim_find(&plain, k);
-                const Value *want = row >= 0 && t.kinds[row] == CELL_VALUE ? &t.cells[row] : NULL;
-                CU_ASSERT_PTR_EQUAL(t.fast[k - t.fast_lo], want);
+                const Value *want = row < 0 ? NULL : t.kinds[row] == CELL_VALUE ? &t.cells[row]
+                                  : t.kinds[row] == CELL_UNKNOWN ? &chunk_unknown_cell : NULL;
+                const Value *got = k < t.fast_lo ? t.fast_below : k >= t.fast_lo + t.fast_n ? t.fast_above
+                                 : t.fast[k - t.fast_lo];
+                CU_ASSERT_PTR_EQUAL(got, want);
             }
     }
 }
