@@ -159,6 +159,14 @@ bool peephole_proto(Proto *p)
             pc += 8;
             continue;
         }
+        if (op >= OP_EQ && op <= OP_GE && pc + 1 < len && old[pc + 1] == OP_JUMP_FALSE && !target[pc + 1]) {
+            /* if a > d: the test of two values and its branch */
+            moved[pc + 1] = n;
+            fix[nfix++] = (Fix){ n, chunk_jump_target(old, pc + 1) };
+            put(code, offsets, &n, (const uint8_t[]){ OP_JUMP_CMP, (uint8_t)(op - OP_EQ), 0, 0 }, 4, p->offsets[pc]);
+            pc += 4;
+            continue;
+        }
         if (op == OP_LOAD && pc + 2 < len && old[pc + 2] == OP_RETURN && !target[pc + 2]) {
             moved[pc + 2] = n;
             put(code, offsets, &n, (const uint8_t[]){ OP_RETURNL, old[pc + 1] }, 2, p->offsets[pc + 2]);

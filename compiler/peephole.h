@@ -10,6 +10,7 @@
  *   CONST k, then COUNT_IF, ANY or ALL ->  COUNT_IFK, ANYK, ALLK
  *   ROLL_POOLK n s, COUNT_IFK k c      ->  ROLL_COUNTK (no pool made)
  *   CONST k, comparison, JUMP_FALSE    ->  JUMP_UNLESS
+ *   comparison, JUMP_FALSE             ->  JUMP_CMP    (if a > d)
  *   DIV, then FLOOR, CEIL or ROUND     ->  IDIV m      (no rational made of two ints)
  *   CONST k, DIV, FLOOR/CEIL/ROUND     ->  IDIVK k m   (and CONST k, IDIV m)
  *   LOAD s, RETURN                     ->  RETURNL s

@@ -676,13 +676,18 @@ static void follow_jump(Spec *S, SState *st, const uint8_t *ip, uint8_t op, int 
     SFrame *fr = &st->f[st->depth];
     AVal c = POPA(fr);
     int target = chunk_jump_target(fr->p->code, at);
-    if (op == OP_JUMP_UNLESS) {
-        /* the peephole pass's test and branch, taken apart: the test first */
-        uint8_t test[1] = { (uint8_t)(OP_EQ + ip[3]) };
-        AVal in[2] = { c, known(fr->p->consts[chunk_u16(ip + 1)]) };
-        Value vals[2] = { c.v, in[1].v }, r;
+    if (op == OP_JUMP_UNLESS || op == OP_JUMP_CMP) {
+        /* the peephole pass's test and branch, taken apart: the test first
+         * (of the top and a constant, or of the two values on top) */
+        uint8_t test[1] = { (uint8_t)(OP_EQ + (op == OP_JUMP_CMP ? ip[1] : ip[3])) };
+        AVal in[2] = { c, c };
+        if (op == OP_JUMP_CMP)
+            in[0] = POPA(fr);
+        else
+            in[1] = known(fr->p->consts[chunk_u16(ip + 1)]);
+        Value vals[2] = { in[0].v, in[1].v }, r;
         bool decided = false, holds = false;
-        if (c.kind == AV_KNOWN && eval_insn(S, test, 1, vals, 2, &r))
+        if (in[0].kind == AV_KNOWN && in[1].kind == AV_KNOWN && eval_insn(S, test, 1, vals, 2, &r))
             c = known(r);
         else if (quotient_test(test, in, &decided, &holds) && decided)
             c = known(val_bool(holds));
@@ -1053,7 +1058,7 @@ static void follow(Spec *S, SState *st)
             break;
         }
         case OP_JUMP: fr->pc = chunk_jump_target(p->code, at); break;
-        case OP_JUMP_FALSE: case OP_JUMP_UNLESS: follow_jump(S, st, ip, op, at, off); break;
+        case OP_JUMP_FALSE: case OP_JUMP_UNLESS: case OP_JUMP_CMP: follow_jump(S, st, ip, op, at, off); break;
         case OP_JUMP_UNLESS_L: {
             /* the peephole pass's load and test, taken apart */
             const uint8_t test[6] = { OP_JUMP_UNLESS, ip[2], ip[3], ip[4], ip[5], ip[6] };

@@ -303,6 +303,10 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             val_print(out, p->consts[chunk_u16(ip + 2)], prog);
             fprintf(out, " -> %04d", chunk_jump_target(p->code, pc));
             break;
+        case OP_JUMP_CMP:
+            fprintf(out, " %-5u ; unless %s -> %04d", chunk_u16(ip + 2), ip[1] < 6 ? cmp_op_text[ip[1]] : "?",
+                    chunk_jump_target(p->code, pc));
+            break;
         case OP_RETURNK:
             fprintf(out, " %-5u ; ", chunk_u16(ip + 1));
             val_print(out, p->consts[chunk_u16(ip + 1)], prog);

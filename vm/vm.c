@@ -328,15 +328,20 @@ static bool roll_pool(Vm *vm, const Proto *p, const uint8_t *at, Rng *rng, int64
             return false;
     } else {
         Pool *fresh = pool_alloc(vm->scratch, (int32_t)sides, n);
-        if (rng)
-            rng_dice(rng, fresh->face, n, (uint64_t)sides);
-        else if (vm->dice->roll(vm->dice, n, (int32_t)sides, fresh->face, err, errlen))
+        if (rng) {
+            /* the counts per face in lanes as the dice are drawn */
+            unsigned w = pool_lane_bits(sides, n);
+            fresh->lanes = rng_dice(rng, fresh->face, n, (uint64_t)sides, w);
+            fresh->lane_bits = (uint8_t)w;
+        } else if (vm->dice->roll(vm->dice, n, (int32_t)sides, fresh->face, err, errlen)) {
             return false;       /* (asked even for no dice: the exact engine counts every roll) */
+        } else {
+            pool_note_lanes(fresh);
+        }
         if (vm->trace)
             pool_sort(fresh);   /* an explanation shows it */
         else
             fresh->unsorted = n > 1;
-        pool_note_lanes(fresh);
         pool = fresh;
     }
     if (vm->trace && vm->trace->on_roll)
@@ -685,6 +690,12 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             bool holds = compare(&sp[-1], &p->consts[chunk_u16(ip)], (CmpOp)ip[2]);
             sp--;
             ip += holds ? 5 : 5 + chunk_u16(ip + 3);
+            NEXT;
+        }
+        CASE(JUMP_CMP): {
+            bool holds = compare(&sp[-2], &sp[-1], (CmpOp)ip[0]);
+            sp -= 2;
+            ip += holds ? 3 : 3 + chunk_u16(ip + 1);
             NEXT;
         }
         CASE(JUMP_UNLESS_L): {

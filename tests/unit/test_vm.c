@@ -348,6 +348,29 @@ static void test_roll_count(void)
     CU_ASSERT_EQUAL(r.vm.error_offset, (uint32_t)(strstr(bad, "roll 2000000d6") - bad));
 }
 
+/* A test of two values and its branch (JUMP_CMP) agrees with the test's
+ * value, for each comparison, on ints, rationals and both mixed. */
+static void test_compare_and_branch(void)
+{
+    static const char *ops[] = { "==", "!=", "<", "<=", ">", ">=" };
+    static const int64_t nums[][2] = { { 1, 1 }, { 2, 1 }, { 3, 1 }, { 5, 2 }, { -1, 2 }, { 4, 2 } };
+    for (int o = 0; o < 6; o++) {
+        char src[512];
+        snprintf(src, sizeof src,
+                 "proc branch(a: rat, b: rat) -> int { if a %s b { return 1 } return 0 }\n"
+                 "proc test(a: rat, b: rat) -> bool { return a %s b }\n", ops[o], ops[o]);
+        Compiled *c = compile_text(src, NULL, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        CU_ASSERT(uses_op(c, "branch", OP_JUMP_CMP));
+        for (size_t i = 0; i < sizeof nums / sizeof *nums; i++)
+            for (size_t j = 0; j < sizeof nums / sizeof *nums; j++) {
+                Value a = nums[i][1] == 1 ? val_int(nums[i][0]) : rat(nums[i][0], nums[i][1]);
+                Value b = nums[j][1] == 1 ? val_int(nums[j][0]) : rat(nums[j][0], nums[j][1]);
+                CU_ASSERT_STRING_EQUAL(call2(c, "branch", a, b), strcmp(call2(c, "test", a, b), "true") ? "0" : "1");
+            }
+    }
+}
+
 static void test_strings_and_bools(void)
 {
     EVAL("str", "\"hit\" + \"s\"", "\"hits\"");
@@ -1888,6 +1911,7 @@ void register_tests(void)
         { "quotients of ints made whole", test_integer_quotients },
         { "products and remainders of ints", test_products_and_remainders },
         { "counting dice as they are drawn", test_roll_count },
+        { "a test of two values and its branch", test_compare_and_branch },
         { "strings and bools", test_strings_and_bools },
         { NULL, NULL },
     };
