@@ -301,6 +301,29 @@ static COLD void grow_for_call(Vm *vm, int depth, ptrdiff_t need, Value **base, 
     *sp = vm->stack + (*sp - old);
 }
 
+/* How many of n dice of `sides` sides compare to k: ROLL_COUNTK's loop,
+ * a function of its own so that the loop has registers of its own (inside
+ * the interpreter's, its count and index lived on the stack). */
+static __attribute__((noinline)) int64_t count_roll(Rng *rng, int64_t n, int64_t sides, CmpOp cmp, int64_t k)
+{
+    /* the faces that count: [lo, lo + span), or all but them (!=) */
+    k = k < 0 ? 0 : k > sides ? sides + 1 : k;
+    int64_t lo = cmp == CMP_GT || cmp == CMP_GE ? (cmp == CMP_GT ? k + 1 : k) : cmp == CMP_LT || cmp == CMP_LE ? 1 : k;
+    int64_t hi = cmp == CMP_LT ? k - 1 : cmp == CMP_LE || cmp == CMP_EQ || cmp == CMP_NE ? k : sides;
+    uint64_t span = hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
+    int64_t c = rng_count_in(rng, n, (uint64_t)sides, lo, span);
+    return cmp == CMP_NE ? n - c : c;
+}
+
+/* A fresh pool's dice drawn from seeded dice, with their counts per face
+ * in lanes: a function of its own, as count_roll. */
+static __attribute__((noinline)) void draw_pool(Rng *rng, Pool *pool)
+{
+    unsigned w = pool_lane_bits(pool->sides, pool->n);
+    pool->lanes = rng_dice(rng, pool->face, pool->n, (uint64_t)pool->sides, w);
+    pool->lane_bits = (uint8_t)w;
+}
+
 /* n dice of `sides` sides from the run's dice, as a pool; false with the
  * reason in err when the dice cannot be rolled.  `at` is the instruction,
  * for the trace. */
@@ -329,10 +352,7 @@ static bool roll_pool(Vm *vm, const Proto *p, const uint8_t *at, Rng *rng, int64
     } else {
         Pool *fresh = pool_alloc(vm->scratch, (int32_t)sides, n);
         if (rng) {
-            /* the counts per face in lanes as the dice are drawn */
-            unsigned w = pool_lane_bits(sides, n);
-            fresh->lanes = rng_dice(rng, fresh->face, n, (uint64_t)sides, w);
-            fresh->lane_bits = (uint8_t)w;
+            draw_pool(rng, fresh);   /* (the counts per face in lanes as the dice are drawn) */
         } else if (vm->dice->roll(vm->dice, n, (int32_t)sides, fresh->face, err, errlen)) {
             return false;       /* (asked even for no dice: the exact engine counts every roll) */
         } else {
@@ -922,15 +942,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             CmpOp cmp = (CmpOp)ip[6];
             if (rng && !vm->trace && operand->tag == VAL_INT && sides >= 1 && sides <= MAX_SIDES && n >= 0
                 && n <= lim->max_pool) {
-                /* the faces that count: [lo, lo + span), or all but them (!=) */
-                int64_t k = operand->as.i < 0 ? 0 : operand->as.i > sides ? sides + 1 : operand->as.i;
-                int64_t lo = cmp == CMP_GT || cmp == CMP_GE ? (cmp == CMP_GT ? k + 1 : k)
-                           : cmp == CMP_LT || cmp == CMP_LE ? 1 : k;
-                int64_t hi = cmp == CMP_LT ? k - 1 : cmp == CMP_LE || cmp == CMP_EQ || cmp == CMP_NE ? k : sides;
-                uint64_t span = hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
-                int64_t c = rng_count_in(rng, n, (uint64_t)sides, lo, span);
+                int64_t c = count_roll(rng, n, sides, cmp, operand->as.i);
                 ip += 7;
-                PUT_INT(sp, cmp == CMP_NE ? n - c : c);
+                PUT_INT(sp, c);
                 sp++;
                 NEXT;
             }
