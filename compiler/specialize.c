@@ -31,6 +31,9 @@ typedef struct AVal {
     const struct AVal *qx;   /* AV_TEMP: the quotient of int *qx by qk (a known int, not 0), so that
                               * floor(x / k) and x / k >= c need no rational (see quotient_test) */
     int64_t qk;
+    const struct AVal *px;   /* AV_TEMP: the int *px plus pk (known), within bounds: a table looked up
+                              * on it is looked up on *px in a table moved by pk (see shifted) */
+    int64_t pk;
     int temp;
     Value v;
     int32_t type, n;
@@ -55,6 +58,7 @@ typedef struct SState {
 /* One column of a two-key table, made into a table of its own. */
 typedef struct Slice {
     int table, col, index;
+    int64_t shift;           /* or the table with its keys moved down by shift (col -1) */
 } Slice;
 
 /* The instructions that compute one value into one temp. */
@@ -579,6 +583,17 @@ static bool quotient_test(uint8_t *op, AVal in[2], bool *decided, bool *holds)
 
 static void follow(Spec *S, SState *st);
 
+/* A new entry in the list of tables made (columns, moved tables). */
+static Slice *new_slice(Spec *S)
+{
+    if (S->nslices == S->slices_cap) {
+        int cap = S->slices_cap ? S->slices_cap * 2 : 8;
+        S->slices = mem_realloc(S->slices, sizeof(Slice) * (size_t)S->slices_cap, sizeof(Slice) * (size_t)cap, 1);
+        S->slices_cap = cap;
+    }
+    return &S->slices[S->nslices++];
+}
+
 /* The table of one column of two-key table ti (the column `key` selects),
  * as a table of one key: made once per column and added to the
  * specializer's program (the copy, see program_copy).  -1 if the key
@@ -612,13 +627,42 @@ static int column_of(Spec *S, int ti, Value key)
             c->cell_offsets[r] = t->cell_offsets[r * ncols + col];
         }
     }
-    if (S->nslices == S->slices_cap) {
-        int cap = S->slices_cap ? S->slices_cap * 2 : 8;
-        S->slices = mem_realloc(S->slices, sizeof(Slice) * (size_t)S->slices_cap, sizeof(Slice) * (size_t)cap, 1);
-        S->slices_cap = cap;
-    }
     int index = chunk_add_table(S->prog, c);
-    S->slices[S->nslices++] = (Slice){ ti, col, index };
+    *new_slice(S) = (Slice){ .table = ti, .col = col, .index = index };
+    return index;
+}
+
+/* One-key table ti with int keys, its keys moved down by k: looked up on
+ * x it gives what ti gives on x + k (the d8 + 1 of a roll on a table is
+ * the d8 on a table of its own), made once per table and k.  -1 if ti has
+ * no such keys, or a bound would overflow. */
+static int shifted(Spec *S, int ti, int64_t k)
+{
+    const Table *t = S->prog->tables[ti];
+    const TableDim *d = &t->dim[0];
+    if (t->ndims != 1 || t->col_rows || (d->mode != KEYS_INTS && d->mode != KEYS_RANGES))
+        return -1;
+    for (int i = 0; i < S->nslices; i++)
+        if (S->slices[i].table == ti && S->slices[i].col == -1 && S->slices[i].shift == k)
+            return S->slices[i].index;
+    int64_t *lo = mem_alloc_atomic(sizeof(int64_t) * (size_t)(d->nkeys + 1));
+    int64_t *hi = mem_alloc_atomic(sizeof(int64_t) * (size_t)(d->nkeys + 1));
+    for (int i = 0; i < d->nkeys; i++) {
+        /* (open ends stay open) */
+        if ((d->lo[i] != INT64_MIN && __builtin_sub_overflow(d->lo[i], k, &lo[i]))
+            || (d->hi[i] != INT64_MAX && __builtin_sub_overflow(d->hi[i], k, &hi[i])))
+            return -1;
+        if (d->lo[i] == INT64_MIN)
+            lo[i] = INT64_MIN;
+        if (d->hi[i] == INT64_MAX)
+            hi[i] = INT64_MAX;
+    }
+    Table *c = mem_alloc(sizeof *c);
+    *c = *t;
+    c->dim[0].lo = lo;
+    c->dim[0].hi = hi;
+    int index = chunk_add_table(S->prog, c);
+    *new_slice(S) = (Slice){ .table = ti, .col = -1, .index = index, .shift = k };
     return index;
 }
 
@@ -981,6 +1025,38 @@ static bool follow_value(Spec *S, SFrame *fr, const uint8_t *ip, uint8_t op, int
             n = 1;
         }
     }
+    /* a table looked up on x + k: a table moved by k, looked up on x */
+    if (op == OP_TABLE && n == 1 && in[0].kind == AV_TEMP && in[0].px) {
+        int moved = shifted(S, (int)chunk_u16(ip + 1), in[0].pk);
+        if (moved >= 0) {
+            sliced[0] = OP_TABLE;
+            sliced[1] = (uint8_t)(moved & 0xff);
+            sliced[2] = (uint8_t)(moved >> 8);
+            ip = sliced;
+            in[0] = *in[0].px;
+        }
+    }
+    /* (a + ka) - (b + kb) is (a - b) + (ka - kb), and likewise a sum: the
+     * constants gathered last, where a table looked up on the result can
+     * take them (shifted); the sums they were in are then read by nobody */
+    if (n == 2 && (op == OP_ADD || op == OP_SUB) && in[0].kind == AV_TEMP && in[1].kind == AV_TEMP
+        && (in[0].px || in[1].px) && is_int(&in[0]) && is_int(&in[1])) {
+        AVal a = in[0].px ? *in[0].px : in[0], b = in[1].px ? *in[1].px : in[1];
+        int64_t ka = in[0].px ? in[0].pk : 0, kb = in[1].px ? in[1].pk : 0, k;
+        AVal whole = { .kind = AV_TEMP };
+        result_bounds(ip, in, 2, &whole);
+        if (whole.ranged && !(op == OP_ADD ? __builtin_add_overflow(ka, kb, &k) : __builtin_sub_overflow(ka, kb, &k))) {
+            const uint8_t inner[1] = { op }, plus[1] = { OP_ADD };
+            PUSHA(fr, a);
+            PUSHA(fr, b);
+            if (!follow_value(S, fr, inner, op, 1, off))
+                return false;
+            if (k == 0)
+                return true;
+            PUSHA(fr, known(val_int(k)));
+            return follow_value(S, fr, plus, OP_ADD, 1, off);
+        }
+    }
     /* x + 0, x - 0, x * 1 on a whole number are x (the same value and type) */
     if (n == 2 && (op == OP_ADD || op == OP_SUB || op == OP_MUL)) {
         int64_t unit = op == OP_MUL ? 1 : 0;
@@ -1014,6 +1090,29 @@ static bool follow_value(Spec *S, SFrame *fr, const uint8_t *ip, uint8_t op, int
         *x = in[0];
         r.qx = x;
         r.qk = in[1].v.as.i;
+    }
+    /* x + k and k + x, x - k, within bounds (so the sum cannot fail) */
+    int xi = -1;
+    if (b.ranged && (op == OP_ADD || op == OP_SUB) && in[1].kind == AV_KNOWN && in[1].v.tag == VAL_INT
+        && in[0].kind == AV_TEMP && is_int(&in[0]))
+        xi = 0;
+    else if (b.ranged && op == OP_ADD && in[0].kind == AV_KNOWN && in[0].v.tag == VAL_INT && in[1].kind == AV_TEMP
+             && is_int(&in[1]))
+        xi = 1;
+    if (xi >= 0 && in[1 - xi].v.as.i != INT64_MIN) {
+        /* (x + j) + k is x + (j + k) */
+        int64_t k = op == OP_SUB ? -in[1].v.as.i : in[1 - xi].v.as.i;
+        const AVal *x = &in[xi];
+        if (x->px && !__builtin_add_overflow(x->pk, k, &k))
+            x = x->px;
+        else if (x->px)
+            x = NULL;
+        if (x) {
+            AVal *keep = mem_alloc(sizeof *keep);
+            *keep = *x;
+            r.px = keep;
+            r.pk = k;
+        }
     }
     PUSHA(fr, r);
     return true;

@@ -473,7 +473,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
     const Program *prog = vm->prog;
     const VmLimits *lim = &vm->limits;
     Rng *const rng = vm->dice ? vm->dice->rng : NULL;   /* seeded dice, drawn from directly */
-    uint64_t steps = 0;
+    /* the steps left before the limit: counted down, so that each
+     * instruction tests one number and reads no limit */
+    uint64_t steps_left = lim->max_steps;
     int64_t rerolls = 0;
     char dice_err[256];
 
@@ -499,13 +501,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
 #define PEEK(k) (sp[-1 - (k)])
 /* What the Vm keeps of a run when it stops, by a result or an error: the
  * loop holds these in locals and writes them only here. */
-#define SAVE_RUN() do { vm->steps = steps; vm->error_depth = depth; vm->runs_done = finished; \
+#define SAVE_RUN() do { vm->steps = lim->max_steps - steps_left; vm->error_depth = depth; vm->runs_done = finished; \
         vm->runs_unknown = skipped; } while (0)
 /* The next of `repeat` runs, from the top frame (depth 0, p and base its
  * own): from the top, its pools and records in a fresh arena. */
 #define NEXT_RUN() do { if (vm->scratch) { if (held) vm->frames[0].scratch = arena_mark(vm->scratch); \
                                              else arena_reset(vm->scratch); } \
-        steps = 0; rerolls = 0; ip = p->code; sp = base + p->nlocals; } while (0)
+        steps_left = lim->max_steps; rerolls = 0; ip = p->code; sp = base + p->nlocals; } while (0)
 /* Results held in the scratch arena (below) have filled half of it: time
  * to return them, for the owner to count and reset it. */
 #define HELD_FULL() (held && vm->scratch->used > vm->scratch->size / 2)
@@ -536,7 +538,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         [OP__COUNT ... 255] = &&bad_op,
     };
 #define NEXT do { op = *ip++; \
-        if (__builtin_expect(++steps > lim->max_steps, 0)) goto step_limit; \
+        if (__builtin_expect(steps_left-- == 0, 0)) goto step_limit; \
         goto *code_of[op]; } while (0)
 #define CASE(name) case OP_##name: do_##name
 #else
@@ -548,7 +550,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
     next:
 #endif
         op = *ip++;
-        if (++steps > lim->max_steps)
+        if (steps_left-- == 0)
             goto step_limit;
         /* a byte that is no opcode stops here, so the switch needs no
          * default and the compiler warns of an opcode it does not handle */

@@ -1488,6 +1488,7 @@ static const char spec_src[] =
     "  return Q(ge: q >= c, lt: q < c, eq: q == c, ne: q != c, le: c <= q, gt: c > q,\n"
     "           fl: floor(q), ce: ceil(q), ro: round(q), fl2: floor(h / k))\n"
     "}\n"
+    "proc opposed(m: int) -> int { return band((roll d6 + m) - (roll d6 - 1)) * 10 + band(roll d6 + m + 1) }\n"
     "proc quot_if(k: int) -> int {\n"
     "  let q = (roll d20 - 10) / k\n"
     "  if q > 1 { return 1 }\n"
@@ -1534,6 +1535,9 @@ static void test_specialized_calls_match(void)
         { "steps", { val_int(8) }, 1, -1 },
         { "mostly", { val_int(5) }, 1, -1 },
         { "mostly", { val_int(5) }, 1, 1 },
+        { "opposed", { val_int(0) }, 1, -1 },
+        { "opposed", { val_int(-3) }, 1, -1 },
+        { "opposed", { val_int(2) }, 1, -1 },
         { "quot_if", { val_int(-3) }, 1, -1 },
     };
     int enum_side = -1;
@@ -1698,6 +1702,18 @@ static void test_specialized_code(void)
     }
     CU_ASSERT(!jumps);
     CU_ASSERT(converts);
+    /* the modifiers of an opposed roll gathered into the table it is read on */
+    Value two[1] = { val_int(2) };
+    sprog = specialize_call(&r.vm, chunk_find_proto(c->prog, "opposed"), two, 1, -1, &sp);
+    CU_ASSERT_FATAL(sprog != NULL);
+    p = sprog->protos[sp];
+    bool adds = false, subs = false;
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
+        adds |= p->code[pc] == OP_ADDK || p->code[pc] == OP_SUBK;
+        subs |= p->code[pc] == OP_SUB;
+    }
+    CU_ASSERT(!adds);
+    CU_ASSERT(subs);
     /* a record most of whose fields are known is a copy of one made now */
     Value five[1] = { val_int(5) };
     sprog = specialize_call(&r.vm, chunk_find_proto(c->prog, "mostly"), five, 1, -1, &sp);
