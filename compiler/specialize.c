@@ -29,8 +29,10 @@ typedef struct AVal {
     int64_t pn, ps;
     bool is_bool;            /* AV_TEMP: certainly a bool (a comparison, a test of a pool) */
     const struct AVal *qx;   /* AV_TEMP: the quotient of int *qx by qk (a known int, not 0), so that
-                              * floor(x / k) and x / k >= c need no rational (see quotient_test) */
+                              * floor(x / k) and x / k >= c need no rational (see quotient_test); */
     int64_t qk;
+    bool qwhole;             /* or, with qk > 0, that quotient made whole, rounded as qmode says */
+    DivMode qmode;
     const struct AVal *px;   /* AV_TEMP: the int *px plus pk (known), within bounds: a table looked up
                               * on it is looked up on *px in a table moved by pk (see shifted) */
     int64_t pk;
@@ -498,7 +500,9 @@ static bool gives_int(uint8_t op, const AVal *in)
  * at run time.  Made whole or compared with a known number it need not be
  * made at all: floor(x / k) is IDIV of x by k, and x / k >= c is
  * x >= c * k (turned round when k < 0), against the whole number that
- * decides it.  The DIV is then read by nobody, and goes (see tidy). */
+ * decides it.  The DIV is then read by nobody, and goes (see tidy).  So
+ * with a quotient made whole, floor(x / 3) >= 2 being x >= 6: when it is
+ * only compared (a third of the unit lost), the IDIV goes too. */
 
 /* The comparison with its sides swapped (a < b is b > a); also what
  * multiplying both sides by a negative number makes of it. */
@@ -552,10 +556,31 @@ static int quotient_cmp(CmpOp cmp, int64_t k, Value c, CmpOp *to, int64_t *whole
     return -1;
 }
 
-/* A comparison *op (EQ..GE) of in[0] and in[1], one a quotient x / k and
- * the other a known number: rewritten in place as a comparison of x with a
- * known int, or decided (*decided, *holds).  False if it is no such test. */
-static bool quotient_test(uint8_t *op, AVal in[2], bool *decided, bool *holds)
+/* floor or ceil of x / k (k > 0) `cmp` the whole number c, for any int x,
+ * as x `*to` *t; false if no one comparison of x says it (==, !=) or the
+ * number does not fit.  T(c), the least x whose quotient is c or more, is
+ * c k made whole (floor), or (c - 1) k + 1 (ceil); the quotient is more
+ * than c from T(c + 1) on, and below c up to T(c) - 1. */
+static bool whole_quotient_cmp(CmpOp cmp, int64_t k, DivMode mode, int64_t c, CmpOp *to, int64_t *t)
+{
+    if (cmp == CMP_EQ || cmp == CMP_NE)
+        return false;
+    __int128 from = cmp == CMP_GT || cmp == CMP_LE ? (__int128)c + 1 : c;
+    __int128 least = mode == DIV_FLOOR ? from * k : (from - 1) * k + 1;
+    if (cmp == CMP_LT || cmp == CMP_LE)
+        least--;                     /* (the last x below it) */
+    if (least < INT64_MIN || least > INT64_MAX)
+        return false;
+    *to = cmp == CMP_GE || cmp == CMP_GT ? CMP_GE : CMP_LE;
+    *t = (int64_t)least;
+    return true;
+}
+
+/* A comparison *op (EQ..GE) of in[0] and in[1], one a quotient x / k (or
+ * one made whole) and the other a known number: rewritten in place as a
+ * comparison of x with a known int, or decided (*decided, *holds).  False
+ * if it is no such test. */
+static bool quotient_test_once(uint8_t *op, AVal in[2], bool *decided, bool *holds)
 {
     *decided = false;
     int q = in[0].kind == AV_TEMP && in[0].qx && in[1].kind == AV_KNOWN ? 0
@@ -566,7 +591,8 @@ static bool quotient_test(uint8_t *op, AVal in[2], bool *decided, bool *holds)
     if (q == 1)
         cmp = cmp_swapped(cmp);      /* c cmp x/k is x/k cmp' c */
     int64_t whole;
-    int how = quotient_cmp(cmp, in[q].qk, in[1 - q].v, &to, &whole);
+    /* (made whole, the quotient is an int compared as it is first) */
+    int how = quotient_cmp(cmp, in[q].qwhole ? 1 : in[q].qk, in[1 - q].v, &to, &whole);
     if (how < 0)
         return false;
     if (how > 0) {
@@ -574,10 +600,30 @@ static bool quotient_test(uint8_t *op, AVal in[2], bool *decided, bool *holds)
         *holds = how == 2;
         return true;
     }
+    if (in[q].qwhole && !whole_quotient_cmp(to, in[q].qk, in[q].qmode, whole, &to, &whole))
+        return false;
     AVal x = *in[q].qx;
     in[0] = x;
     in[1] = known(val_int(whole));
     *op = (uint8_t)(OP_EQ + to);
+    return true;
+}
+
+/* quotient_test_once for as long as the dividend is a quotient in turn:
+ * ceil(hits / 2) / 9 >= 1/3 is ceil(hits / 2) >= 3, is hits >= 5. */
+static bool quotient_test(uint8_t *op, AVal in[2], bool *decided, bool *holds)
+{
+    if (!quotient_test_once(op, in, decided, holds))
+        return false;
+    for (int depth = 0; depth < 8 && !*decided; depth++) {
+        uint8_t again = *op;
+        AVal next[2] = { in[0], in[1] };
+        if (!quotient_test_once(&again, next, decided, holds))
+            break;
+        *op = again;
+        in[0] = next[0];
+        in[1] = next[1];
+    }
     return true;
 }
 
@@ -1003,7 +1049,7 @@ static bool follow_value(Spec *S, SFrame *fr, const uint8_t *ip, uint8_t op, int
             len = 1;
         }
     }
-    if ((op == OP_FLOOR || op == OP_CEIL || op == OP_ROUND) && in[0].kind == AV_TEMP && in[0].qx) {
+    if ((op == OP_FLOOR || op == OP_CEIL || op == OP_ROUND) && in[0].kind == AV_TEMP && in[0].qx && !in[0].qwhole) {
         rewritten[0] = OP_IDIV;
         rewritten[1] = op == OP_FLOOR ? DIV_FLOOR : op == OP_CEIL ? DIV_CEIL : DIV_ROUND;
         in[1] = known(val_int(in[0].qk));
@@ -1090,6 +1136,15 @@ static bool follow_value(Spec *S, SFrame *fr, const uint8_t *ip, uint8_t op, int
         *x = in[0];
         r.qx = x;
         r.qk = in[1].v.as.i;
+    }
+    if (op == OP_IDIV && (ip[1] == DIV_FLOOR || ip[1] == DIV_CEIL) && in[0].kind == AV_TEMP && is_int(&in[0])
+        && in[1].kind == AV_KNOWN && in[1].v.tag == VAL_INT && in[1].v.as.i > 0) {
+        AVal *x = mem_alloc(sizeof *x);
+        *x = in[0];
+        r.qx = x;
+        r.qk = in[1].v.as.i;
+        r.qwhole = true;
+        r.qmode = (DivMode)ip[1];
     }
     /* x + k and k + x, x - k, within bounds (so the sum cannot fail) */
     int xi = -1;

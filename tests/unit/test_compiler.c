@@ -1489,6 +1489,18 @@ static const char spec_src[] =
     "           fl: floor(q), ce: ceil(q), ro: round(q), fl2: floor(h / k))\n"
     "}\n"
     "proc opposed(m: int) -> int { return band((roll d6 + m) - (roll d6 - 1)) * 10 + band(roll d6 + m + 1) }\n"
+    "proc whole_q(k: int) -> int {\n"
+    "  let h = roll d20 - 5\n"
+    "  let f = floor(h / k)\n"
+    "  let c = ceil(h / k)\n"
+    "  if f >= 2 and c < 3 { return 1 }\n"
+    "  if f > 0 { return 2 }\n"
+    "  if c <= -1 { return 3 }\n"
+    "  if f == 0 { return 4 }\n"
+    "  if c / 2 > 1/2 { return 5 }\n"
+    "  if 0 > f { return 6 }\n"
+    "  return 7\n"
+    "}\n"
     "proc quot_if(k: int) -> int {\n"
     "  let q = (roll d20 - 10) / k\n"
     "  if q > 1 { return 1 }\n"
@@ -1535,6 +1547,10 @@ static void test_specialized_calls_match(void)
         { "steps", { val_int(8) }, 1, -1 },
         { "mostly", { val_int(5) }, 1, -1 },
         { "mostly", { val_int(5) }, 1, 1 },
+        { "whole_q", { val_int(3) }, 1, -1 },
+        { "whole_q", { val_int(2) }, 1, -1 },
+        { "whole_q", { val_int(1) }, 1, -1 },
+        { "whole_q", { val_int(-3) }, 1, -1 },
         { "opposed", { val_int(0) }, 1, -1 },
         { "opposed", { val_int(-3) }, 1, -1 },
         { "opposed", { val_int(2) }, 1, -1 },
