@@ -905,13 +905,31 @@ static bool emit_code(Spec *S, const AVal *r, uint32_t off)
     }
     if (sh.base + sh.size > SPEC_MAX_CODES)
         return false;
-    /* base + sum of (f - lo) * stride: the constant parts added once, at the end */
+    /* base + sum of (f - lo) * stride, the constant parts added once at the
+     * end, and a field x + pk (px) taken as x, its pk among them: when the
+     * numbers are small, so that no product can overflow at run time; else
+     * each field less its lowest value first, which is less than its count */
     S->depth_now = 0;
     int64_t stride = 1, add = sh.base;
+    const int64_t small = (int64_t)1 << 31;
     for (int k = 0; k < sh.nvar; k++) {
-        emit_value(S, &r->fields[sh.field[k]], off);
+        const AVal *f = &r->fields[sh.field[k]];
+        int64_t lo = sh.lo[k], hi = lo + sh.count[k] - 1, xlo, xhi;
+        bool in_range = lo >= -small && hi <= small;
+        if (!sh.is_bool[k] && in_range && f->px && f->px->kind == AV_TEMP && bounds(f->px, &xlo, &xhi)
+            && xlo >= -small && xhi <= small && f->pk >= -2 * small && f->pk <= 2 * small) {
+            lo -= f->pk;                     /* (x + pk) - lo is x - (lo - pk) */
+            f = f->px;
+        }
+        emit_value(S, f, off);
         if (sh.is_bool[k])
             emit(S, OP_BOOL_INT, off);
+        if (!in_range) {
+            emit_value(S, &(AVal){ .kind = AV_KNOWN, .v = val_int(lo) }, off);
+            emit(S, OP_SUB, off);
+            depth(S, -1);
+            lo = 0;
+        }
         if (stride != 1) {
             emit_value(S, &(AVal){ .kind = AV_KNOWN, .v = val_int(stride) }, off);
             emit(S, OP_MUL, off);
@@ -921,7 +939,7 @@ static bool emit_code(Spec *S, const AVal *r, uint32_t off)
             emit(S, OP_ADD, off);
             depth(S, -1);
         }
-        add -= sh.lo[k] * stride;
+        add -= lo * stride;                  /* (|lo| < 2^33, stride <= SPEC_MAX_CODES) */
         stride *= sh.count[k];
     }
     if (sh.nvar == 0 || add != 0) {

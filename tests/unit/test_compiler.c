@@ -1634,6 +1634,37 @@ static void test_specialized_codes(void)
         CU_ASSERT_EQUAL(mismatches, 0);
         CU_ASSERT_EQUAL(rng_next(&plain.rng.rng), rng_next(&spec.rng.rng));
     }
+    /* fields far from 0 (their products could overflow): less their lowest
+     * value first; and a field that is a die plus a constant, taken as the die */
+    Compiled *far = must_compile("record F { a: int  b: int  c: bool  d: int }\n"
+                                 "proc far(n: int) -> F {\n"
+                                 "  let x = roll d6 + n\n"
+                                 "  return F(a: x, b: roll d4 - n, c: roll d6 > 3, d: roll d3 + 2)\n"
+                                 "}\n");
+    static const int64_t offsets[] = { 0, 3000000000LL, -4611686018427387000LL };
+    for (size_t k = 0; k < sizeof offsets / sizeof *offsets; k++) {
+        Run plain, spec;
+        Arena a1 = { 0 }, a2 = { 0 };
+        run_seeded(&plain, far, 90 + k);
+        run_seeded(&spec, far, 90 + k);
+        plain.vm.scratch = &a1;
+        spec.vm.scratch = &a2;
+        Value n[1] = { val_int(offsets[k]) };
+        int orig = chunk_find_proto(far->prog, "far"), sp = -1;
+        SpecCodes codes;
+        const Program *sprog = specialize_call_coded(&spec.vm, orig, n, 1, &sp, &codes);
+        CU_ASSERT_FATAL(sprog != NULL && codes.n > 0);
+        spec.vm.prog = sprog;
+        int mismatches = 0;
+        for (int t = 0; t < 500; t++) {
+            Value want, got, rec;
+            if (spec_run(&plain, orig, n, 1, &want) != 0 || spec_run(&spec, sp, NULL, 0, &got) != 0
+                || got.tag != VAL_INT || !specialize_decode(&codes, got.as.i, &rec)
+                || strcmp(show_value(want), show_value(rec)) != 0)
+                mismatches++;
+        }
+        CU_ASSERT_EQUAL(mismatches, 0);
+    }
     Compiled *p = must_compile("record P { dice: pool  n: int }\n"
                                "proc keep(n: int) -> P { return P(dice: roll n d6, n: n) }\n");
     Run r;
