@@ -167,14 +167,19 @@ static inline bool val_idiv_fast(int64_t a, int64_t b, DivMode mode, int64_t *q)
     if (b == 0 || a == INT64_MIN || b == INT64_MIN)
         return false;
     int64_t t = a / b, r = a % b;      /* truncated towards zero */
-    if (r != 0) {
-        bool negative = (r < 0) != (b < 0);   /* the quotient is below zero */
-        int64_t away = negative ? t - 1 : t + 1;  /* the next int away from zero */
+    /* moved one step when there is a remainder, with no branch on the
+     * numbers (a die's quotient has one or not as the dice fall, and a
+     * guessed branch costs more than the arithmetic) */
+    int64_t rem = r != 0, below = (r ^ b) < 0;   /* (the quotient is below zero, if rem) */
+    if (mode == DIV_FLOOR) {
+        t -= rem & below;
+    } else if (mode == DIV_CEIL) {
+        t += rem & !below;
+    } else {
         /* ROUND: away from zero when the remainder is at least half the
          * divisor (|r| < |b| < 2^63, so 2|r| fits in 64 unsigned bits) */
         uint64_t ar = r < 0 ? -(uint64_t)r : (uint64_t)r, ab = b < 0 ? -(uint64_t)b : (uint64_t)b;
-        if (mode == DIV_FLOOR ? negative : mode == DIV_CEIL ? !negative : 2 * ar >= ab)
-            t = away;
+        t += (int64_t)(rem & (2 * ar >= ab)) * (1 - 2 * below);
     }
     *q = t;
     return true;
