@@ -11,6 +11,19 @@
 #include <stdbool.h>
 #include <string.h>
 
+/* IDIVK's second operand: mode m in its top 2 bits, and in the low 14 the
+ * constant of p that holds the reciprocal of constant k, ceil(2^64 / k),
+ * for the VM to divide a dividend of 32 bits by a multiplication; 0x3fff
+ * where k is no int from 2 to 2^32 - 1 (or the constants are many). */
+static uint16_t mode_and_reciprocal(Proto *p, uint16_t k, int m)
+{
+    Value d = p->consts[k];
+    int at = 0x3fff;
+    if (d.tag == VAL_INT && d.as.i >= 2 && d.as.i < ((int64_t)1 << 32) && p->nconsts < 0x3fff)
+        at = chunk_const(p, val_int((int64_t)(UINT64_MAX / (uint64_t)d.as.i + 1)));
+    return (uint16_t)((unsigned)m << 14 | (unsigned)at);
+}
+
 /* The DivMode of IDIV for an instruction that makes a quotient whole, or -1. */
 static int div_mode(uint8_t op)
 {
@@ -93,8 +106,10 @@ bool peephole_proto(Proto *p)
             && !target[pc + 3] && !target[pc + 4]) {
             /* floor(x / 3): a quotient by a constant made whole */
             moved[pc + 3] = moved[pc + 4] = n;
-            put(code, offsets, &n, (const uint8_t[]){ OP_IDIVK, old[pc + 1], old[pc + 2], (uint8_t)div_mode(old[pc + 4]) },
-                4, p->offsets[pc + 3]);
+            uint16_t mr = mode_and_reciprocal(p, chunk_u16(old + pc + 1), div_mode(old[pc + 4]));
+            put(code, offsets, &n, (const uint8_t[]){ OP_IDIVK, old[pc + 1], old[pc + 2], (uint8_t)(mr & 0xff),
+                                                      (uint8_t)(mr >> 8) },
+                5, p->offsets[pc + 3]);
             pc += 5;
             continue;
         }
@@ -107,7 +122,9 @@ bool peephole_proto(Proto *p)
         }
         if (op == OP_CONST && pc + 3 < len && old[pc + 3] == OP_IDIV && !target[pc + 3]) {
             moved[pc + 3] = n;
-            put(code, offsets, &n, (const uint8_t[]){ OP_IDIVK, old[pc + 1], old[pc + 2], old[pc + 4] }, 4,
+            uint16_t mr = mode_and_reciprocal(p, chunk_u16(old + pc + 1), old[pc + 4]);
+            put(code, offsets, &n, (const uint8_t[]){ OP_IDIVK, old[pc + 1], old[pc + 2], (uint8_t)(mr & 0xff),
+                                                      (uint8_t)(mr >> 8) }, 5,
                 p->offsets[pc + 3]);
             pc += 5;
             continue;

@@ -744,7 +744,7 @@ static void take_apart(SFrame *fr, const Proto *p, const uint8_t **ip, uint8_t *
     } else if (*op == OP_IDIVK) {
         PUSHA(fr, known(p->consts[chunk_u16(at + 1)]));
         plain_op[0] = OP_IDIV;
-        plain_op[1] = at[3];
+        plain_op[1] = (uint8_t)(chunk_u16(at + 3) >> 14);
         *len = 2;
     } else if (*op == OP_ROLLK || *op == OP_ADDK || *op == OP_SUBK || *op == OP_MULK || *op == OP_CMPK) {
         /* the peephole pass's pairs, taken apart: the constant, then the operation */

@@ -321,7 +321,7 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
         case OP_IDIVK:
             fprintf(out, " %-5u ; / ", chunk_u16(ip + 1));
             val_print(out, p->consts[chunk_u16(ip + 1)], prog);
-            fprintf(out, ", %s", ip[3] < 3 ? div_mode_text[ip[3]] : "?");
+            fprintf(out, ", %s", chunk_u16(ip + 3) >> 14 < 3 ? div_mode_text[chunk_u16(ip + 3) >> 14] : "?");
             break;
         case OP_LOAD: case OP_STORE: case OP_TEE: case OP_RETURNL:
             if (ip[1] < p->nparams)

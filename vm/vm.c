@@ -522,6 +522,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
      * is written in pieces and read back whole, which the processor cannot
      * forward from its store buffer (a stall of a dozen cycles). */
     const Value *operand;
+    DivMode idiv_mode;       /* IDIV's and IDIVK's rounding */
     uint8_t op;
 #if defined(__GNUC__)
     /* Threaded dispatch: each instruction ends by jumping straight to the
@@ -663,16 +664,31 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             }
             ARITH(val_mod);
             NEXT;
-        CASE(IDIVK):
+        CASE(IDIVK): {
             operand = &p->consts[chunk_u16(ip)];
-            ip += 3;
+            idiv_mode = (DivMode)(chunk_u16(ip + 2) >> 14);
+            unsigned inverse = chunk_u16(ip + 2) & 0x3fff;
+            ip += 4;
+            if (inverse != 0x3fff && sp[-1].tag == VAL_INT && (uint64_t)sp[-1].as.i < ((uint64_t)1 << 32)) {
+                /* a dividend of 32 bits and at least 0 by a constant of 32
+                 * bits: a multiplication by its reciprocal, ceil(2^64 / k),
+                 * where a division would take many cycles (Lemire, Kaser
+                 * and Kurz, "Faster remainder by direct computation") */
+                uint64_t a = (uint64_t)sp[-1].as.i, k = (uint64_t)operand->as.i;
+                uint64_t q = (uint64_t)(((unsigned __int128)(uint64_t)p->consts[inverse].as.i * a) >> 64);
+                uint64_t rem = a - q * k;
+                q += idiv_mode == DIV_CEIL ? rem != 0 : idiv_mode == DIV_ROUND ? 2 * rem >= k : 0;
+                PUT_INT(&sp[-1], (int64_t)q);
+                NEXT;
+            }
             goto idiv;
+        }
         CASE(IDIV):
             operand = --sp;
-            ip++;
+            idiv_mode = (DivMode)*ip++;
         idiv: {
             /* DIV then FLOOR, CEIL or ROUND: two ints make no rational */
-            DivMode mode = (DivMode)ip[-1];
+            DivMode mode = idiv_mode;
             int64_t q;
             if (sp[-1].tag == VAL_INT && operand->tag == VAL_INT && val_idiv_fast(sp[-1].as.i, operand->as.i, mode, &q)) {
                 PUT_INT(&sp[-1], q);

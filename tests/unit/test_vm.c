@@ -257,6 +257,31 @@ static void test_integer_quotients(void)
             CU_ASSERT_STRING_EQUAL(call2(c, "r0", a, val_int(b)), call2(c, "s0", a, val_int(b)));
             CU_ASSERT_STRING_EQUAL(call2(c, "r2", a, val_int(b)), call2(c, "s2", a, val_int(b)));
         }
+    /* by a constant: a dividend of 32 bits and at least 0 is divided by
+     * multiplying by the constant's reciprocal; any other the plain way */
+    static const char *divisors[] = { "1", "2", "3", "6", "7", "10", "1000003", "4294967295", "4294967296" };
+    static const int64_t dividends[] = { 0, 1, 2, 3, 5, 6, 7, 9, 17, 100, 65535, 1000002, 1000003, 2147483647,
+                                         4294967294LL, 4294967295LL, 4294967296LL, 9000000000LL, -1, -7, INT64_MAX };
+    for (size_t d = 0; d < sizeof divisors / sizeof *divisors; d++) {
+        char ksrc[1024];
+        snprintf(ksrc, sizeof ksrc,
+                 "proc kf(a: int, b: int) -> int { return floor(a / %s) + b }\n"
+                 "proc kc(a: int, b: int) -> int { return ceil(a / %s) + b }\n"
+                 "proc kr(a: int, b: int) -> int { return round(a / %s) + b }\n"
+                 "proc uf(a: int, b: int) -> int { let q = a / %s  return floor(q) + b }\n"
+                 "proc uc(a: int, b: int) -> int { let q = a / %s  return ceil(q) + b }\n"
+                 "proc ur(a: int, b: int) -> int { let q = a / %s  return round(q) + b }\n",
+                 divisors[d], divisors[d], divisors[d], divisors[d], divisors[d], divisors[d]);
+        Compiled *k = compile_text(ksrc, NULL, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+        CU_ASSERT(uses_op(k, "kf", OP_IDIVK) && uses_op(k, "kr", OP_IDIVK));
+        for (size_t i = 0; i < sizeof dividends / sizeof *dividends; i++) {
+            Value a = val_int(dividends[i]), zero = val_int(0);
+            CU_ASSERT_STRING_EQUAL(call2(k, "kf", a, zero), call2(k, "uf", a, zero));
+            CU_ASSERT_STRING_EQUAL(call2(k, "kc", a, zero), call2(k, "uc", a, zero));
+            CU_ASSERT_STRING_EQUAL(call2(k, "kr", a, zero), call2(k, "ur", a, zero));
+        }
+    }
     CU_ASSERT_STRING_EQUAL(call2(c, "f0", val_int(-7), val_int(2)), "-4");
     CU_ASSERT_STRING_EQUAL(call2(c, "f1", val_int(-7), val_int(2)), "-3");
     CU_ASSERT_STRING_EQUAL(call2(c, "f2", val_int(-7), val_int(2)), "-4");
