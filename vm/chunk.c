@@ -122,8 +122,7 @@ static const Value *fast_cell(const Table *t, int row)
 /* A one-key table's cells by key, for the VM's first look. */
 static void index_cells(Table *t)
 {
-    t->fast = NULL;
-    t->fast_below = t->fast_above = NULL;
+    t->fast = t->fast_block = NULL;
     if (t->ndims != 1 || t->col_rows)
         return;
     const TableDim *d = &t->dim[0];
@@ -138,16 +137,15 @@ static void index_cells(Table *t)
     } else {
         return;
     }
-    const Value **fast = mem_alloc(sizeof(Value *) * (size_t)(n + 1));
-    for (int i = 0; i < n; i++) {
+    const Value **block = mem_alloc(sizeof(Value *) * (size_t)(n + 2));
+    const Value **fast = block + 1;
+    for (int i = 0; i < n; i++)
         fast[i] = fast_cell(t, d->mode == KEYS_INDEX ? d->index[i] : d->direct[i]);
-    }
-    if (d->mode != KEYS_INDEX) {
-        t->fast_below = fast_cell(t, d->below);
-        t->fast_above = fast_cell(t, d->above);
-    }
+    fast[-1] = d->mode == KEYS_INDEX ? NULL : fast_cell(t, d->below);
+    fast[n] = d->mode == KEYS_INDEX ? NULL : fast_cell(t, d->above);
     t->fast_lo = lo;
     t->fast_n = n;
+    t->fast_block = block;
     t->fast = fast;
 }
 

@@ -75,16 +75,17 @@ typedef struct Table {
     uint32_t *cell_offsets;  /* position where each cell is written */
     const char **row_texts;  /* bands: the sheet's words for each row, or NULL */
     TableDim *col_rows;      /* `column` blocks: each column's own rows (into the one list of rows), or NULL */
-    /* One key over a small span (chunk_add_table): the cell each key in
-     * [fast_lo, fast_lo + fast_n) selects, &chunk_unknown_cell for a '?'
-     * (which a simulation counts and goes on), NULL where it has no value
-     * (a '-', no row); NULL if the table has none of this.  fast_below and
-     * fast_above: likewise the cell of every key below and above the span
-     * (an open-ended band, "8.. => destroyed"), or NULL. */
+    /* One key over a small span (chunk_add_table): fast[i] is the cell
+     * that key fast_lo + i selects, for i in [0, fast_n); fast[-1] that of
+     * every key below the span and fast[fast_n] that of every key above it
+     * (an open-ended band, "8.. => destroyed").  A cell is
+     * &chunk_unknown_cell for a '?' (which a simulation counts and goes on),
+     * NULL where there is no value (a '-', no row).  fast is NULL if the
+     * table has none of this; fast_block is the array, from fast[-1]. */
     const Value **fast;
     int64_t fast_lo;
     int fast_n;
-    const Value *fast_below, *fast_above;
+    const Value **fast_block;
 } Table;
 
 /* What Table.fast points at for a cell the rules text does not give. */

@@ -1048,9 +1048,13 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             if (t->fast && !(t->row_texts && vm->trace)) {
                 /* the usual case first: one key, a value in its cell */
                 int64_t k = sp[-1].tag == VAL_BOOL ? (int64_t)sp[-1].as.b : sp[-1].as.i;
+                /* the key's cell, or the one below or above the span: an
+                 * index picked with no branch (a die's key is as likely
+                 * to fall beyond an open-ended band as anywhere) */
                 uint64_t at = (uint64_t)k - (uint64_t)t->fast_lo;
-                const Value *cell = at < (uint64_t)t->fast_n ? t->fast[at] : k < t->fast_lo ? t->fast_below
-                                                                                          : t->fast_above;
+                int64_t i = at < (uint64_t)t->fast_n ? (int64_t)at : t->fast_n;
+                i = k < t->fast_lo ? -1 : i;
+                const Value *cell = t->fast[i];
                 if (cell && cell != &chunk_unknown_cell) {
                     sp[-1] = *cell;
                     NEXT;

@@ -1636,7 +1636,7 @@ static void test_direct_table_index(void)
                 int row = chunk_dim_find(&plain, k);
                 const Value *want = row < 0 ? NULL : t.kinds[row] == CELL_VALUE ? &t.cells[row]
                                   : t.kinds[row] == CELL_UNKNOWN ? &chunk_unknown_cell : NULL;
-                const Value *got = k < t.fast_lo ? t.fast_below : k >= t.fast_lo + t.fast_n ? t.fast_above
+                const Value *got = k < t.fast_lo ? t.fast[-1] : k >= t.fast_lo + t.fast_n ? t.fast[t.fast_n]
                                  : t.fast[k - t.fast_lo];
                 CU_ASSERT_PTR_EQUAL(got, want);
             }
