@@ -148,7 +148,7 @@ typedef struct OddsTable {
     OddsRow not_given;       /* ... with what share */
     const char *not_given_path;  /* simulated: where the first of them did */
     int not_given_line;
-    bool has_cut;            /* exact: an open-ended roll went past the depth limit */
+    bool has_cut;            /* exact: an open-ended roll was cut short */
     mpq_srcptr cut_q;        /* ... with this probability */
     double cut;
     double valued;           /* exact: the share of runs with a value */

@@ -97,6 +97,7 @@ int api_compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int n
             exact_clear(&er);
             return MUSTER_ERROR;
         case EXACT_OVER_BUDGET:
+        case EXACT_STOPPED:
             break;
         }
         /* over budget: --exact says so, else the simulation */

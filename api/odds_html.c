@@ -125,7 +125,7 @@ static void exact_table(FILE *out, const OddsTable *t)
         fputs(", each rarer than shown, are in the row <i>more</i>; --json or --csv lists them.</p>\n", out);
     }
     if (t->has_cut) {
-        fputs("<p class=\"meta\">Cut off: an open-ended roll went on past the depth limit with probability ", out);
+        fputs("<p class=\"meta\">Cut off: an open-ended roll was cut short with probability ", out);
         text(out, api_fraction_text(t->cut_q, t->cut, false));
         fputs("; that is in no row above.</p>\n", out);
     }

@@ -285,7 +285,7 @@ static void exact_text(FILE *out, const OddsTable *t)
                 t->not_given.p);
     if (t->has_cut) {
         char *p = api_mpq_text(t->cut_q);
-        fprintf(out, "cut off: an open-ended roll went on past the depth limit with probability %s; "
+        fprintf(out, "cut off: an open-ended roll was cut short with probability %s; "
                 "that is in no row above\n", strlen(p) <= 30 ? p : mem_printed_double(t->cut));
     }
     if (t->numeric) {

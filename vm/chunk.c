@@ -183,6 +183,42 @@ int chunk_find_proto(const Program *prog, const char *name)
  * remembering when it calls something or does more than a few steps that
  * are not MOVES.  Calls may be recursive, so start from "pure" everywhere
  * and strike protos out until nothing changes. */
+/* Can protos[from] call protos[to], through any chain of calls?  (seen:
+ * the protos visited so far, one byte each.) */
+static bool reaches(const Program *prog, int from, int to, uint8_t *seen)
+{
+    const Proto *p = prog->protos[from];
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
+        if (p->code[pc] != OP_CALL)
+            continue;
+        int callee = (int)chunk_u16(p->code + pc + 1);
+        if (callee == to)
+            return true;
+        if (callee < prog->nprotos && !seen[callee]) {
+            seen[callee] = 1;
+            if (reaches(prog, callee, to, seen))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* `recursive`: a proto that rolls dice (is not pure) and can call itself,
+ * directly or through others.  The exact engine works out each of its
+ * calls as a distribution of its own, by its arguments (exact.c). */
+static void mark_recursive(Program *prog)
+{
+    uint8_t *seen = mem_alloc_atomic((size_t)prog->nprotos + 1);
+    for (int i = 0; i < prog->nprotos; i++) {
+        Proto *p = prog->protos[i];
+        p->recursive = false;
+        if (p->pure)
+            continue;
+        memset(seen, 0, (size_t)prog->nprotos + 1);
+        p->recursive = reaches(prog, i, i, seen);
+    }
+}
+
 void chunk_mark_pure(Program *prog)
 {
     for (int i = 0; i < prog->nprotos; i++) {
@@ -222,6 +258,7 @@ void chunk_mark_pure(Program *prog)
     }
     for (int i = 0; i < prog->nprotos; i++)
         prog->protos[i]->memo &= prog->protos[i]->pure;
+    mark_recursive(prog);
 }
 
 int chunk_insn_pops(const Program *prog, const uint8_t *ip)

@@ -39,6 +39,9 @@ typedef struct Proto {
      * (a call or a table) that remembering its last result pays. */
     bool pure;
     bool memo;
+    /* Also set by chunk_mark_pure: not pure, and it can call itself
+     * (directly or through other procedures). */
+    bool recursive;
 } Proto;
 
 /* A lookup table: the compiled form of a `table` or `bands` block (and of

@@ -2,8 +2,10 @@
 #include "config.h"
 #include "vm/exact.h"
 #include "base/mem.h"
+#include "vm/facewise.h"
 #include "vm/pool.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
@@ -17,17 +19,20 @@ typedef struct Dist {
     struct Dist *next;
 } Dist;
 
-typedef enum { DEC_POOL, DEC_DIST, DEC_SPLIT } DecKind;
+typedef enum { DEC_POOL, DEC_DIST, DEC_SPLIT, DEC_VALUE } DecKind;
 
 /* One choice on the current path, and the probability of the path up to it. */
 typedef struct Decision {
     DecKind kind;
-    int64_t n;               /* DEC_POOL: n dice of `sides`; DEC_SPLIT: the n dice of a class */
+    int64_t n;               /* DEC_POOL: n dice of `sides`; DEC_SPLIT: the n dice of a class;
+                                DEC_VALUE: the end of the entries that agree with the answers before */
     int32_t sides;           /* DEC_POOL: faces; DEC_SPLIT: the class's faces in its first part (a) ... */
     int32_t other;           /* ... DEC_SPLIT: and in the rest (b) */
     int32_t *face;           /* DEC_POOL: the multiset, as its n faces in ascending order */
     const Dist *dist;        /* DEC_DIST: the callee's outcomes, then not-given and dropped */
-    int64_t index;           /* DEC_DIST: the option; DEC_SPLIT: the dice in the first part */
+    const FwJoint *joint;    /* DEC_VALUE: the answers to the questions asked of a roll */
+    int64_t index;           /* DEC_DIST: the option; DEC_SPLIT: the dice in the first part;
+                                DEC_VALUE: the entry of the joint */
     mpz_t own_num, own_den;  /* the probability of this choice */
     mpz_t num, den;          /* the path's up to and including it (not in lowest terms) */
 } Decision;
@@ -63,16 +68,27 @@ typedef struct Class {
     int64_t count;           /* dice showing one of these faces */
 } Class;
 
+/* Questions answered about one roll, at most (each a number in the state
+ * of the next question's work) */
+#define ASKED_MAX 8
+
 typedef struct Roll {
     int32_t sides;
     int ncls;
     Class cls[LAZY_MAX_SIDES];
+    int nasked;              /* questions answered face by face (DEC_VALUE): once there is
+                                one, the classes are not split any more */
+    FwQuestion asked[ASKED_MAX];
+    const int64_t *answers;  /* their answers, in order */
 } Roll;
 
 typedef struct View {
     LazyPool base;           /* first: Pool.lazy points here */
     Roll *roll;
-    uint64_t faces;          /* the dice of the roll with these faces */
+    uint64_t faces;          /* the dice of the roll with these faces; */
+    int32_t keep;            /* 0, or of them only the keep_n highest (1) or lowest (-1), */
+    int64_t keep_n;
+    uint64_t post;           /* and of those kept, the ones with these faces (all when keep is 0) */
     const Pool *plain;       /* once worked out: the faces, as a plain pool */
 } View;
 
@@ -99,9 +115,28 @@ struct Claims {
     ClaimMemo *first;
 };
 
+/* A distribution being worked out, for the calls of it inside itself: a
+ * recursive procedure with the same arguments (a duel that goes on, shots
+ * until the target is destroyed) is answered from its odds so far. */
+typedef struct Working {
+    int proto;
+    const Value *args;
+    int nargs;
+    const Dist *approx;      /* its odds so far: the recursion cut where the last round stopped */
+    bool used;               /* asked for inside itself this round */
+    bool tainted;            /* used the odds so far of one below it: its result is not final */
+    struct Working *below;
+} Working;
+
 typedef struct Shared {
     const ExactOptions *opts;
+    Working *working;        /* the distributions being worked out, innermost first */
     uint64_t runs;
+    FwCache *fw;             /* answers worked out face by face */
+    uint64_t next_tick;      /* runs at which the tick is called next */
+    double done;             /* the outermost count's share of the probability run so far */
+    int active;              /* counts under way on this Shared (1: the outermost) */
+    bool stopped;            /* the tick said stop */
     double needed;           /* the pool that did not fit the budget: its multisets */
     Dist *memo;
 } Shared;
@@ -131,6 +166,30 @@ typedef struct Engine {
     ExactStatus halt;
     Slab rolls_slab, views;  /* this run's lazy pools */
 } Engine;
+
+/* The driver's tick, when its time has come: false when it says stop
+ * (and from then on). */
+static bool tick(Shared *s)
+{
+    const ExactOptions *o = s->opts;
+    if (s->stopped)
+        return false;
+    if (!o->tick || s->runs < s->next_tick)
+        return true;
+    s->next_tick = s->runs + (o->tick_every ? o->tick_every : EXACT_TICK_EVERY);
+    ExactProgress p = { .runs = s->runs, .done = s->done };
+    if (!o->tick(o->tick_ud, &p))
+        s->stopped = true;
+    return !s->stopped;
+}
+
+/* num / den as a double, for numbers past a double's range too. */
+static double ratio_d(mpz_srcptr num, mpz_srcptr den)
+{
+    long en, ed;
+    double n = mpz_get_d_2exp(&en, num), d = mpz_get_d_2exp(&ed, den);
+    return d == 0 ? 0 : ldexp(n / d, (int)(en - ed));
+}
 
 /* ---- outcomes ---- */
 
@@ -206,6 +265,9 @@ static void weigh_own(Decision *d)
         /* C(k, j) a^j b^(k-j) / (a+b)^k, here for j = 0 */
         mpz_ui_pow_ui(d->own_num, (unsigned long)d->other, (unsigned long)d->n);
         mpz_ui_pow_ui(d->own_den, (unsigned long)(d->sides + d->other), (unsigned long)d->n);
+    } else if (d->kind == DEC_VALUE) {
+        /* the entry's weight out of those that agree with the answers before */
+        mpz_set(d->own_num, d->joint->e[d->index].w);
     } else {
         const ExactResult *r = &d->dist->r;
         const mpq_t *q = d->index < r->n ? &r->outcomes[d->index].p : d->index == r->n ? &r->not_given : &r->dropped;
@@ -297,6 +359,12 @@ static bool advance(Engine *e)
                 mpz_mul_ui(d->own_num, d->own_num, (k - j) * (unsigned long)d->sides);
                 mpz_divexact_ui(d->own_num, d->own_num, (j + 1) * (unsigned long)d->other);
                 d->index++;
+                weigh_path(e, e->len - 1, false);
+                return true;
+            }
+        } else if (d->kind == DEC_VALUE) {
+            if (++d->index < d->n) {
+                weigh_own(d);    /* the denominator stays */
                 weigh_path(e, e->len - 1, false);
                 return true;
             }
@@ -445,6 +513,9 @@ static const Pool *view_pool(Engine *e, Roll *r, uint64_t faces)
     v->base.source = &e->base;
     v->roll = r;
     v->faces = faces;
+    v->keep = 0;
+    v->keep_n = 0;
+    v->post = all_faces(r->sides);
     v->plain = NULL;
     Pool *p = pool_alloc(e->vm->scratch, r->sides, 0);
     p->n = -1;
@@ -541,19 +612,18 @@ static int any_in(Engine *e, Roll *r, uint64_t S, bool *yes, char *err, size_t e
     return 0;
 }
 
-/* Work out the faces of v: its classes split into single faces. */
-static int settle(Engine *e, View *v, char *err, size_t errlen)
+/* The faces of the dice of r with a face in `faces`, while r has not been
+ * asked anything face by face: its classes split into single faces, one
+ * DEC_POOL decision per class among its multisets. */
+static int settle_classes(Engine *e, Roll *r, uint64_t faces, const Pool **out, char *err, size_t errlen)
 {
-    if (v->plain)
-        return 0;
-    Roll *r = v->roll;
-    if (refine(e, r, v->faces, err, errlen))
+    if (refine(e, r, faces, err, errlen))
         return -1;
     int ncls = r->ncls;
     for (int i = 0; i < ncls; i++) {
         Class *c = &r->cls[i];
         int32_t m = __builtin_popcountll(c->faces);
-        if (!(c->faces & v->faces) || m == 1 || c->count == 0)
+        if (!(c->faces & faces) || m == 1 || c->count == 0)
             continue;
         Decision *d;
         if (pool_decision(e, c->count, m, &d, err, errlen))
@@ -574,7 +644,7 @@ static int settle(Engine *e, View *v, char *err, size_t errlen)
     }
     int64_t count[LAZY_MAX_SIDES + 1] = { 0 }, n = 0;
     for (int i = 0; i < r->ncls; i++)
-        if ((r->cls[i].faces & v->faces) && r->cls[i].count) {
+        if ((r->cls[i].faces & faces) && r->cls[i].count) {
             count[__builtin_ctzll(r->cls[i].faces) + 1] = r->cls[i].count;
             n += r->cls[i].count;
         }
@@ -583,8 +653,150 @@ static int settle(Engine *e, View *v, char *err, size_t errlen)
     for (int32_t f = 1; f <= r->sides; f++)
         for (int64_t c = count[f]; c > 0; c--)
             p->face[k++] = f;
+    *out = p;
+    return 0;
+}
+
+/* ---- lazy pools: questions answered face by face ----
+ *
+ * What splitting classes cannot answer without settling every multiset (a
+ * sum, the highest three, doubles, anything about a pool of kept dice) is
+ * worked out face by face (facewise.c): the distribution of the answer,
+ * one DEC_VALUE decision among its values.  That answer is then known of
+ * the roll, and every later question about it is asked together with the
+ * earlier ones, given their answers (the entries of their joint
+ * distribution that begin with them): so the roll's classes are never
+ * split again, and a sum and a count of one roll stay exact together.
+ */
+
+/* Work done face by face counts towards the budget at this many steps a run. */
+#define FW_STEPS_PER_RUN 32
+
+static bool fw_tick(void *ud)
+{
+    Shared *s = ud;
+    const ExactOptions *o = s->opts;
+    if (o->tick && !s->stopped) {
+        ExactProgress p = { .runs = s->runs, .done = s->done };
+        if (!o->tick(o->tick_ud, &p))
+            s->stopped = true;
+    }
+    return !s->stopped;
+}
+
+static FwQuestion question(const View *v, FwKind kind)
+{
+    return (FwQuestion){ .kind = kind, .keep = v->keep, .keep_n = v->keep_n, .pre = v->faces, .post = v->post };
+}
+
+/* The answer to q about roll r: *answer points at it (fw_width(q) numbers). */
+static int ask(Engine *e, Roll *r, const FwQuestion *q, const int64_t **answer, char *err, size_t errlen)
+{
+    Decision *d;
+    if (e->depth < e->len) {
+        d = &e->path[e->depth];
+        if (d->kind != DEC_VALUE || d->joint->nq != r->nasked + 1)
+            return rolled_differently(err, errlen);
+    } else {
+        Shared *sh = e->shared;
+        if (r->nasked == ASKED_MAX) {
+            e->halt = EXACT_OVER_BUDGET;
+            snprintf(err, errlen, "over the budget of the exact count: more than %d questions about one roll",
+                     ASKED_MAX);
+            return -1;
+        }
+        FwQuestion qs[ASKED_MAX + 1];
+        memcpy(qs, r->asked, sizeof(FwQuestion) * (size_t)r->nasked);
+        qs[r->nasked] = *q;
+        FwClass cls[LAZY_MAX_SIDES];
+        for (int i = 0; i < r->ncls; i++)
+            cls[i] = (FwClass){ r->cls[i].faces, r->cls[i].count };
+        if (!sh->fw)
+            sh->fw = fw_cache_new();
+        uint64_t left = sh->opts->budget > sh->runs ? sh->opts->budget - sh->runs : 0;
+        FwLimits lim = { .max_work = left * FW_STEPS_PER_RUN, .tick = fw_tick, .ud = sh };
+        const FwJoint *joint;
+        FwStatus st = fw_cache_joint(sh->fw, r->sides, cls, r->ncls, qs, r->nasked + 1, &lim, &joint);
+        sh->runs += lim.work / FW_STEPS_PER_RUN;
+        if (st != FW_OK) {
+            e->halt = st == FW_STOPPED ? EXACT_STOPPED : EXACT_OVER_BUDGET;
+            if (st == FW_TOO_BIG && (double)lim.max_work / FW_STEPS_PER_RUN >= (double)sh->opts->budget)
+                sh->needed = (double)sh->opts->budget + 1;
+            snprintf(err, errlen, "over the budget of the exact count");
+            return -1;
+        }
+        int64_t lo, hi;
+        fw_range(joint, r->answers, joint->offset[r->nasked], &lo, &hi);
+        if (lo == hi) {
+            /* cannot be: the answers before came from this roll's own joint */
+            snprintf(err, errlen, "internal error: no answer agrees with the roll's earlier answers");
+            e->halt = EXACT_FAILED;
+            return -1;
+        }
+        d = push(e);
+        d->kind = DEC_VALUE;
+        d->joint = joint;
+        d->index = lo;
+        d->n = hi;
+        mpz_set_ui(d->own_den, 0);
+        for (int64_t i = lo; i < hi; i++)
+            mpz_add(d->own_den, d->own_den, joint->e[i].w);
+        weigh_own(d);
+        weigh_path(e, e->len - 1, true);
+    }
+    e->depth++;
+    const int64_t *vals = d->joint->e[d->index].vals;
+    r->asked[r->nasked++] = *q;
+    r->answers = vals;
+    *answer = vals + d->joint->offset[r->nasked - 1];
+    return 0;
+}
+
+/* A number answered face by face. */
+static int ask_number(Engine *e, const View *v, FwKind kind, int64_t *n, char *err, size_t errlen)
+{
+    FwQuestion q = question(v, kind);
+    const int64_t *a;
+    if (ask(e, v->roll, &q, &a, err, errlen))
+        return -1;
+    *n = *a;
+    return 0;
+}
+
+/* The dice of v as a plain pool. */
+static int settle(Engine *e, View *v, char *err, size_t errlen)
+{
+    if (v->plain)
+        return 0;
+    Roll *r = v->roll;
+    if (!v->keep && r->nasked == 0)
+        return settle_classes(e, r, v->faces, &v->plain, err, errlen);
+    /* how many show each face, asked face by face */
+    FwQuestion q = question(v, FW_FACES);
+    const int64_t *count;
+    if (ask(e, r, &q, &count, err, errlen))
+        return -1;
+    int64_t n = 0;
+    for (int i = 0; i < fw_width(&q); i++)
+        n += count[i];
+    Pool *p = pool_alloc(e->vm->scratch, r->sides, n);
+    int64_t k = 0, i = 0;
+    for (int32_t f = 1; f <= r->sides; f++)
+        if (v->faces >> (f - 1) & 1)
+            for (int64_t c = count[i++]; c > 0; c--)
+                p->face[k++] = f;
     v->plain = p;
     return 0;
+}
+
+/* The n highest (keep 1) or lowest (-1) dice of v, as a lazy pool. */
+static const Pool *kept_pool(Engine *e, const View *v, int32_t keep, int64_t n)
+{
+    const Pool *p = view_pool(e, v->roll, v->faces);
+    View *k = (View *)p->lazy;
+    k->keep = keep;
+    k->keep_n = n;
+    return p;
 }
 
 static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Pool **out, char *err, size_t errlen)
@@ -605,6 +817,8 @@ static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Pool **ou
     r->sides = sides;
     r->ncls = 1;
     r->cls[0] = (Class){ all_faces(sides), n };
+    r->nasked = 0;
+    r->answers = NULL;
     *out = view_pool(e, r, r->cls[0].faces);
     return 0;
 }
@@ -617,58 +831,96 @@ static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Val
     Roll *r = v->roll;
     int64_t n;
     bool yes;
+    /* split classes while nothing was asked of the roll face by face, and
+     * the dice asked about are not a kept few */
+    bool split = !v->keep && r->nasked == 0;
+    uint64_t where = op == OP_FILTER || op == OP_ANY || op == OP_ALL ? faces_where(r->sides, cmp, x) : 0;
     switch (op) {
     case OP_FILTER:
-        *out = val_pool(view_pool(e, r, v->faces & faces_where(r->sides, cmp, x)));
+        if (!v->keep) {
+            *out = val_pool(view_pool(e, r, v->faces & where));
+        } else {
+            const Pool *f = kept_pool(e, v, v->keep, v->keep_n);
+            ((View *)f->lazy)->post = v->post & where;
+            *out = val_pool(f);
+        }
         return 0;
     case OP_COUNT:
-        if (count_in(e, r, v->faces, &n, err, errlen))
+        if (split ? count_in(e, r, v->faces, &n, err, errlen) : ask_number(e, v, FW_COUNT, &n, err, errlen))
             return -1;
         *out = val_int(n);
         return 0;
-    case OP_ANY:
-        if (any_in(e, r, v->faces & faces_where(r->sides, cmp, x), &yes, err, errlen))
-            return -1;
-        *out = val_bool(yes);
-        return 0;
-    case OP_ALL:
-        /* no die fails the test */
-        if (any_in(e, r, v->faces & ~faces_where(r->sides, cmp, x), &yes, err, errlen))
-            return -1;
-        *out = val_bool(!yes);
-        return 0;
-    case OP_HIGHEST: case OP_LOWEST:
-        /* from the top (bottom) face down (up), the first that has dice */
-        for (int32_t k = 0; k < r->sides; k++) {
-            int32_t f = op == OP_HIGHEST ? r->sides - k : k + 1;
-            uint64_t bit = (uint64_t)1 << (f - 1);
-            if (!(v->faces & bit))
-                continue;
-            if (any_in(e, r, bit, &yes, err, errlen))
+    case OP_ANY: case OP_ALL: {
+        /* all(): no die fails the test */
+        uint64_t test = op == OP_ANY ? where : ~where & all_faces(r->sides);
+        if (split) {
+            if (any_in(e, r, v->faces & test, &yes, err, errlen))
                 return -1;
-            if (yes) {
-                *out = val_int(f);
+        } else {
+            View t = *v;
+            if (t.keep)
+                t.post &= test;
+            else
+                t.faces &= test;
+            if (ask_number(e, &t, FW_ANY, &n, err, errlen))
+                return -1;
+            yes = n;
+        }
+        *out = val_bool(op == OP_ANY ? yes : !yes);
+        return 0;
+    }
+    case OP_HIGHEST: case OP_LOWEST:
+        if (!split) {
+            if (ask_number(e, v, op == OP_HIGHEST ? FW_MAX : FW_MIN, &n, err, errlen))
+                return -1;
+            if (n != FW_NONE) {
+                *out = val_int(n);
                 return 0;
+            }
+        } else {
+            /* from the top (bottom) face down (up), the first that has dice */
+            for (int32_t k = 0; k < r->sides; k++) {
+                int32_t f = op == OP_HIGHEST ? r->sides - k : k + 1;
+                uint64_t bit = (uint64_t)1 << (f - 1);
+                if (!(v->faces & bit))
+                    continue;
+                if (any_in(e, r, bit, &yes, err, errlen))
+                    return -1;
+                if (yes) {
+                    *out = val_int(f);
+                    return 0;
+                }
             }
         }
         snprintf(err, errlen, "%s() of an empty pool", op == OP_HIGHEST ? "highest" : "lowest");
         return -1;
-    default:
-        break;
+    case OP_SUM: case OP_DOUBLES:
+        if (ask_number(e, v, op == OP_SUM ? FW_SUM : FW_DOUBLES, &n, err, errlen))
+            return -1;
+        *out = op == OP_SUM ? val_int(n) : val_bool(n);
+        return 0;
+    case OP_HIGHEST_N: case OP_LOWEST_N: {
+        int32_t keep = op == OP_HIGHEST_N ? 1 : -1;
+        if (!v->keep) {
+            *out = val_pool(kept_pool(e, v, keep, x.as.i));
+            return 0;
+        }
+        if (v->keep == keep && v->post == all_faces(r->sides)) {
+            /* the highest 2 of the highest 3 */
+            *out = val_pool(kept_pool(e, v, keep, x.as.i < v->keep_n ? x.as.i : v->keep_n));
+            return 0;
+        }
+        /* kept one way, then the other (or after a filter): from the faces */
+        if (settle(e, v, err, errlen))
+            return -1;
+        *out = val_pool(keep > 0 ? pool_highest(e->vm->scratch, v->plain, x.as.i)
+                                 : pool_lowest(e->vm->scratch, v->plain, x.as.i));
+        return 0;
     }
-    /* the rest need the faces */
-    if (settle(e, v, err, errlen))
-        return -1;
-    switch (op) {
-    case OP_SUM: *out = val_int(pool_sum(v->plain)); break;
-    case OP_DOUBLES: *out = val_bool(pool_doubles(v->plain)); break;
-    case OP_HIGHEST_N: *out = val_pool(pool_highest(e->vm->scratch, v->plain, x.as.i)); break;
-    case OP_LOWEST_N: *out = val_pool(pool_lowest(e->vm->scratch, v->plain, x.as.i)); break;
     default:
         snprintf(err, errlen, "bad pool instruction %d", (int)op);
         return -1;
     }
-    return 0;
 }
 
 static const Pool *lazy_faces(DiceSource *self, const Pool *p)
@@ -678,8 +930,8 @@ static const Pool *lazy_faces(DiceSource *self, const Pool *p)
     char err[sizeof e->vm->error];
     if (settle(e, v, err, sizeof err)) {
         /* the run goes on with no dice here, and is then set aside (over
-         * budget, if it is, wins) */
-        if (e->halt != EXACT_OVER_BUDGET) {
+         * budget or stopped, if it is, wins) */
+        if (e->halt == EXACT_DONE) {
             e->halt = EXACT_FAILED;
             snprintf(e->vm->error, sizeof e->vm->error, "%s", err);
         }
@@ -791,6 +1043,59 @@ static Vm *nested_vm(Vm *vm, int depth)
     return inner;
 }
 
+static bool same_args(const Value *a, const Value *b, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (val_order(a[i], b[i]) != 0)
+            return false;
+    return true;
+}
+
+/* The odds of every result of a recursive call, worked out round by round:
+ * the first round answers the calls of itself inside itself (same
+ * procedure, same arguments) as cut off, each later round answers them with
+ * the odds of the round before, so round k has the recursion cut at depth
+ * k; it stops when the share cut off is below EXACT_CUT_BELOW (or nothing
+ * was cut, or after max_decisions rounds).  Calls with other arguments are
+ * worked out on their own and remembered, so a duel whose states never
+ * repeat is counted once per state.  *tainted: the result used the odds so
+ * far of a call below it, so is not final. */
+static ExactStatus fixed_point(Vm *inner, Shared *sh, Dist *d, bool *tainted)
+{
+    static const Dist *cut_all;
+    if (!cut_all) {
+        Dist *c = mem_alloc(sizeof *c);
+        mpq_init(c->r.not_given);
+        mpq_init(c->r.dropped);
+        mpq_set_ui(c->r.dropped, 1, 1);
+        cut_all = c;
+    }
+    Working w = { .proto = d->proto, .args = d->args, .nargs = d->nargs, .approx = cut_all,
+                  .below = sh->working };
+    sh->working = &w;
+    ExactStatus status;
+    Dist *prev = NULL;
+    for (int round = 1;; round++) {
+        w.used = false;
+        status = distribution(inner, sh, d->proto, d->args, d->nargs, NULL, NULL, &d->r);
+        if (status != EXACT_DONE || !w.used || mpq_get_d(d->r.dropped) < EXACT_CUT_BELOW
+            || round >= sh->opts->max_decisions)
+            break;
+        /* the next round answers the calls inside with this round's odds */
+        Dist *next = mem_alloc(sizeof *next);
+        *next = *d;
+        w.approx = next;
+        if (prev)
+            exact_clear(&prev->r);
+        prev = next;
+    }
+    if (prev)
+        exact_clear(&prev->r);
+    sh->working = w.below;
+    *tainted = w.tainted;
+    return status;
+}
+
 /* A call of a procedure that rerolls, from frame `depth` of the engine's
  * machine: its own conditioned distribution, one choice among its results.
  * 1 with *result set, or -1.  With `whole_error` a failure of the
@@ -808,27 +1113,41 @@ static int answer_call(Engine *e, int index, const Value *call_args, int depth, 
         if (settle_value(e, &args[i]))
             return -1;       /* over budget, if it is, is in e->halt */
     }
-    Dist *dist;
-    for (dist = e->shared->memo; dist; dist = dist->next) {
-        if (dist->proto != index)
-            continue;
-        int i;
-        for (i = 0; i < dist->nargs && val_order(dist->args[i], args[i]) == 0; i++)
-            ;
-        if (i == dist->nargs)
-            break;
-    }
+    const Dist *dist = NULL;
+    /* the same call, inside itself: its odds so far, and everything worked
+     * out since depends on them */
+    for (Working *w = e->shared->working; w && !dist; w = w->below)
+        if (w->proto == index && same_args(w->args, args, callee->nparams)) {
+            w->used = true;
+            for (Working *x = e->shared->working; x != w; x = x->below)
+                x->tainted = true;
+            dist = w->approx;
+        }
+    for (const Dist *m = e->shared->memo; m && !dist; m = m->next)
+        if (m->proto == index && same_args(m->args, args, m->nargs))
+            dist = m;
     if (!dist) {
-        if (too_deep(e->vm, callee->name, e->vm->error, sizeof e->vm->error))
+        char deep[sizeof e->vm->error];
+        if (too_deep(e->vm, callee->name, deep, sizeof deep)) {
+            /* a recursive call too deep to work out on its own is run on the
+             * path, as any call is (and cut with it after max_decisions rolls) */
+            if (!callee->rerolls)
+                return 0;
+            memcpy(e->vm->error, deep, sizeof deep);
             return -1;
-        dist = mem_alloc(sizeof *dist);
-        dist->proto = index;
-        dist->nargs = callee->nparams;
-        dist->args = mem_alloc(sizeof(Value) * (size_t)(dist->nargs + 1));
-        for (int i = 0; i < dist->nargs; i++)
-            dist->args[i] = vm_keep(args[i]);
+        }
+        Dist *made = mem_alloc(sizeof *made);
+        made->proto = index;
+        made->nargs = callee->nparams;
+        made->args = mem_alloc(sizeof(Value) * (size_t)(made->nargs + 1));
+        for (int i = 0; i < made->nargs; i++)
+            made->args[i] = vm_keep(args[i]);
         Vm *inner = nested_vm(e->vm, depth);
-        ExactStatus status = distribution(inner, e->shared, index, args, dist->nargs, NULL, NULL, &dist->r);
+        bool tainted = false;
+        ExactStatus status = callee->recursive ? fixed_point(inner, e->shared, made, &tainted)
+                                               : distribution(inner, e->shared, index, args, made->nargs, NULL, NULL,
+                                                              &made->r);
+        dist = made;
         if (status != EXACT_DONE) {
             /* hand the inner error up: a failure ends this run with the
              * inner error, over budget ends the whole count */
@@ -847,8 +1166,11 @@ static int answer_call(Engine *e, int index, const Value *call_args, int depth, 
             }
             return -1;
         }
-        dist->next = e->shared->memo;
-        e->shared->memo = dist;
+        /* remembered, unless it rests on odds still being worked out */
+        if (!tainted) {
+            made->next = e->shared->memo;
+            e->shared->memo = made;
+        }
     }
     char err[sizeof e->vm->error];
     if (count_roll(e, err, sizeof err))
@@ -997,9 +1319,14 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
     mpq_set_ui(one, 1, 1);
     mpz_t unit;              /* the weight of a path with no dice */
     mpz_init_set_ui(unit, 1);
+    bool outermost = shared->active++ == 0;
     do {
         if (++shared->runs > shared->opts->budget) {
             out->status = EXACT_OVER_BUDGET;
+            break;
+        }
+        if (!tick(shared)) {
+            out->status = EXACT_STOPPED;
             break;
         }
         e.depth = 0;
@@ -1015,6 +1342,8 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
             rc = -1;
         /* the path's probability: that of its last choice (1 with no dice) */
         mpz_srcptr num = e.depth ? e.path[e.depth - 1].num : unit, den = e.depth ? e.path[e.depth - 1].den : unit;
+        if (e.halt == EXACT_DONE && shared->stopped)
+            e.halt = EXACT_STOPPED;
         if (e.halt != EXACT_DONE) {
             /* the count cannot go on: over budget, or a pool that failed */
             out->status = e.halt;
@@ -1035,10 +1364,13 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
             out->status = EXACT_FAILED;
             break;
         }
+        if (outermost)
+            shared->done += ratio_d(num, den);
         /* the run used every decision on the path; any left over came from
          * a path that ended early (an error), so drop them */
         e.len = e.depth;
     } while (advance(&e));
+    shared->active--;
     finish(out, rejected);
     out->runs = shared->runs;
     out->needed = shared->needed;
@@ -1078,6 +1410,43 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
  * (VmLimits.claim_fallback: the share of its trials, on its fixed seed, that
  * come out true): the same wherever it is asked. */
 #define CLAIM_BUDGET EXACT_DEFAULT_BUDGET
+
+/* q, a probability whose top or bottom is past 64 bits, replaced by the
+ * closest fraction that fits: the last convergent of its continued fraction
+ * that fits (within 1/(b b') of q, b and b' the bottoms of that convergent
+ * and the next: about 1e-37 for odds like those of 60 dice). */
+static void nearest_fitting(mpq_t q)
+{
+    mpz_t a, n, d, r, p0, q0, p1, q1, t;
+    mpz_inits(a, n, d, r, p0, q0, p1, q1, t, NULL);
+    mpz_set(n, mpq_numref(q));
+    mpz_set(d, mpq_denref(q));
+    /* convergents h/k: h = a h1 + h0, k = a k1 + k0, from 0/1 and 1/0 */
+    mpz_set_ui(p0, 0);
+    mpz_set_ui(q0, 1);
+    mpz_set_ui(p1, 1);
+    mpz_set_ui(q1, 0);
+    mpq_set_ui(q, 0, 1);
+    while (mpz_sgn(d)) {
+        mpz_fdiv_qr(a, r, n, d);
+        mpz_mul(t, a, p1);
+        mpz_add(t, t, p0);
+        mpz_mul(p0, a, q1);
+        mpz_add(p0, p0, q0);      /* p0 is now the next k */
+        if (!mpz_fits_slong_p(t) || !mpz_fits_slong_p(p0))
+            break;
+        mpz_set(q0, q1);
+        mpz_set(q1, p0);
+        mpz_set(p0, p1);
+        mpz_set(p1, t);
+        mpq_set_num(q, p1);
+        mpq_set_den(q, q1);
+        mpz_set(n, d);
+        mpz_set(d, r);
+    }
+    mpq_canonicalize(q);
+    mpz_clears(a, n, d, r, p0, q0, p1, q1, t, NULL);
+}
 
 static bool same_choices(const int *a, const int *b, int n)
 {
@@ -1122,17 +1491,43 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
     }
     Vm *inner = nested_vm(vm, depth);
     ExactOptions o = { .budget = cap, .max_decisions = EXACT_DEFAULT_DECISIONS };
+    if (e) {
+        /* the count's driver keeps its say over the claim's runs */
+        o.tick = e->shared->opts->tick;
+        o.tick_ud = e->shared->opts->tick_ud;
+        o.tick_every = e->shared->opts->tick_every;
+    }
     Shared shared = { .opts = &o };
     ExactResult r;
     ExactStatus counted = distribution(inner, &shared, proto, NULL, 0, NULL, NULL, &r);
+    fw_cache_free(shared.fw);
     if (e)
         e->shared->runs += shared.runs < cap ? shared.runs : cap;
+    if (counted == EXACT_STOPPED) {
+        snprintf(why, whylen, "stopped");
+        e->shared->stopped = true;
+        exact_clear(&r);
+        return EXACT_STOPPED;
+    }
     ExactStatus status = EXACT_DONE;
+    /* the exact odds; past 64-bit numbers (`big`), the closest fraction
+     * that fits */
+    mpq_t q;
+    mpq_init(q);
+    bool big = false;
+    if (counted == EXACT_DONE) {
+        for (int i = 0; i < r.n; i++)
+            if (r.outcomes[i].value.as.b)
+                mpq_add(q, q, r.outcomes[i].p);
+        big = !mpz_fits_slong_p(mpq_numref(q)) || !mpz_fits_slong_p(mpq_denref(q));
+    }
     const char *prefix = strncmp(inner->error, "prob(): ", 8) ? "prob(): " : "";
     if (counted == EXACT_FAILED) {
         snprintf(why, whylen, "%s%.280s", prefix, inner->error);
         status = EXACT_FAILED;
-    } else if (mpq_sgn(r.not_given) > 0 || mpq_sgn(r.dropped) > 0) {
+    } else if (mpq_sgn(r.not_given) > 0 || mpq_get_d(r.dropped) >= EXACT_CUT_BELOW) {
+        /* (a share cut off below EXACT_CUT_BELOW, as a recursion fought to
+         * a finish leaves, is left out: the odds are those counted) */
         snprintf(why, whylen, "prob(): some outcomes %s, so the odds are not known",
                  mpq_sgn(r.not_given) > 0 ? "reach a value the rules text does not give" : "go on past the depth limit");
         status = EXACT_FAILED;
@@ -1163,25 +1558,18 @@ ExactStatus exact_claim(Vm *vm, int proto, int depth, Value *out, char *why, siz
             if (vm_call(inner, proto, NULL, 0, &v)) {
                 snprintf(why, whylen, "%s%.280s", strncmp(inner->error, "prob(): ", 8) ? "prob(): " : "", inner->error);
                 exact_clear(&r);
+                mpq_clear(q);
                 return EXACT_FAILED;
             }
             yes += v.as.b;
         }
         val_make_rat(yes, (int64_t)fallback->trials, out);
     } else {
-        mpq_t q;
-        mpq_init(q);
-        for (int i = 0; i < r.n; i++)
-            if (r.outcomes[i].value.as.b)
-                mpq_add(q, q, r.outcomes[i].p);
-        if (!mpz_fits_slong_p(mpq_numref(q)) || !mpz_fits_slong_p(mpq_denref(q))) {
-            snprintf(why, whylen, "prob(): the exact odds need more than 64-bit numbers; compare with '~ x within y'");
-            status = EXACT_FAILED;
-        } else {
-            val_make_rat(mpz_get_si(mpq_numref(q)), mpz_get_si(mpq_denref(q)), out);
-        }
-        mpq_clear(q);
+        if (big)
+            nearest_fitting(q);
+        val_make_rat(mpz_get_si(mpq_numref(q)), mpz_get_si(mpq_denref(q)), out);
     }
+    mpq_clear(q);
     exact_clear(&r);
     if (status == EXACT_DONE) {
         /* remembered for the rest of the computation: asked on every path of
@@ -1208,5 +1596,7 @@ ExactStatus exact_distribution(Vm *vm, int index, const Value *args, int nargs, 
     if (!o.max_decisions)
         o.max_decisions = EXACT_DEFAULT_DECISIONS;
     Shared shared = { .opts = &o };
-    return distribution(vm, &shared, index, args, nargs, run, run_ud, out);
+    ExactStatus st = distribution(vm, &shared, index, args, nargs, run, run_ud, out);
+    fw_cache_free(shared.fw);
+    return st;
 }

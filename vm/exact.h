@@ -48,7 +48,20 @@ typedef enum ExactStatus {
                                 error fields say where (a claim: its `why`) */
     EXACT_OVER_BUDGET,       /* it stopped: it needs more runs than the budget allows (a claim:
                                 more than the count it is part of has left) */
+    EXACT_STOPPED,           /* the driver's tick (ExactOptions.tick) asked it to stop */
 } ExactStatus;
+
+/* How far a count has got, for the driver's tick. */
+typedef struct ExactProgress {
+    uint64_t runs;           /* runs so far, all nested work included */
+    double done;             /* the share of the probability the outermost count has covered so
+                                far (0 to 1): the paths run, weighed by their probability */
+} ExactProgress;
+
+/* Called every ExactOptions.tick_every runs or so (and from long pieces of
+ * work inside a run), so that the driver can show progress, watch the
+ * clock and stop the count: return false to stop it (EXACT_STOPPED). */
+typedef bool (*ExactTick)(void *ud, const ExactProgress *p);
 
 typedef struct ExactResult {
     ExactOutcome *outcomes;  /* sorted by value */
@@ -65,10 +78,18 @@ typedef struct ExactOptions {
     int max_decisions;       /* most rolls on one path before it is cut; 0: the default */
     bool whole_pools;        /* settle every pool when it is rolled, one decision among its
                                 multisets (the engine before lazy pools: for tests) */
+    ExactTick tick;          /* NULL: none */
+    void *tick_ud;
+    uint64_t tick_every;     /* runs between ticks; 0: EXACT_TICK_EVERY */
 } ExactOptions;
+
+#define EXACT_TICK_EVERY 1024
 
 #define EXACT_DEFAULT_BUDGET 2000000
 #define EXACT_DEFAULT_DECISIONS 200
+/* A recursive procedure's calls of itself are worked out round by round,
+ * until the share its recursion leaves cut off is below this. */
+#define EXACT_CUT_BELOW 1e-12
 
 /* How a prob() claim is estimated when counting it exactly would take more
  * than EXACT_DEFAULT_BUDGET runs: the share of `trials` calls of the claim,

@@ -276,14 +276,18 @@ static inline __attribute__((always_inline)) bool compare(const Value *a, const 
 
 #define COLD __attribute__((noinline, cold))
 
-/* A call of a rerolling procedure inside an exact count: the engine
- * answers it (0, *answer) or stops the run (-1, why in vm->error). */
+/* A call of a rerolling or recursive procedure inside an exact count: the
+ * engine answers it (0, *answer), leaves it to be run as usual (1), or
+ * stops the run (-1, why in vm->error). */
 static COLD int intercept_call(Vm *vm, const Proto *callee, int index, const Value *args, int depth,
                                Value *answer)
 {
     vm->error[0] = '\0';
-    if (vm->intercept(vm->intercept_ud, callee, index, args, depth, answer) > 0)
+    int rc = vm->intercept(vm->intercept_ud, callee, index, args, depth, answer);
+    if (rc > 0)
         return 0;
+    if (rc == 0)
+        return 1;
     if (!vm->error[0])
         snprintf(vm->error, sizeof vm->error, "stopped");
     return -1;
@@ -762,16 +766,20 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             if (vm->base_depth + depth + 1 >= lim->max_depth)
                 ERR("recursion limit reached: more than %d calls active at once when calling '%s'",
                     lim->max_depth, callee->name);
-            if (callee->rerolls && vm->intercept) {
+            if ((callee->rerolls || callee->recursive) && vm->intercept) {
                 Value answer;
-                if (intercept_call(vm, callee, callee_index, sp - argc, depth, &answer)) {
+                int rc = intercept_call(vm, callee, callee_index, sp - argc, depth, &answer);
+                if (rc < 0) {
                     char why[sizeof vm->error];
                     memcpy(why, vm->error, sizeof why);
                     ERR("%s", why);
                 }
-                sp -= argc;
-                PUSH(answer);
-                NEXT;
+                if (rc == 0) {
+                    sp -= argc;
+                    PUSH(answer);
+                    NEXT;
+                }
+                /* else called as usual */
             }
             int remember_as = -1;
             if (callee->memo && memo) {

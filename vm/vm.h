@@ -75,8 +75,10 @@ typedef struct Vm {
     VmLimits limits;
     const VmTrace *trace;
     int *choices;            /* per enum id: the option to take at a choice, or -1 for its default; may be NULL */
-    /* For the exact engine: a call of a procedure that rerolls may be
-     * answered by `intercept` (1: *result is the answer; -1: an error), and
+    /* For the exact engine: a call of a procedure that rerolls or is
+     * recursive (Proto.recursive) may be
+     * answered by `intercept` (1: *result is the answer; 0: not answered,
+     * call it as usual; -1: an error), and
      * a reroll of the top-level procedure can end the run instead.  `depth`
      * is the caller's (0: the top-level procedure). */
     int (*intercept)(void *ud, const Proto *callee, int index, const Value *args, int depth, Value *result);

@@ -1,1 +1,1 @@
-prob grid.muster total n=1,2 --budget 20 --exact
+prob grid.muster total n=1,2 --budget 10 --exact

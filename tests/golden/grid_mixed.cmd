@@ -1,1 +1,1 @@
-prob grid.muster total n=1,2,3 --budget 40 --seed 5
+prob grid.muster total n=1,2,3 --budget 12 --seed 5

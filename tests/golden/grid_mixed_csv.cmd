@@ -1,1 +1,1 @@
-prob grid.muster total n=1,2 --budget 20 --seed 5 --csv
+prob grid.muster total n=1,2 --budget 10 --seed 5 --csv

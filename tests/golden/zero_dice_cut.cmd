@@ -1,1 +1,1 @@
-prob zero_dice.muster zeros k=200
+prob zero_dice.muster zeros k=450

@@ -1,1 +1,1 @@
-prob zero_dice.muster ones k=200
+prob zero_dice.muster ones k=450

@@ -1,1 +1,1 @@
-prob zero_dice.muster zeros k=199
+prob zero_dice.muster zeros k=449

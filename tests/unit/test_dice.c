@@ -5,6 +5,7 @@
 #include "config.h"
 #include "tests/unit/harness.h"
 #include "vm/exact.h"
+#include "vm/facewise.h"
 #include "compiler/compiler.h"
 
 #include <stdlib.h>
@@ -437,10 +438,15 @@ static void test_exact_two_dice(void)
         CU_ASSERT(p_is(&r, t, (unsigned long)(6 - abs(t - 7)), 36));
     CU_ASSERT_EQUAL(r.runs, 36);
     exact_clear(&r);
-    /* the same as a pool: 21 multisets instead of 36 sequences */
+    /* the same as a pool: its sum worked out face by face, one run a total */
     exact_of("proc f() -> int { return sum(roll 2d6) }", "f", 0, &r);
     CU_ASSERT(p_is(&r, 7, 6, 36));
     CU_ASSERT(p_is(&r, 12, 1, 36));
+    CU_ASSERT_EQUAL(r.runs, 11);
+    exact_clear(&r);
+    /* a pool in the result: 21 multisets instead of 36 sequences */
+    exact_of("proc f() -> pool { return roll 2d6 }", "f", 0, &r);
+    CU_ASSERT_EQUAL(r.n, 21);
     CU_ASSERT_EQUAL(r.runs, 21);
     exact_clear(&r);
 }
@@ -513,7 +519,7 @@ static void test_exact_cuts_and_gaps(void)
 static void test_exact_budget_and_no_dice(void)
 {
     ExactResult r;
-    exact_of("proc f() -> int { return sum(roll 30d6) }", "f", 1000, &r);
+    exact_of("proc f() -> pool { return roll 30d6 }", "f", 1000, &r);
     CU_ASSERT_EQUAL(r.status, EXACT_OVER_BUDGET);
     CU_ASSERT(r.needed > 1000);
     exact_clear(&r);
@@ -526,6 +532,86 @@ static void test_exact_budget_and_no_dice(void)
     exact_clear(&r);
     exact_of("proc f() -> int {\n let a = roll d2\n reroll\n}", "f", 0, &r);
     CU_ASSERT_EQUAL(r.status, EXACT_FAILED);
+    exact_clear(&r);
+}
+
+/* The driver's tick: called as the count goes, with the share of the
+ * probability covered growing to 1; false stops the count. */
+typedef struct TickLog {
+    int calls, stop_at;
+    double last_done;
+    bool grew;
+} TickLog;
+
+static bool log_tick(void *ud, const ExactProgress *p)
+{
+    TickLog *t = ud;
+    t->calls++;
+    t->grew = t->grew && p->done >= t->last_done && p->done <= 1.0 + 1e-12;
+    t->last_done = p->done;
+    return t->calls != t->stop_at;
+}
+
+static void test_exact_tick(void)
+{
+    const char *text = "proc f() -> int { return roll d6 + roll d6 + roll d6 }";
+    TickLog t = { .stop_at = -1, .grew = true };
+    ExactOptions o = { .tick = log_tick, .tick_ud = &t, .tick_every = 10 };
+    ExactResult r;
+    exact_with(text, "f", &o, &r, NULL, 0);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
+    CU_ASSERT_EQUAL(r.runs, 216);
+    CU_ASSERT(t.calls >= 20);
+    CU_ASSERT(t.grew);
+    CU_ASSERT(t.last_done > 0.9 && t.last_done < 1.0);
+    exact_clear(&r);
+    /* stopped at the third tick: a status, not a result */
+    TickLog s = { .stop_at = 3, .grew = true };
+    o.tick_ud = &s;
+    exact_with(text, "f", &o, &r, NULL, 0);
+    CU_ASSERT_EQUAL(r.status, EXACT_STOPPED);
+    CU_ASSERT_EQUAL(s.calls, 3);
+    CU_ASSERT(r.runs <= 31);
+    exact_clear(&r);
+}
+
+/* A recursive procedure is worked out once per state; its calls of itself
+ * with the same arguments round by round until less than EXACT_CUT_BELOW is
+ * cut off: shots until two hits land, a negative binomial. */
+static void test_exact_fought_to_a_finish(void)
+{
+    const char *text = "proc shots(hp: int) -> int {\n"
+                       "  let r = roll d6\n"
+                       "  if r >= 5 {\n"
+                       "    if hp == 1 { return 1 }\n"
+                       "    return 1 + shots(hp - 1)\n"
+                       "  }\n"
+                       "  return 1 + shots(hp)\n"
+                       "}\n"
+                       "proc two() -> int { return shots(2) }\n";
+    ExactResult r;
+    exact_of(text, "two", 0, &r);
+    CU_ASSERT_EQUAL_FATAL(r.status, EXACT_DONE);
+    CU_ASSERT(mpq_sgn(r.dropped) > 0 && mpq_get_d(r.dropped) < EXACT_CUT_BELOW);
+    CU_ASSERT(r.runs < 100000);
+    /* P(n shots) = (n - 1) (1/3)^2 (2/3)^(n-2), exactly for every n short of
+     * where the rounds stopped (the far tail is cut, and reported so) */
+    int checked = 0;
+    for (int i = 0; i < r.n; i++) {
+        int64_t n = r.outcomes[i].value.as.i;
+        if (n > 40)
+            continue;
+        mpq_t want;
+        mpq_init(want);
+        mpz_ui_pow_ui(mpq_numref(want), 2, (unsigned long)(n - 2));
+        mpz_mul_ui(mpq_numref(want), mpq_numref(want), (unsigned long)(n - 1));
+        mpz_ui_pow_ui(mpq_denref(want), 3, (unsigned long)n);
+        mpq_canonicalize(want);
+        checked += mpq_equal(want, r.outcomes[i].p) != 0;
+        mpq_clear(want);
+    }
+    CU_ASSERT(r.n > 50);
+    CU_ASSERT_EQUAL(checked, 39);
     exact_clear(&r);
 }
 
@@ -567,8 +653,9 @@ static void test_exact_claims_counted_once(void)
 static void test_exact_over_budget_status(void)
 {
     static const ExactFallback fallback = { .trials = 7, .seed = 1 };
-    const char *text = "proc f() -> int { return sum(roll 30d6) }\n"
-                       "proc g() -> bool { return prob(sum(roll 60d6) >= 210) > 1/2 }\n";
+    const char *text = "proc f() -> pool { return roll 30d6 }\n"
+                       "proc g() -> bool { return prob(roll d6 + roll d6 + roll d6 + roll d6 + roll d6 + roll d6\n"
+                       "                              + roll d6 + roll d6 + roll d6 >= 32) > 1/2 }\n";
     Compiled *c = compile_text(text, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     Vm vm;
@@ -591,7 +678,8 @@ static void test_exact_over_budget_status(void)
  * given `fallback` (NULL: none); false with the error in err when it fails. */
 static bool claim_with(const ExactFallback *fallback, Value *out, char *err, size_t errlen)
 {
-    const char *text = "proc claim() -> rat { return prob(sum(roll 60d6) >= 210) }\n";
+    const char *text = "proc claim() -> rat { return prob(roll d6 + roll d6 + roll d6 + roll d6 + roll d6\n"
+                       "                                   + roll d6 + roll d6 + roll d6 + roll d6 >= 32) }\n";
     Compiled *c = compile_text(text, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     Vm vm;
@@ -600,6 +688,23 @@ static bool claim_with(const ExactFallback *fallback, Value *out, char *err, siz
     bool ok = vm_call(&vm, compiler_find_proc(c, "claim")->proto, NULL, 0, out) == 0;
     snprintf(err, errlen, "%s", ok ? "" : vm.error);
     return ok;
+}
+
+/* Exact odds past 64-bit numbers: the closest fraction that fits, with or
+ * without an estimate asked for (the total of 60 dice, worked out face by face). */
+static void test_exact_claim_past_64_bits(void)
+{
+    const char *text = "proc claim() -> rat { return prob(sum(roll 60d6) >= 210) }\n";
+    Compiled *c = compile_text(text, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    Vm vm;
+    vm_init(&vm, c->prog, NULL);
+    Value v;
+    CU_ASSERT_FATAL(vm_call(&vm, compiler_find_proc(c, "claim")->proto, NULL, 0, &v) == 0);
+    CU_ASSERT_EQUAL(v.tag, VAL_RAT);
+    /* Python: Fraction(exact).limit_denominator(2**63 - 1) */
+    CU_ASSERT_EQUAL(v.as.q.num, 3286610734560471597LL);
+    CU_ASSERT_EQUAL(v.as.q.den, 6381288714033052025LL);
 }
 
 /* A claim past the exact budget is estimated with the trials and the seed
@@ -632,6 +737,232 @@ static void test_exact_claim_fallback(void)
     /* no estimate given: the claim is an error at the prob() */
     CU_ASSERT_FALSE(claim_with(NULL, &a, err, sizeof err));
     CU_ASSERT(contains(err, "prob(): the exact odds need more than 2000000 runs, and no estimate was asked for"));
+}
+
+
+/* ---- questions about a pool, face by face (facewise.c), against brute force ---- */
+
+static uint64_t fw_seed = 88172645463325252ULL;
+static int fw_rand(int n)
+{
+    fw_seed ^= fw_seed << 13;
+    fw_seed ^= fw_seed >> 7;
+    fw_seed ^= fw_seed << 17;
+    return (int)(fw_seed % (uint64_t)n);
+}
+
+/* q's answer of the dice showing faces[0..n), written plainly: the dice of
+ * pre in order, the kept ones cut out, those in post, then the question. */
+static int plain_answer(const FwQuestion *q, int32_t sides, const int32_t *faces, int n, int64_t *out)
+{
+    int32_t d[16];
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (q->pre >> (faces[i] - 1) & 1)
+            d[m++] = faces[i];
+    for (int i = 1; i < m; i++)
+        for (int k = i; k > 0 && d[k - 1] > d[k]; k--) {
+            int32_t t = d[k];
+            d[k] = d[k - 1];
+            d[k - 1] = t;
+        }
+    int from = 0, to = m;
+    if (q->keep > 0 && q->keep_n < m)
+        from = m - (int)q->keep_n;
+    if (q->keep < 0 && q->keep_n < m)
+        to = (int)q->keep_n;
+    int32_t kept[16];
+    int k = 0;
+    for (int i = from; i < to; i++)
+        if (!q->keep || (q->post >> (d[i] - 1) & 1))
+            kept[k++] = d[i];
+    int64_t v = 0;
+    switch (q->kind) {
+    case FW_SUM: for (int i = 0; i < k; i++) v += kept[i]; break;
+    case FW_COUNT: v = k; break;
+    case FW_ANY: v = k > 0; break;
+    case FW_MAX: v = k ? kept[k - 1] : FW_NONE; break;
+    case FW_MIN: v = k ? kept[0] : FW_NONE; break;
+    case FW_DOUBLES: for (int i = 1; i < k; i++) v |= kept[i] == kept[i - 1]; break;
+    case FW_FACES: {
+        int w = 0;
+        for (int32_t f = 1; f <= sides; f++)
+            if (q->pre >> (f - 1) & 1) {
+                int64_t c = 0;
+                for (int i = 0; i < k; i++)
+                    c += kept[i] == f;
+                out[w++] = c;
+            }
+        return w;
+    }
+    }
+    *out = v;
+    return 1;
+}
+
+static uint64_t random_set(int32_t sides)
+{
+    uint64_t s = 0;
+    for (int32_t f = 1; f <= sides; f++)
+        if (fw_rand(3))
+            s |= (uint64_t)1 << (f - 1);
+    return s;
+}
+
+static void test_facewise_brute_force(void)
+{
+    int checked = 0;
+    for (int round = 0; round < 400; round++) {
+        int32_t sides = 2 + fw_rand(5);
+        int ndice = fw_rand(6);
+        /* classes: a random partition of the faces, a random share of the dice */
+        FwClass cls[FW_MAX_SIDES] = { { 0, 0 } };
+        int ncls = 0;
+        for (int32_t f = 1; f <= sides; f++) {
+            int c = ncls && fw_rand(2) ? fw_rand(ncls) : ncls++;
+            cls[c].faces |= (uint64_t)1 << (f - 1);
+        }
+        for (int i = 0; i < ndice; i++)
+            cls[fw_rand(ncls)].count++;
+        int nq = 1 + fw_rand(3);
+        FwQuestion q[3];
+        for (int i = 0; i < nq; i++) {
+            q[i] = (FwQuestion){ .kind = fw_rand(7), .pre = random_set(sides) };
+            q[i].keep = fw_rand(3) - 1;
+            q[i].keep_n = fw_rand(4);
+            q[i].post = q[i].keep ? random_set(sides) : (((uint64_t)1 << sides) - 1);
+            if (!q[i].keep)
+                q[i].keep_n = 0;
+        }
+        FwLimits lim = { .max_work = 100000000 };
+        FwJoint *j;
+        CU_ASSERT_EQUAL_FATAL(fw_joint(sides, cls, ncls, q, nq, &lim, &j), FW_OK);
+        /* brute force: every sequence of faces, each die from its class */
+        int32_t faces[16], die_cls[16];
+        int n = 0;
+        for (int c = 0; c < ncls; c++)
+            for (int64_t k = 0; k < cls[c].count; k++)
+                die_cls[n++] = c;
+        int64_t total = 0, seq[16] = { 0 };
+        /* the answers of each sequence, tallied */
+        int64_t (*ans)[64] = calloc(50000, sizeof *ans);
+        int64_t *tally = calloc(50000, sizeof(int64_t));
+        int nans = 0, width = 0;
+        for (;;) {
+            for (int i = 0; i < n; i++) {
+                uint64_t fs = cls[die_cls[i]].faces;
+                for (int64_t s2 = seq[i]; s2 > 0; s2--)
+                    fs &= fs - 1;
+                faces[i] = __builtin_ctzll(fs) + 1;
+            }
+            int64_t a[64];
+            width = 0;
+            for (int i = 0; i < nq; i++)
+                width += plain_answer(&q[i], sides, faces, n, a + width);
+            int k;
+            for (k = 0; k < nans && memcmp(ans[k], a, sizeof(int64_t) * (size_t)width); k++)
+                ;
+            if (k == nans)
+                memcpy(ans[nans++], a, sizeof(int64_t) * (size_t)width);
+            tally[k]++;
+            total++;
+            int i = 0;
+            while (i < n && ++seq[i] == __builtin_popcountll(cls[die_cls[i]].faces))
+                seq[i++] = 0;
+            if (i == n)
+                break;
+        }
+        CU_ASSERT_EQUAL(j->width, width);
+        CU_ASSERT_EQUAL(j->n, nans);
+        mpz_t jt;
+        mpz_init(jt);
+        for (int64_t e = 0; e < j->n; e++)
+            mpz_add(jt, jt, j->e[e].w);
+        bool same = j->n == nans;
+        for (int k = 0; k < nans && same; k++) {
+            int64_t lo, hi;
+            fw_range(j, ans[k], width, &lo, &hi);
+            if (hi != lo + 1) {
+                same = false;
+                break;
+            }
+            /* w / jt == tally / total */
+            mpz_t l, r;
+            mpz_inits(l, r, NULL);
+            mpz_mul_ui(l, j->e[lo].w, (unsigned long)total);
+            mpz_mul_ui(r, jt, (unsigned long)tally[k]);
+            same = mpz_cmp(l, r) == 0;
+            mpz_clears(l, r, NULL);
+        }
+        if (!same) {
+            printf("\nfacewise differs: round %d sides %d dice %d questions %d\n", round, sides, n, nq);
+            for (int c = 0; c < ncls; c++)
+                printf("  class %llx x%lld\n", (unsigned long long)cls[c].faces, (long long)cls[c].count);
+            for (int i = 0; i < nq; i++)
+                printf("  q kind %d keep %d n %lld pre %llx post %llx\n", q[i].kind, q[i].keep, (long long)q[i].keep_n,
+                       (unsigned long long)q[i].pre, (unsigned long long)q[i].post);
+            if (getenv("FW_DEBUG")) {
+                for (int64_t e = 0; e < j->n; e++) {
+                    printf("   fw:");
+                    for (int i = 0; i < j->width; i++) printf(" %lld", (long long)j->e[e].vals[i]);
+                    gmp_printf(" : %Zd / %Zd\n", j->e[e].w, jt);
+                }
+                for (int k = 0; k < nans; k++) {
+                    printf("   bf:");
+                    for (int i = 0; i < width; i++) printf(" %lld", (long long)ans[k][i]);
+                    printf(" : %lld / %lld\n", (long long)tally[k], (long long)total);
+                }
+            }
+        }
+        CU_ASSERT(same);
+        checked += same;
+        mpz_clear(jt);
+        fw_joint_free(j);
+        free(ans);
+        free(tally);
+    }
+    CU_ASSERT_EQUAL(checked, 400);
+}
+
+/* A lone sum of many dice: the polynomial power against a plain convolution. */
+static void test_facewise_big_sums(void)
+{
+    FwClass cls[2] = { { 0x3f, 60 } };
+    FwQuestion q = { .kind = FW_SUM, .pre = 0x3f, .post = 0x3f };
+    FwLimits lim = { .max_work = 100000000 };
+    FwJoint *j;
+    CU_ASSERT_EQUAL_FATAL(fw_joint(6, cls, 1, &q, 1, &lim, &j), FW_OK);
+    CU_ASSERT_EQUAL(j->n, 301);
+    /* the convolution, die by die */
+    mpz_t *c = calloc(361, sizeof(mpz_t));
+    for (int i = 0; i <= 360; i++)
+        mpz_init(c[i]);
+    mpz_set_ui(c[0], 1);
+    for (int d = 0; d < 60; d++)
+        for (int v = 360; v >= 0; v--) {
+            mpz_set_ui(c[v], 0);
+            for (int f = 1; f <= 6 && f <= v; f++)
+                mpz_add(c[v], c[v], c[v - f]);
+        }
+    bool same = true;
+    for (int64_t e = 0; e < j->n; e++)
+        same &= mpz_cmp(j->e[e].w, c[j->e[e].vals[0]]) == 0;
+    CU_ASSERT(same);
+    CU_ASSERT_EQUAL(j->e[0].vals[0], 60);
+    CU_ASSERT_EQUAL(j->e[300].vals[0], 360);
+    for (int i = 0; i <= 360; i++)
+        mpz_clear(c[i]);
+    free(c);
+    fw_joint_free(j);
+    /* the highest 3 of 500d6 settles early: little work */
+    FwClass big[1] = { { 0x3f, 500 } };
+    FwQuestion h = { .kind = FW_SUM, .keep = 1, .keep_n = 3, .pre = 0x3f, .post = 0x3f };
+    lim.work = 0;
+    CU_ASSERT_EQUAL_FATAL(fw_joint(6, big, 1, &h, 1, &lim, &j), FW_OK);
+    CU_ASSERT(lim.work < 20000);
+    CU_ASSERT_EQUAL(j->n, 16);           /* 3 to 18 */
+    CU_ASSERT_EQUAL(j->e[15].vals[0], 18);
+    fw_joint_free(j);
 }
 
 /* ---- lazy pools: the same odds as settling every pool whole ---- */
@@ -1002,14 +1333,19 @@ void register_tests(void)
         { "rerolls are conditioning", test_exact_rerolls_condition },
         { "open-ended rolls are cut; gaps are counted apart", test_exact_cuts_and_gaps },
         { "budget, no dice, always rerolling", test_exact_budget_and_no_dice },
+        { "the driver's tick sees progress and can stop a count", test_exact_tick },
+        { "a recursion fought to a finish, once per state", test_exact_fought_to_a_finish },
         { "claims are counted once, within the budget", test_exact_claims_counted_once },
         { "over budget is a status, claims included", test_exact_over_budget_status },
         { "a claim past the budget is estimated as its machine says", test_exact_claim_fallback },
+        { "a claim past 64-bit numbers is the closest fraction that fits", test_exact_claim_past_64_bits },
         { "lazy pools give the odds of whole pools", test_lazy_matches_whole },
         { "lazy pools: every comparison", test_lazy_comparisons },
         { "lazy pools: empty pools, faces past the budget", test_lazy_errors },
         { "lazy pools: 60d6 closed forms", test_lazy_closed_forms },
         { "lazy pools: a 30-die volley against a dynamic program", test_lazy_volley_matches_dp },
+        { "face by face: every question against brute force", test_facewise_brute_force },
+        { "face by face: 60d6 summed, highest 3 of 500d6", test_facewise_big_sums },
         { NULL, NULL },
     };
     add_suite("dice: scripted", scripted);

@@ -1,0 +1,1 @@
+prob duel.muster duel a=4 b=3

@@ -1,0 +1,1 @@
+prob duel.muster shots hp=2 --csv
