@@ -88,6 +88,37 @@ int muster_disassemble(muster_ctx *ctx, const muster_program *prog)
     return MUSTER_OK;
 }
 
+/* What the codes of a record result stand for, one line per path: its
+ * codes, and its record with each varying field as its range. */
+static void print_codes(FILE *out, const Program *prog, const SpecCodes *codes)
+{
+    if (codes->n == 0)
+        return;
+    fputs("; the record is returned as a code, counted as an int and read back:\n", out);
+    for (int s = 0; s < codes->n; s++) {
+        const SpecShape *sh = &codes->shapes[s];
+        const Record *r = sh->record.as.r;
+        const RecordDesc *d = &prog->records[r->type];
+        if (sh->size == 1)
+            fprintf(out, ";   %lld: %s(", (long long)sh->base, d->name);
+        else
+            fprintf(out, ";   %lld..%lld: %s(", (long long)sh->base, (long long)(sh->base + sh->size - 1), d->name);
+        for (int i = 0; i < r->n; i++) {
+            fprintf(out, "%s%s: ", i ? ", " : "", d->fields[i]);
+            int k = 0;
+            while (k < sh->nvar && sh->field[k] != i)
+                k++;
+            if (k == sh->nvar)
+                val_print(out, r->field[i], prog);
+            else if (sh->is_bool[k])
+                fputs("false..true", out);
+            else
+                fprintf(out, "%lld..%lld", (long long)sh->lo[k], (long long)(sh->lo[k] + sh->count[k] - 1));
+        }
+        fputs(")\n", out);
+    }
+}
+
 int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs,
                             char *const *args, char *const *choices, int nchoices, const char *field_name)
 {
@@ -105,8 +136,10 @@ int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const c
     for (int p = 0; p < sig->nparams; p++)
         all_fixed &= fixed[p];
     int spec = -1;
-    const Program *sp = all_fixed ? specialize_call(&call->vm, sig->proto, call->argv, sig->nparams, field, &spec)
-                                  : NULL;
+    SpecCodes codes = { 0 };
+    const Program *sp = !all_fixed ? NULL
+                      : field < 0 ? specialize_call_coded(&call->vm, sig->proto, call->argv, sig->nparams, &spec, &codes)
+                                  : specialize_call(&call->vm, sig->proto, call->argv, sig->nparams, field, &spec);
     if (!sp) {
         api_err_printf(ctx, "muster: note: %s; 'muster prob' runs '%s' as written:\n",
                 all_fixed ? "this call cannot be specialized (it asks for odds or grows too big)"
@@ -119,6 +152,7 @@ int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const c
     if (field >= 0)
         fprintf(ctx->out, ".%s", field_name);
     fputs(", as 'muster prob' simulates it\n", ctx->out);
+    print_codes(ctx->out, sp, &codes);
     chunk_disassemble(ctx->out, sp, sp->protos[spec]);
     return MUSTER_OK;
 }

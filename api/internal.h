@@ -87,7 +87,8 @@ typedef struct Tally {
 
 /* Counts of results, sorted by value.  Small ints, members and bools (the
  * usual results) are first counted straight into an array indexed by value,
- * and folded into the sorted list by tally_flush. */
+ * and any other (records, rationals, strings, pools) in a hash table, and
+ * both are folded into the sorted list by tally_flush. */
 #define TALLY_DIRECT_LO (-1024)
 #define TALLY_DIRECT_N 8192
 
@@ -97,6 +98,8 @@ typedef struct Tallies {
     uint64_t *direct;        /* TALLY_DIRECT_N counts, for values of one tag (and enum) */
     ValTag direct_tag;
     int32_t direct_enum;
+    Tally *hashed;           /* the others: open addressing by val_hash (count 0: empty) */
+    size_t nhashed, hashed_cap;   /* (the capacity is a power of two) */
 } Tallies;
 
 /* The odds of a procedure's results: exact, or simulated. */

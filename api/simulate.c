@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 static void tally_n(Tallies *t, Value v, uint64_t n);
+static void tally_hashed(Tallies *t, const Value *v);
 
 static inline void tally(Tallies *t, const Value *vp)
 {
@@ -44,11 +45,50 @@ static inline void tally(Tallies *t, const Value *vp)
             return;
         }
     }
-    tally_n(t, v, 1);
+    tally_hashed(t, vp);
+}
+
+/* The slot of v in a table of cap slots (a power of two): its own, or the
+ * empty one where it goes. */
+static Tally *hashed_slot(Tally *slots, size_t cap, const Value *v, uint64_t hash)
+{
+    size_t i = hash & (cap - 1);
+    while (slots[i].count && !val_identical(&slots[i].value, v))
+        i = (i + 1) & (cap - 1);
+    return &slots[i];
+}
+
+/* A result no array counts: found by its hash, not by a binary search of
+ * the sorted list (a record compared field by field at every step).  A
+ * value seen for the first time is copied out of the trial's arena. */
+static void tally_hashed(Tallies *t, const Value *v)
+{
+    if (2 * (t->nhashed + 1) > t->hashed_cap) {
+        size_t cap = t->hashed_cap ? 2 * t->hashed_cap : 64;
+        Tally *slots = mem_alloc(sizeof(Tally) * cap);
+        memset(slots, 0, sizeof(Tally) * cap);
+        for (size_t i = 0; i < t->hashed_cap; i++)
+            if (t->hashed[i].count)
+                *hashed_slot(slots, cap, &t->hashed[i].value, val_hash(&t->hashed[i].value)) = t->hashed[i];
+        t->hashed = slots;
+        t->hashed_cap = cap;
+    }
+    Tally *slot = hashed_slot(t->hashed, t->hashed_cap, v, val_hash(v));
+    if (!slot->count) {
+        *slot = (Tally){ vm_keep(*v), 0 };
+        t->nhashed++;
+    }
+    slot->count++;
 }
 
 static void tally_flush(Tallies *t)
 {
+    for (size_t i = 0; i < t->hashed_cap; i++)
+        if (t->hashed[i].count) {
+            tally_n(t, t->hashed[i].value, t->hashed[i].count);
+            t->hashed[i].count = 0;
+        }
+    t->nhashed = 0;
     if (!t->direct)
         return;
     for (int64_t k = 0; k < TALLY_DIRECT_N; k++)
@@ -113,6 +153,7 @@ typedef struct Sim {
     const Program *prog;                 /* what the workers' machines run: the specialized
                                           * call's program, else the compiled one */
     int spec;                            /* the call specialized for its arguments (in prog), or -1 */
+    SpecCodes codes;                     /* its record result returned as a code (codes.n > 0) */
 } Sim;
 
 typedef struct Worker {
@@ -292,7 +333,9 @@ int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts
         /* the specialized call lives in a program of its own, in which the
          * original's procedures keep their indexes (the fallback below calls
          * sig->proto on the same machine) */
-        const Program *spec = specialize_call(vm, sig->proto, argv, sig->nparams, field, &sim.spec);
+        /* a record result is counted by its code, an int (see specialize.h) */
+        const Program *spec = field < 0 ? specialize_call_coded(vm, sig->proto, argv, sig->nparams, &sim.spec, &sim.codes)
+                                        : specialize_call(vm, sig->proto, argv, sig->nparams, field, &sim.spec);
         if (spec)
             sim.prog = spec;
     }
@@ -329,11 +372,20 @@ int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts
                     (unsigned long long)sim.failed_trial + 1);
         return MUSTER_ERROR;
     }
-    /* merge the threads' counts */
+    /* merge the threads' counts, the codes of records turned back into records
+     * (the trials the original ran, after an error or a first '?', counted
+     * records themselves: equal ones are merged) */
     Tallies t = { 0 };
     for (int k = 0; k < nthreads; k++) {
-        for (size_t i = 0; i < w[k].t.n; i++)
-            tally_n(&t, w[k].t.items[i].value, w[k].t.items[i].count);
+        for (size_t i = 0; i < w[k].t.n; i++) {
+            Value v = w[k].t.items[i].value;
+            if (sim.codes.n > 0 && v.tag == VAL_INT && !specialize_decode(&sim.codes, v.as.i, &v)) {
+                diag_report(&ctx->diag, DIAG_ERROR, NULL, (Span){ 0, 0 }, "internal error: no record has code %lld",
+                            (long long)v.as.i);
+                return MUSTER_ERROR;
+            }
+            tally_n(&t, v, w[k].t.items[i].count);
+        }
         o->unknown += w[k].unknown;
         if (w[k].unknown && (!o->unknown_at || w[k].unknown_first < sim.unknown_first)) {
             sim.unknown_first = w[k].unknown_first;

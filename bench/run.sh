@@ -3,7 +3,8 @@
 # Builds the C peers (bench/peers/c/*.c), then bench/bench.py runs the cases.
 # BENCH_N sets the trials of C and dicelab (default 1000000); muster gets 30
 # times as many (3 times with --no-specialize), Lua 3/10, Python 1/10;
-# BENCH_DICELAB_TIMEOUT the seconds allowed to each `dicelab -c` (default 60).
+# BENCH_DICELAB_TIMEOUT the seconds allowed to each `dicelab -c` (default 60);
+# BENCH_CASES=name,name runs only those cases of bench/cases.txt.
 # The peers need a C compiler, python3, lua5.4 and dicelab: missing ones are
 # installed from Debian's packages (as root or through sudo), or named.
 set -e

@@ -1,8 +1,8 @@
 /* peephole.c — fusing common instruction sequences (the list is in
  * peephole.h).  A scan over a proto copies its code, fusing as it goes, then
  * moves every jump to the new place of its target.  Each proto is scanned
- * twice, since one fusion can make another (CONST, FILTER, COUNT becomes
- * CONST, COUNT_IF, then COUNT_IFK). */
+ * until nothing more fuses, since one fusion can make another (CONST,
+ * FILTER, COUNT becomes CONST, COUNT_IF, then COUNT_IFK). */
 #include "config.h"
 #include "compiler/peephole.h"
 #include "base/mem.h"
@@ -10,6 +10,25 @@
 
 #include <stdbool.h>
 #include <string.h>
+
+/* IDIVK's second operand: mode m in its top 2 bits, and in the low 14 the
+ * constant of p that holds the reciprocal of constant k, ceil(2^64 / k),
+ * for the VM to divide a dividend of 32 bits by a multiplication; 0x3fff
+ * where k is no int from 2 to 2^32 - 1 (or the constants are many). */
+static uint16_t mode_and_reciprocal(Proto *p, uint16_t k, int m)
+{
+    Value d = p->consts[k];
+    int at = 0x3fff;
+    if (d.tag == VAL_INT && d.as.i >= 2 && d.as.i < ((int64_t)1 << 32) && p->nconsts < 0x3fff)
+        at = chunk_const(p, val_int((int64_t)(UINT64_MAX / (uint64_t)d.as.i + 1)));
+    return (uint16_t)((unsigned)m << 14 | (unsigned)at);
+}
+
+/* The DivMode of IDIV for an instruction that makes a quotient whole, or -1. */
+static int div_mode(uint8_t op)
+{
+    return op == OP_FLOOR ? DIV_FLOOR : op == OP_CEIL ? DIV_CEIL : op == OP_ROUND ? DIV_ROUND : -1;
+}
 
 /* Write one fused instruction at code[*n]: its bytes, each with the source
  * offset `off` (that of the part that can fail, for its errors). */
@@ -31,10 +50,10 @@ static bool fusable_const(const Proto *p, const uint8_t *code, int pc)
     return p->consts[chunk_u16(code + pc + 1)].tag != VAL_UNKNOWN;
 }
 
-void peephole_proto(Proto *p)
+bool peephole_proto(Proto *p)
 {
     if (p->len == 0)
-        return;
+        return false;
     int len = p->len;
     const uint8_t *old = p->code;
     /* where jumps land: no fused sequence may swallow one */
@@ -69,6 +88,14 @@ void peephole_proto(Proto *p)
             pc = at;
             continue;
         }
+        if (op == OP_ROLL_POOLK && pc + 5 < len && old[pc + 5] == OP_COUNT_IFK && !target[pc + 5]) {
+            /* count(roll 8d6 >= 4): the dice counted as they are drawn */
+            moved[pc + 5] = n;
+            put(code, offsets, &n, (const uint8_t[]){ OP_ROLL_COUNTK, old[pc + 1], old[pc + 2], old[pc + 3], old[pc + 4],
+                                                      old[pc + 6], old[pc + 7], old[pc + 8] }, 8, p->offsets[pc]);
+            pc += 9;
+            continue;
+        }
         if (op == OP_FILTER && pc + 2 < len && old[pc + 2] == OP_COUNT && !target[pc + 2]) {
             moved[pc + 2] = n;
             put(code, offsets, &n, (const uint8_t[]){ OP_COUNT_IF, old[pc + 1] }, 2, p->offsets[pc]);
@@ -84,11 +111,38 @@ void peephole_proto(Proto *p)
             pc += 7;
             continue;
         }
+        if (op == OP_CONST && pc + 4 < len && old[pc + 3] == OP_DIV && div_mode(old[pc + 4]) >= 0
+            && !target[pc + 3] && !target[pc + 4] && fusable_const(p, old, pc)) {
+            /* floor(x / 3): a quotient by a constant made whole */
+            moved[pc + 3] = moved[pc + 4] = n;
+            uint16_t mr = mode_and_reciprocal(p, chunk_u16(old + pc + 1), div_mode(old[pc + 4]));
+            put(code, offsets, &n, (const uint8_t[]){ OP_IDIVK, old[pc + 1], old[pc + 2], (uint8_t)(mr & 0xff),
+                                                      (uint8_t)(mr >> 8) },
+                5, p->offsets[pc + 3]);
+            pc += 5;
+            continue;
+        }
+        if (op == OP_DIV && pc + 1 < len && div_mode(old[pc + 1]) >= 0 && !target[pc + 1]) {
+            /* floor(a / b): no rational made on the way when both are ints */
+            moved[pc + 1] = n;
+            put(code, offsets, &n, (const uint8_t[]){ OP_IDIV, (uint8_t)div_mode(old[pc + 1]) }, 2, p->offsets[pc]);
+            pc += 2;
+            continue;
+        }
+        if (op == OP_CONST && pc + 3 < len && old[pc + 3] == OP_IDIV && !target[pc + 3] && fusable_const(p, old, pc)) {
+            moved[pc + 3] = n;
+            uint16_t mr = mode_and_reciprocal(p, chunk_u16(old + pc + 1), old[pc + 4]);
+            put(code, offsets, &n, (const uint8_t[]){ OP_IDIVK, old[pc + 1], old[pc + 2], (uint8_t)(mr & 0xff),
+                                                      (uint8_t)(mr >> 8) }, 5,
+                p->offsets[pc + 3]);
+            pc += 5;
+            continue;
+        }
         if (op == OP_CONST && pc + 3 < len && !target[pc + 3] && fusable_const(p, old, pc)) {
             /* a constant and the instruction that takes it */
             uint8_t next = old[pc + 3];
             int fused = next == OP_ROLL ? OP_ROLLK : next == OP_ADD ? OP_ADDK : next == OP_SUB ? OP_SUBK
-                      : next >= OP_EQ && next <= OP_GE ? OP_CMPK : -1;
+                      : next == OP_MUL ? OP_MULK : next >= OP_EQ && next <= OP_GE ? OP_CMPK : -1;
             int pooled = next == OP_COUNT_IF ? OP_COUNT_IFK : next == OP_ANY ? OP_ANYK : next == OP_ALL ? OP_ALLK : -1;
             if (pooled >= 0) {
                 /* a test of a pool's dice against a constant */
@@ -115,6 +169,29 @@ void peephole_proto(Proto *p)
                 pc += 4;
                 continue;
             }
+        }
+        if (op == OP_CONST && pc + 3 < len && old[pc + 3] == OP_RETURN && !target[pc + 3]) {
+            moved[pc + 3] = n;
+            put(code, offsets, &n, (const uint8_t[]){ OP_RETURNK, old[pc + 1], old[pc + 2] }, 3, p->offsets[pc + 3]);
+            pc += 4;
+            continue;
+        }
+        if (op == OP_LOAD && pc + 2 < len && old[pc + 2] == OP_JUMP_UNLESS && !target[pc + 2]) {
+            /* an else-if chain on one local: each test reads it in place */
+            moved[pc + 2] = n;
+            fix[nfix++] = (Fix){ n, chunk_jump_target(old, pc + 2) };
+            put(code, offsets, &n, (const uint8_t[]){ OP_JUMP_UNLESS_L, old[pc + 1], old[pc + 3], old[pc + 4], old[pc + 5], 0, 0 },
+                7, p->offsets[pc + 2]);
+            pc += 8;
+            continue;
+        }
+        if (op >= OP_EQ && op <= OP_GE && pc + 1 < len && old[pc + 1] == OP_JUMP_FALSE && !target[pc + 1]) {
+            /* if a > d: the test of two values and its branch */
+            moved[pc + 1] = n;
+            fix[nfix++] = (Fix){ n, chunk_jump_target(old, pc + 1) };
+            put(code, offsets, &n, (const uint8_t[]){ OP_JUMP_CMP, (uint8_t)(op - OP_EQ), 0, 0 }, 4, p->offsets[pc]);
+            pc += 4;
+            continue;
         }
         if (op == OP_LOAD && pc + 2 < len && old[pc + 2] == OP_RETURN && !target[pc + 2]) {
             moved[pc + 2] = n;
@@ -144,14 +221,15 @@ void peephole_proto(Proto *p)
     p->code = code;
     p->offsets = offsets;
     p->len = p->cap = n;
+    return n < len;
 }
 
 void peephole_program(Program *prog)
 {
-    /* twice: a pair made by the first pass may pair again
-     * (CONST k, FILTER, COUNT -> CONST k, COUNT_IF -> COUNT_IFK) */
-    for (int i = 0; i < prog->nprotos; i++) {
-        peephole_proto(prog->protos[i]);
-        peephole_proto(prog->protos[i]);
-    }
+    /* until nothing more is fused: what one pass makes may fuse again
+     * (CONST k, FILTER, COUNT -> CONST k, COUNT_IF -> COUNT_IFK; and with a
+     * ROLL_POOLK before it, ROLL_COUNTK) */
+    for (int i = 0; i < prog->nprotos; i++)
+        while (peephole_proto(prog->protos[i]))
+            ;
 }

@@ -28,6 +28,15 @@ typedef struct AVal {
     bool pooled;             /* AV_TEMP: a pool of at most pn dice of ps sides */
     int64_t pn, ps;
     bool maybe_unknown;      /* AV_TEMP: may be a value the rules text does not give (a table's '?') */
+    bool is_bool;            /* AV_TEMP: certainly a bool (a comparison, a test of a pool) */
+    const struct AVal *qx;   /* AV_TEMP: the quotient of int *qx by qk (a known int, not 0), so that
+                              * floor(x / k) and x / k >= c need no rational (see quotient_test); */
+    int64_t qk;
+    bool qwhole;             /* or, with qk > 0, that quotient made whole, rounded as qmode says */
+    DivMode qmode;
+    const struct AVal *px;   /* AV_TEMP: the int *px plus pk (known), within bounds: a table looked up
+                              * on it is looked up on *px in a table moved by pk (see shifted) */
+    int64_t pk;
     int temp;
     Value v;
     int32_t type, n;
@@ -52,6 +61,7 @@ typedef struct SState {
 /* One column of a two-key table, made into a table of its own. */
 typedef struct Slice {
     int table, col, index;
+    int64_t shift;           /* or the table with its keys moved down by shift (col -1) */
 } Slice;
 
 /* The instructions that compute one value into one temp. */
@@ -74,6 +84,8 @@ typedef struct Spec {
     Slice *slices;           /* columns of two-key tables made so far */
     int nslices, slices_cap;
     bool *temp_unknown;      /* per temp: its AVal's maybe_unknown (for tidy) */
+    SpecCodes *codes;        /* the record result returned as a code (see specialize.h), or NULL */
+    bool uncodable;          /* a path's result cannot be coded: start again without codes */
 } Spec;
 
 static AVal known(Value v)
@@ -160,7 +172,37 @@ static void emit_value(Spec *S, const AVal *a, uint32_t off)
         emit(S, (uint8_t)a->temp, off);
         depth(S, 1);
         break;
-    case AV_REC:
+    case AV_REC: {
+        /* the fields known now in a record made once, a constant copied at
+         * run time with the others set (RECORDK), when that saves work */
+        int unknown = 0;
+        for (int i = 0; i < a->n; i++)
+            unknown += a->fields[i].kind != AV_KNOWN;
+        if (a->n <= 16 && a->n - unknown >= 2) {
+            Record *t = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)a->n);
+            t->type = a->type;
+            t->n = a->n;
+            unsigned mask = 0;
+            for (int i = 0; i < a->n; i++) {
+                if (a->fields[i].kind == AV_KNOWN) {
+                    t->field[i] = a->fields[i].v;
+                } else {
+                    t->field[i] = val_int(0);   /* (set at run time) */
+                    mask |= 1u << i;
+                    emit_value(S, &a->fields[i], off);
+                }
+            }
+            int k = chunk_const(S->out, val_record(t));
+            if (k > 0xffff)
+                S->failed = true;
+            emit(S, OP_RECORDK, off);
+            emit(S, (uint8_t)(k & 0xff), off);
+            emit(S, (uint8_t)(k >> 8), off);
+            emit(S, (uint8_t)(mask & 0xff), off);
+            emit(S, (uint8_t)(mask >> 8), off);
+            depth(S, 1 - unknown);
+            break;
+        }
         for (int i = 0; i < a->n; i++)
             emit_value(S, &a->fields[i], off);
         emit(S, OP_RECORD, off);
@@ -169,6 +211,7 @@ static void emit_value(Spec *S, const AVal *a, uint32_t off)
         emit(S, (uint8_t)a->n, off);
         depth(S, 1 - a->n);
         break;
+    }
     }
 }
 
@@ -205,6 +248,11 @@ static AVal maybe_unknown(Spec *S, AVal r)
     if (r.kind == AV_TEMP) {
         r.maybe_unknown = true;
         S->temp_unknown[r.temp] = true;
+        /* not certainly an int or a bool, nor within bounds: nothing that
+         * takes it in place of its value (a quotient's dividend, a key's
+         * shift, a record's code) may skip the instruction that needs it */
+        r.is_int = r.is_bool = r.ranged = r.bounded = false;
+        r.qx = r.px = NULL;
     }
     return r;
 }
@@ -315,8 +363,9 @@ static __int128 max128(__int128 a, __int128 b) { return a > b ? a : b; }
  * inputs: the bounds of an int (dice are 1 to sides, counts 0 to the
  * dice), the size of a pool.  Arithmetic within bounds cannot overflow,
  * so a result nobody reads may then be dropped. */
-static void result_bounds(uint8_t op, const AVal *in, int n, AVal *r)
+static void result_bounds(const uint8_t *ip, const AVal *in, int n, AVal *r)
 {
+    uint8_t op = ip[0];
     int64_t a0 = 0, a1 = 0, b0 = 0, b1 = 0;
     bool ra = n >= 1 && bounds(&in[0], &a0, &a1);
     bool rb = n >= 2 && bounds(&in[1], &b0, &b1);
@@ -413,6 +462,16 @@ static void result_bounds(uint8_t op, const AVal *in, int n, AVal *r)
         else if (in[0].kind == AV_TEMP && in[0].bounded)
             set_bounds(r, in[0].lo, in[0].hi);
         break;
+    case OP_IDIV: {
+        /* a bounded int by a known int other than 0: between the quotients
+         * of the bounds (made whole, a quotient only grows, or only
+         * shrinks, with the dividend) */
+        int64_t q0, q1;
+        if (ra && rb && b0 == b1 && val_idiv_fast(a0, b0, (DivMode)ip[1], &q0)
+            && val_idiv_fast(a1, b0, (DivMode)ip[1], &q1))
+            set_bounds(r, min128(q0, q1), max128(q0, q1));
+        break;
+    }
     default:
         break;
     }
@@ -434,10 +493,30 @@ static bool removable(uint8_t op, const AVal *in, int n)
     case OP_CEIL: case OP_ROUND:
         /* of a whole number or a rational within bounds: no overflow */
         return is_int(&in[0]) || (in[0].kind == AV_TEMP && in[0].bounded);
-    case OP_DIV: case OP_MOD:
-        /* an int by a known int other than 0 and -1 cannot fail */
-        return is_int(&in[0]) && in[1].kind == AV_KNOWN && in[1].v.tag == VAL_INT
-            && in[1].v.as.i != 0 && in[1].v.as.i != -1;
+    case OP_MOD:
+        /* an int by a known int other than 0 cannot fail */
+        return is_int(&in[0]) && in[1].kind == AV_KNOWN && in[1].v.tag == VAL_INT && in[1].v.as.i != 0;
+    case OP_DIV: case OP_IDIV: {
+        /* nor by a known int above 0; below 0, only INT64_MIN divided can
+         * overflow (INT64_MIN / -3 is 2^63 / 3), and nothing does divided
+         * by INT64_MIN but an even int (1 / INT64_MIN has 2^63 below) */
+        if (!is_int(&in[0]) || in[1].kind != AV_KNOWN || in[1].v.tag != VAL_INT)
+            return false;
+        int64_t k = in[1].v.as.i, lo, hi;
+        return k > 0 || (k < 0 && k != INT64_MIN && bounds(&in[0], &lo, &hi) && lo > INT64_MIN);
+    }
+    default:
+        return false;
+    }
+}
+
+/* Is the result certainly a bool? */
+static bool gives_bool(uint8_t op)
+{
+    switch ((OpCode)op) {
+    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+    case OP_NOT: case OP_ANY: case OP_ALL: case OP_DOUBLES:
+        return true;
     default:
         return false;
     }
@@ -448,7 +527,7 @@ static bool gives_int(uint8_t op, const AVal *in)
 {
     switch ((OpCode)op) {
     case OP_COUNT: case OP_COUNT_IF: case OP_SUM: case OP_ROLL: case OP_HIGHEST: case OP_LOWEST:
-    case OP_MOD: case OP_FLOOR: case OP_CEIL: case OP_ROUND:
+    case OP_MOD: case OP_FLOOR: case OP_CEIL: case OP_ROUND: case OP_IDIV:
         return true;
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_MIN: case OP_MAX:
         return is_int(&in[0]) && is_int(&in[1]);
@@ -459,7 +538,151 @@ static bool gives_int(uint8_t op, const AVal *in)
     }
 }
 
+/* ---- quotients of ints by known ints ----
+ *
+ * x / k, for an int x and a known int k, is a rational, reduced by a gcd
+ * at run time.  Made whole or compared with a known number it need not be
+ * made at all: floor(x / k) is IDIV of x by k, and x / k >= c is
+ * x >= c * k (turned round when k < 0), against the whole number that
+ * decides it.  The DIV is then read by nobody, and goes (see tidy).  So
+ * with a quotient made whole, floor(x / 3) >= 2 being x >= 6: when it is
+ * only compared (a third of the unit lost), the IDIV goes too. */
+
+/* The comparison with its sides swapped (a < b is b > a); also what
+ * multiplying both sides by a negative number makes of it. */
+static CmpOp cmp_swapped(CmpOp c)
+{
+    switch (c) {
+    case CMP_LT: return CMP_GT;
+    case CMP_LE: return CMP_GE;
+    case CMP_GT: return CMP_LT;
+    case CMP_GE: return CMP_LE;
+    default: return c;
+    }
+}
+
+/* x / k `cmp` c, for any int x, as x `*to` *whole: 0; or 1 when it never
+ * holds, 2 when it always does (x == 5/2); -1 when c is no number or the
+ * whole number does not fit. */
+static int quotient_cmp(CmpOp cmp, int64_t k, Value c, CmpOp *to, int64_t *whole)
+{
+    __int128 num, den;
+    if (c.tag == VAL_INT) {
+        num = c.as.i;
+        den = 1;
+    } else if (c.tag == VAL_RAT) {
+        num = c.as.q.num;
+        den = c.as.q.den;
+    } else {
+        return -1;
+    }
+    num *= k;                        /* (within 127 bits) */
+    if (k < 0)
+        cmp = cmp_swapped(cmp);
+    __int128 fl = num / den;
+    bool exact = num % den == 0;
+    if (!exact && num < 0)
+        fl--;                        /* (rounded down, not towards 0) */
+    if (fl < INT64_MIN || fl >= INT64_MAX)
+        return -1;
+    *whole = (int64_t)fl;
+    if (exact) {
+        *to = cmp;
+        return 0;
+    }
+    /* x against a number strictly between fl and fl + 1 */
+    switch (cmp) {
+    case CMP_EQ: return 1;
+    case CMP_NE: return 2;
+    case CMP_LT: case CMP_LE: *to = CMP_LE; return 0;
+    case CMP_GT: case CMP_GE: *to = CMP_GT; return 0;
+    }
+    return -1;
+}
+
+/* floor or ceil of x / k (k > 0) `cmp` the whole number c, for any int x,
+ * as x `*to` *t; false if no one comparison of x says it (==, !=) or the
+ * number does not fit.  T(c), the least x whose quotient is c or more, is
+ * c k made whole (floor), or (c - 1) k + 1 (ceil); the quotient is more
+ * than c from T(c + 1) on, and below c up to T(c) - 1. */
+static bool whole_quotient_cmp(CmpOp cmp, int64_t k, DivMode mode, int64_t c, CmpOp *to, int64_t *t)
+{
+    if (cmp == CMP_EQ || cmp == CMP_NE)
+        return false;
+    __int128 from = cmp == CMP_GT || cmp == CMP_LE ? (__int128)c + 1 : c;
+    __int128 least = mode == DIV_FLOOR ? from * k : (from - 1) * k + 1;
+    if (cmp == CMP_LT || cmp == CMP_LE)
+        least--;                     /* (the last x below it) */
+    if (least < INT64_MIN || least > INT64_MAX)
+        return false;
+    *to = cmp == CMP_GE || cmp == CMP_GT ? CMP_GE : CMP_LE;
+    *t = (int64_t)least;
+    return true;
+}
+
+/* A comparison *op (EQ..GE) of in[0] and in[1], one a quotient x / k (or
+ * one made whole) and the other a known number: rewritten in place as a
+ * comparison of x with a known int, or decided (*decided, *holds).  False
+ * if it is no such test. */
+static bool quotient_test_once(uint8_t *op, AVal in[2], bool *decided, bool *holds)
+{
+    *decided = false;
+    int q = in[0].kind == AV_TEMP && in[0].qx && in[1].kind == AV_KNOWN ? 0
+          : in[1].kind == AV_TEMP && in[1].qx && in[0].kind == AV_KNOWN ? 1 : -1;
+    if (q < 0)
+        return false;
+    CmpOp cmp = (CmpOp)(*op - OP_EQ), to;
+    if (q == 1)
+        cmp = cmp_swapped(cmp);      /* c cmp x/k is x/k cmp' c */
+    int64_t whole;
+    /* (made whole, the quotient is an int compared as it is first) */
+    int how = quotient_cmp(cmp, in[q].qwhole ? 1 : in[q].qk, in[1 - q].v, &to, &whole);
+    if (how < 0)
+        return false;
+    if (how > 0) {
+        *decided = true;
+        *holds = how == 2;
+        return true;
+    }
+    if (in[q].qwhole && !whole_quotient_cmp(to, in[q].qk, in[q].qmode, whole, &to, &whole))
+        return false;
+    AVal x = *in[q].qx;
+    in[0] = x;
+    in[1] = known(val_int(whole));
+    *op = (uint8_t)(OP_EQ + to);
+    return true;
+}
+
+/* quotient_test_once for as long as the dividend is a quotient in turn:
+ * ceil(hits / 2) / 9 >= 1/3 is ceil(hits / 2) >= 3, is hits >= 5. */
+static bool quotient_test(uint8_t *op, AVal in[2], bool *decided, bool *holds)
+{
+    if (!quotient_test_once(op, in, decided, holds))
+        return false;
+    for (int depth = 0; depth < 8 && !*decided; depth++) {
+        uint8_t again = *op;
+        AVal next[2] = { in[0], in[1] };
+        if (!quotient_test_once(&again, next, decided, holds))
+            break;
+        *op = again;
+        in[0] = next[0];
+        in[1] = next[1];
+    }
+    return true;
+}
+
 static void follow(Spec *S, SState *st);
+
+/* A new entry in the list of tables made (columns, moved tables). */
+static Slice *new_slice(Spec *S)
+{
+    if (S->nslices == S->slices_cap) {
+        int cap = S->slices_cap ? S->slices_cap * 2 : 8;
+        S->slices = mem_realloc(S->slices, sizeof(Slice) * (size_t)S->slices_cap, sizeof(Slice) * (size_t)cap, 1);
+        S->slices_cap = cap;
+    }
+    return &S->slices[S->nslices++];
+}
 
 /* The table of one column of two-key table ti (the column `key` selects),
  * as a table of one key: made once per column and added to the
@@ -499,13 +722,43 @@ static int column_of(Spec *S, int ti, Value key)
                 c->unknown_site[r] = t->unknown_site[r * ncols + col];
         }
     }
-    if (S->nslices == S->slices_cap) {
-        int cap = S->slices_cap ? S->slices_cap * 2 : 8;
-        S->slices = mem_realloc(S->slices, sizeof(Slice) * (size_t)S->slices_cap, sizeof(Slice) * (size_t)cap, 1);
-        S->slices_cap = cap;
-    }
     int index = chunk_add_table(S->prog, c);
-    S->slices[S->nslices++] = (Slice){ ti, col, index };
+    *new_slice(S) = (Slice){ .table = ti, .col = col, .index = index };
+    return index;
+}
+
+/* One-key table ti with int keys, its keys moved down by k: looked up on
+ * x it gives what ti gives on x + k (the d8 + 1 of a roll on a table is
+ * the d8 on a table of its own), made once per table and k.  -1 if ti has
+ * no such keys, or a bound would overflow. */
+static int shifted(Spec *S, int ti, int64_t k)
+{
+    const Table *t = S->prog->tables[ti];
+    const TableDim *d = &t->dim[0];
+    if (t->ndims != 1 || t->col_rows || (d->mode != KEYS_INTS && d->mode != KEYS_RANGES))
+        return -1;
+    for (int i = 0; i < S->nslices; i++)
+        if (S->slices[i].table == ti && S->slices[i].col == -1 && S->slices[i].shift == k)
+            return S->slices[i].index;
+    int64_t *lo = mem_alloc_atomic(sizeof(int64_t) * (size_t)(d->nkeys + 1));
+    int64_t *hi = mem_alloc_atomic(sizeof(int64_t) * (size_t)(d->nkeys + 1));
+    for (int i = 0; i < d->nkeys; i++) {
+        /* (open ends stay open) */
+        if ((d->lo[i] != INT64_MIN && __builtin_sub_overflow(d->lo[i], k, &lo[i]))
+            || (d->hi[i] != INT64_MAX && __builtin_sub_overflow(d->hi[i], k, &hi[i])))
+            return -1;
+        if (d->lo[i] == INT64_MIN)
+            lo[i] = INT64_MIN;
+        if (d->hi[i] == INT64_MAX)
+            hi[i] = INT64_MAX;
+    }
+    Table *c = mem_alloc(sizeof *c);
+    *c = *t;
+    c->dim[0].lo = lo;
+    c->dim[0].hi = hi;
+    c->key_shift = t->key_shift + k;   /* (its '?'s name the key of the table it was made from) */
+    int index = chunk_add_table(S->prog, c);
+    *new_slice(S) = (Slice){ .table = ti, .col = -1, .index = index, .shift = k };
     return index;
 }
 
@@ -538,11 +791,16 @@ static void take_apart(SFrame *fr, const Proto *p, const uint8_t **ip, uint8_t *
         PUSHA(fr, known(p->consts[chunk_u16(at + 3)]));
         plain_op[0] = OP_ROLL_POOL;
         *len = 1;
-    } else if (*op == OP_ROLLK || *op == OP_ADDK || *op == OP_SUBK || *op == OP_CMPK) {
+    } else if (*op == OP_IDIVK) {
+        PUSHA(fr, known(p->consts[chunk_u16(at + 1)]));
+        plain_op[0] = OP_IDIV;
+        plain_op[1] = (uint8_t)(chunk_u16(at + 3) >> 14);
+        *len = 2;
+    } else if (*op == OP_ROLLK || *op == OP_ADDK || *op == OP_SUBK || *op == OP_MULK || *op == OP_CMPK) {
         /* the peephole pass's pairs, taken apart: the constant, then the operation */
         PUSHA(fr, known(p->consts[chunk_u16(at + 1)]));
         plain_op[0] = *op == OP_ROLLK ? OP_ROLL : *op == OP_ADDK ? OP_ADD : *op == OP_SUBK ? OP_SUB
-                    : (uint8_t)(OP_EQ + at[3]);
+                    : *op == OP_MULK ? OP_MUL : (uint8_t)(OP_EQ + at[3]);
         *len = 1;
     } else {
         return;
@@ -558,13 +816,21 @@ static void follow_jump(Spec *S, SState *st, const uint8_t *ip, uint8_t op, int 
     SFrame *fr = &st->f[st->depth];
     AVal c = POPA(fr);
     int target = chunk_jump_target(fr->p->code, at);
-    if (op == OP_JUMP_UNLESS) {
-        /* the peephole pass's test and branch, taken apart: the test first */
-        uint8_t test[1] = { (uint8_t)(OP_EQ + ip[3]) };
-        AVal in[2] = { c, known(fr->p->consts[chunk_u16(ip + 1)]) };
-        Value vals[2] = { c.v, in[1].v }, r;
-        if (c.kind == AV_KNOWN && eval_insn(S, test, 1, vals, 2, &r))
+    if (op == OP_JUMP_UNLESS || op == OP_JUMP_CMP) {
+        /* the peephole pass's test and branch, taken apart: the test first
+         * (of the top and a constant, or of the two values on top) */
+        uint8_t test[1] = { (uint8_t)(OP_EQ + (op == OP_JUMP_CMP ? ip[1] : ip[3])) };
+        AVal in[2] = { c, c };
+        if (op == OP_JUMP_CMP)
+            in[0] = POPA(fr);
+        else
+            in[1] = known(fr->p->consts[chunk_u16(ip + 1)]);
+        Value vals[2] = { in[0].v, in[1].v }, r;
+        bool decided = false, holds = false;
+        if (in[0].kind == AV_KNOWN && in[1].kind == AV_KNOWN && eval_insn(S, test, 1, vals, 2, &r))
             c = known(r);
+        else if (quotient_test(test, in, &decided, &holds) && decided)
+            c = known(val_bool(holds));
         else
             c = emit_op(S, test, 1, in, 2, off, removable(test[0], in, 2));
     }
@@ -647,6 +913,108 @@ static void follow_call(Spec *S, SState *st, const uint8_t *ip, int len, uint32_
  * hands its result to its caller, and true is returned; the top procedure
  * returns it (the field asked for, if any) from the residual code, and
  * false is returned: this path is done. */
+/* A record result returned as its code (see SpecCodes): the varying
+ * fields' offsets from their lowest values, each times the number of
+ * values before it, and the path's first code.  False, with nothing
+ * emitted, if this record cannot be coded. */
+static bool emit_code(Spec *S, const AVal *r, uint32_t off)
+{
+    SpecShape sh = { .base = S->codes->ncodes, .size = 1 };
+    int n;
+    Record *t = NULL;
+    if (r->kind == AV_KNOWN && r->v.tag == VAL_RECORD) {
+        n = 0;
+        sh.record = r->v;
+    } else if (r->kind == AV_REC && r->n <= 16) {
+        n = r->n;
+        t = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)(n + 1));
+        t->type = r->type;
+        t->n = n;
+        sh.record = val_record(t);
+    } else {
+        return false;
+    }
+    /* a record that holds a '?' is counted apart from the values, which
+     * its code would hide */
+    if (!surely_known(r))
+        return false;
+    for (int i = 0; i < n; i++) {
+        const AVal *f = &r->fields[i];
+        if (f->kind == AV_KNOWN) {
+            t->field[i] = f->v;
+            continue;
+        }
+        int64_t lo = 0, hi = 0;
+        if (f->kind != AV_TEMP || !(f->is_bool || bounds(f, &lo, &hi)))
+            return false;
+        t->field[i] = val_int(0);
+        int k = sh.nvar++;
+        sh.field[k] = i;
+        sh.is_bool[k] = f->is_bool;
+        sh.lo[k] = f->is_bool ? 0 : lo;
+        sh.count[k] = f->is_bool ? 2 : hi - lo + 1;
+        if (sh.count[k] < 1 || sh.count[k] > SPEC_MAX_CODES || sh.size * sh.count[k] > SPEC_MAX_CODES)
+            return false;
+        sh.size *= sh.count[k];
+    }
+    if (sh.base + sh.size > SPEC_MAX_CODES)
+        return false;
+    /* base + sum of (f - lo) * stride, the constant parts added once at the
+     * end, and a field x + pk (px) taken as x, its pk among them: when the
+     * numbers are small, so that no product can overflow at run time; else
+     * each field less its lowest value first, which is less than its count */
+    S->depth_now = 0;
+    int64_t stride = 1, add = sh.base;
+    const int64_t small = (int64_t)1 << 31;
+    for (int k = 0; k < sh.nvar; k++) {
+        const AVal *f = &r->fields[sh.field[k]];
+        int64_t lo = sh.lo[k], hi = lo + sh.count[k] - 1, xlo, xhi;
+        bool in_range = lo >= -small && hi <= small;
+        if (!sh.is_bool[k] && in_range && f->px && f->px->kind == AV_TEMP && bounds(f->px, &xlo, &xhi)
+            && xlo >= -small && xhi <= small && f->pk >= -2 * small && f->pk <= 2 * small) {
+            lo -= f->pk;                     /* (x + pk) - lo is x - (lo - pk) */
+            f = f->px;
+        }
+        emit_value(S, f, off);
+        if (sh.is_bool[k])
+            emit(S, OP_BOOL_INT, off);
+        if (!in_range) {
+            emit_value(S, &(AVal){ .kind = AV_KNOWN, .v = val_int(lo) }, off);
+            emit(S, OP_SUB, off);
+            depth(S, -1);
+            lo = 0;
+        }
+        if (stride != 1) {
+            emit_value(S, &(AVal){ .kind = AV_KNOWN, .v = val_int(stride) }, off);
+            emit(S, OP_MUL, off);
+            depth(S, -1);
+        }
+        if (k > 0) {
+            emit(S, OP_ADD, off);
+            depth(S, -1);
+        }
+        add -= lo * stride;                  /* (|lo| < 2^33, stride <= SPEC_MAX_CODES) */
+        stride *= sh.count[k];
+    }
+    if (sh.nvar == 0 || add != 0) {
+        emit_value(S, &(AVal){ .kind = AV_KNOWN, .v = val_int(add) }, off);
+        if (sh.nvar > 0) {
+            emit(S, OP_ADD, off);
+            depth(S, -1);
+        }
+    }
+    emit(S, OP_RETURN, off);
+    SpecCodes *c = S->codes;
+    if (c->n == c->cap) {
+        int cap = c->cap ? 2 * c->cap : 8;
+        c->shapes = mem_realloc(c->shapes, sizeof(SpecShape) * (size_t)c->cap, sizeof(SpecShape) * (size_t)cap, 0);
+        c->cap = cap;
+    }
+    c->shapes[c->n++] = sh;
+    c->ncodes += sh.size;
+    return true;
+}
+
 static bool follow_return(Spec *S, SState *st, uint32_t off)
 {
     AVal r = POPA(&st->f[st->depth]);
@@ -666,6 +1034,10 @@ static bool follow_return(Spec *S, SState *st, uint32_t off)
             uint8_t insn[2] = { OP_FIELD, (uint8_t)S->field };
             r = maybe_unknown(S, emit_op(S, insn, 2, &r, 1, off, true));
         }
+    } else if (S->codes && !S->uncodable) {
+        if (emit_code(S, &r, off))
+            return false;
+        S->uncodable = true;   /* (and the whole call is specialized again, without codes) */
     }
     S->depth_now = 0;
     emit_value(S, &r, off);
@@ -738,6 +1110,31 @@ static bool follow_value(Spec *S, SFrame *fr, const uint8_t *ip, uint8_t op, int
             return true;
         }
     }
+    /* a quotient of ints compared or made whole: no rational (quotient_test) */
+    uint8_t rewritten[2];
+    if (op >= OP_EQ && op <= OP_GE && n == 2) {
+        bool decided, holds;
+        rewritten[0] = op;
+        if (quotient_test(rewritten, in, &decided, &holds)) {
+            if (decided) {
+                PUSHA(fr, known(val_bool(holds)));
+                return true;
+            }
+            op = rewritten[0];
+            ip = rewritten;
+            len = 1;
+        }
+    }
+    if ((op == OP_FLOOR || op == OP_CEIL || op == OP_ROUND) && in[0].kind == AV_TEMP && in[0].qx && !in[0].qwhole) {
+        rewritten[0] = OP_IDIV;
+        rewritten[1] = op == OP_FLOOR ? DIV_FLOOR : op == OP_CEIL ? DIV_CEIL : DIV_ROUND;
+        in[1] = known(val_int(in[0].qk));
+        in[0] = *in[0].qx;
+        op = OP_IDIV;
+        ip = rewritten;
+        len = 2;
+        n = 2;
+    }
     /* a two-key table looked up with its column known: one column of it */
     uint8_t sliced[3];
     if (op == OP_TABLE && n == 2 && known_value(&in[1])) {
@@ -748,6 +1145,38 @@ static bool follow_value(Spec *S, SFrame *fr, const uint8_t *ip, uint8_t op, int
             sliced[2] = (uint8_t)(col_table >> 8);
             ip = sliced;
             n = 1;
+        }
+    }
+    /* a table looked up on x + k: a table moved by k, looked up on x */
+    if (op == OP_TABLE && n == 1 && in[0].kind == AV_TEMP && in[0].px) {
+        int moved = shifted(S, (int)chunk_u16(ip + 1), in[0].pk);
+        if (moved >= 0) {
+            sliced[0] = OP_TABLE;
+            sliced[1] = (uint8_t)(moved & 0xff);
+            sliced[2] = (uint8_t)(moved >> 8);
+            ip = sliced;
+            in[0] = *in[0].px;
+        }
+    }
+    /* (a + ka) - (b + kb) is (a - b) + (ka - kb), and likewise a sum: the
+     * constants gathered last, where a table looked up on the result can
+     * take them (shifted); the sums they were in are then read by nobody */
+    if (n == 2 && (op == OP_ADD || op == OP_SUB) && in[0].kind == AV_TEMP && in[1].kind == AV_TEMP
+        && (in[0].px || in[1].px) && is_int(&in[0]) && is_int(&in[1])) {
+        AVal a = in[0].px ? *in[0].px : in[0], b = in[1].px ? *in[1].px : in[1];
+        int64_t ka = in[0].px ? in[0].pk : 0, kb = in[1].px ? in[1].pk : 0, k;
+        AVal whole = { .kind = AV_TEMP };
+        result_bounds(ip, in, 2, &whole);
+        if (whole.ranged && !(op == OP_ADD ? __builtin_add_overflow(ka, kb, &k) : __builtin_sub_overflow(ka, kb, &k))) {
+            const uint8_t inner[1] = { op }, plus[1] = { OP_ADD };
+            PUSHA(fr, a);
+            PUSHA(fr, b);
+            if (!follow_value(S, fr, inner, op, 1, off))
+                return false;
+            if (k == 0)
+                return true;
+            PUSHA(fr, known(val_int(k)));
+            return follow_value(S, fr, plus, OP_ADD, 1, off);
         }
     }
     /* x + 0, x - 0, x * 1 on a whole number are x (the same value and type) */
@@ -764,12 +1193,13 @@ static bool follow_value(Spec *S, SFrame *fr, const uint8_t *ip, uint8_t op, int
         }
     }
     AVal b = { .kind = AV_TEMP };
-    result_bounds(op, in, n, &b);
+    result_bounds(ip, in, n, &b);
     /* arithmetic within bounds cannot overflow */
     bool arith = op == OP_ADD || op == OP_SUB || op == OP_MUL || op == OP_NEG || op == OP_ABS;
     AVal r = emit_op(S, ip, len, in, n, off, removable(op, in, n) || (arith && b.ranged && surely_known(&in[0])
                                                                         && (n < 2 || surely_known(&in[1]))));
     r.is_int = gives_int(op, in) || b.ranged;
+    r.is_bool = gives_bool(op);
     r.ranged = b.ranged;
     r.bounded = b.bounded;
     r.lo = b.lo;
@@ -782,6 +1212,46 @@ static bool follow_value(Spec *S, SFrame *fr, const uint8_t *ip, uint8_t op, int
         const Table *t = S->prog->tables[chunk_u16(ip + 1)];
         if (t->unknown_site || (t->fields && !surely_known(&in[0])))
             r = maybe_unknown(S, r);
+    }
+    /* (an int that may be a '?' is not certainly an int: see maybe_unknown) */
+    if (op == OP_DIV && in[0].kind == AV_TEMP && is_int(&in[0]) && in[1].kind == AV_KNOWN
+        && in[1].v.tag == VAL_INT && in[1].v.as.i != 0) {
+        AVal *x = mem_alloc(sizeof *x);
+        *x = in[0];
+        r.qx = x;
+        r.qk = in[1].v.as.i;
+    }
+    if (op == OP_IDIV && (ip[1] == DIV_FLOOR || ip[1] == DIV_CEIL) && in[0].kind == AV_TEMP && is_int(&in[0])
+        && in[1].kind == AV_KNOWN && in[1].v.tag == VAL_INT && in[1].v.as.i > 0) {
+        AVal *x = mem_alloc(sizeof *x);
+        *x = in[0];
+        r.qx = x;
+        r.qk = in[1].v.as.i;
+        r.qwhole = true;
+        r.qmode = (DivMode)ip[1];
+    }
+    /* x + k and k + x, x - k, within bounds (so the sum cannot fail) */
+    int xi = -1;
+    if (b.ranged && (op == OP_ADD || op == OP_SUB) && in[1].kind == AV_KNOWN && in[1].v.tag == VAL_INT
+        && in[0].kind == AV_TEMP && is_int(&in[0]))
+        xi = 0;
+    else if (b.ranged && op == OP_ADD && in[0].kind == AV_KNOWN && in[0].v.tag == VAL_INT && in[1].kind == AV_TEMP
+             && is_int(&in[1]))
+        xi = 1;
+    if (xi >= 0 && in[1 - xi].v.as.i != INT64_MIN) {
+        /* (x + j) + k is x + (j + k) */
+        int64_t k = op == OP_SUB ? -in[1].v.as.i : in[1 - xi].v.as.i;
+        const AVal *x = &in[xi];
+        if (x->px && !__builtin_add_overflow(x->pk, k, &k))
+            x = x->px;
+        else if (x->px)
+            x = NULL;
+        if (x) {
+            AVal *keep = mem_alloc(sizeof *keep);
+            *keep = *x;
+            r.px = keep;
+            r.pk = k;
+        }
     }
     PUSHA(fr, r);
     return true;
@@ -826,7 +1296,19 @@ static void follow(Spec *S, SState *st)
             break;
         }
         case OP_JUMP: fr->pc = chunk_jump_target(p->code, at); break;
-        case OP_JUMP_FALSE: case OP_JUMP_UNLESS: follow_jump(S, st, ip, op, at, off); break;
+        case OP_JUMP_FALSE: case OP_JUMP_UNLESS: case OP_JUMP_CMP: follow_jump(S, st, ip, op, at, off); break;
+        case OP_JUMP_UNLESS_L: {
+            /* the peephole pass's load and test, taken apart */
+            const uint8_t test[6] = { OP_JUMP_UNLESS, ip[2], ip[3], ip[4], ip[5], ip[6] };
+            PUSHA(fr, fr->locals[ip[1]]);
+            follow_jump(S, st, test, OP_JUMP_UNLESS, at, off);
+            break;
+        }
+        case OP_RETURNK:
+            PUSHA(fr, known(p->consts[chunk_u16(ip + 1)]));
+            if (!follow_return(S, st, off))
+                return;
+            break;
         case OP_AND_JUMP: case OP_OR_JUMP: follow_and_or(S, st, op, at, off); break;
         case OP_CALL: follow_call(S, st, ip, len, off); break;
         case OP_RETURNL:
@@ -843,6 +1325,24 @@ static void follow(Spec *S, SState *st)
             }
             emit(S, OP_REROLL, off);
             return;
+        case OP_ROLL_COUNTK: {
+            /* the peephole pass's roll and count, taken apart: a pool of
+             * the known dice, then its count (fused again at the end) */
+            static const uint8_t roll[1] = { OP_ROLL_POOL };
+            uint8_t count[2] = { OP_COUNT_IF, ip[7] };
+            PUSHA(fr, known(p->consts[chunk_u16(ip + 1)]));
+            PUSHA(fr, known(p->consts[chunk_u16(ip + 3)]));
+            if (!follow_value(S, fr, roll, OP_ROLL_POOL, 1, off)) {
+                S->failed = true;
+                return;
+            }
+            PUSHA(fr, known(p->consts[chunk_u16(ip + 5)]));
+            if (!follow_value(S, fr, count, OP_COUNT_IF, 2, off)) {
+                S->failed = true;
+                return;
+            }
+            break;
+        }
         case OP_RECORD: follow_record(fr, ip); break;
         case OP_FIELD: follow_field(S, fr, ip, len, off); break;
         case OP_PROB: case OP_PICK: case OP_EXPECT:
@@ -968,6 +1468,71 @@ static bool add_if(Spec *S, Proto *p, const int *starts, bool *keep, bool *dead,
     return true;
 }
 
+/* Are the kept instructions a[0..n) and b[0..n) the same, up to the names
+ * of the temps each side makes for itself (every temp is stored once)?
+ * rename maps a's temps to b's; it may come with some set. */
+static bool same_code(const Proto *p, const int *a, const int *b, int n, int *rename)
+{
+    for (int k = 0; k < n; k++) {
+        const uint8_t *x = p->code + a[k], *y = p->code + b[k];
+        int l = chunk_insn_len(p->code, a[k]);
+        if (l != chunk_insn_len(p->code, b[k]) || x[0] != y[0])
+            return false;
+        if (x[0] == OP_STORE)
+            rename[x[1]] = y[1];
+        else if (x[0] == OP_LOAD ? (rename[x[1]] >= 0 ? rename[x[1]] != y[1] : x[1] != y[1])
+                                 : memcmp(x, y, (size_t)l) != 0)
+            return false;
+    }
+    return true;
+}
+
+/* A branch whose one side adds 1 to x and then does what the other side
+ * does with x: "LOAD c, JUMP_FALSE, (LOAD x, CONST 1, ADD, STORE y, T(y)),
+ * (T(x))" becomes "LOAD x, LOAD c, ADD_IF, STORE y, T(y)", as in REBS's
+ * Loss Steps, floor(hits / 3) with an extra hit on any 6 or without.  The
+ * three new instructions are written over the first side's first three
+ * (and a byte left over that is dropped), so the walk of the code by
+ * instructions and the groups' bounds still hold. */
+static bool add_if_before(Spec *S, Proto *p, bool *keep, bool *dead, int *uses, int cond_at, int jump_at,
+                          const int *fa, int nf, const int *ja, int nj)
+{
+    uint8_t *c = p->code;
+    if (nf < 5 || nf - 4 != nj || c[fa[0]] != OP_LOAD || c[fa[1]] != OP_CONST || c[fa[2]] != OP_ADD
+        || c[fa[3]] != OP_STORE || fa[1] != fa[0] + 2 || fa[2] != fa[1] + 3 || fa[3] != fa[2] + 1)
+        return false;
+    Value k = p->consts[chunk_u16(c + fa[1] + 1)];
+    if (k.tag != VAL_INT || k.as.i != 1)
+        return false;
+    int rename[SPEC_MAX_TEMPS + 1];
+    for (int t = 0; t <= SPEC_MAX_TEMPS; t++)
+        rename[t] = -1;
+    int x = c[fa[0] + 1], y = c[fa[3] + 1], cond = c[cond_at + 1];
+    rename[y] = x;           /* T(y) on the first side is T(x) on the other */
+    if (!same_code(p, fa + 4, ja, nj, rename))
+        return false;
+    keep[cond_at] = keep[cond_at + 1] = false;
+    memset(keep + jump_at, 0, 3);
+    uint32_t off = p->offsets[fa[2]];   /* (where the ADD's overflow would be reported) */
+    const uint8_t prefix[6] = { OP_LOAD, (uint8_t)x, OP_LOAD, (uint8_t)cond, OP_ADD_IF, OP_RETURN };
+    for (int b = 0; b < 6; b++) {
+        c[fa[0] + b] = prefix[b];
+        p->offsets[fa[0] + b] = off;
+        keep[fa[0] + b] = b < 5;
+    }
+    /* the other side goes, with its groups */
+    int end = ja[nj - 1] + chunk_insn_len(c, ja[nj - 1]);
+    for (int i = 0; i < nj; i++) {
+        if (keep[ja[i]] && c[ja[i]] == OP_LOAD)
+            uses[c[ja[i] + 1]]--;
+        memset(keep + ja[i], 0, (size_t)chunk_insn_len(c, ja[i]));
+    }
+    for (int g = 0; g < S->ngroups; g++)
+        if (S->groups[g].start >= ja[0] && S->groups[g].end <= end)
+            dead[g] = true;
+    return true;
+}
+
 static void tidy(Spec *S)
 {
     Proto *p = S->out;
@@ -1039,7 +1604,8 @@ static void tidy(Spec *S)
                     same = memcmp(a, b, (size_t)l) == 0;
             }
             if (!same) {
-                changed |= add_if(S, p, starts, keep, dead, uses, prev, i, target, fa, nf, ja, nj);
+                changed |= add_if(S, p, starts, keep, dead, uses, prev, i, target, fa, nf, ja, nj)
+                        || add_if_before(S, p, keep, dead, uses, starts[prev], pc, fa, nf, ja, nj);
                 continue;
             }
             DROP(starts[prev]);
@@ -1085,7 +1651,8 @@ static void tidy(Spec *S)
         memset(keep + q, 0, 6);
     }
     compact(p, keep);
-    peephole_proto(p);
+    while (peephole_proto(p))
+        ;
 }
 
 /* The deepest the operand stack gets in the residual code, worked out from
@@ -1129,12 +1696,15 @@ static Program *program_copy(const Program *orig)
     return prog;
 }
 
-const Program *specialize_call(const Vm *vm, int index, const Value *args, int nargs, int field, int *out_index)
+/* specialize_call, with the record result coded if codes is given. */
+static const Program *specialize(const Vm *vm, int index, const Value *args, int nargs, int field, int *out_index,
+                                 SpecCodes *codes)
 {
     const Proto *top = vm->prog->protos[index];
     if (nargs != top->nparams)
         return NULL;
     Spec *S = mem_alloc(sizeof *S);
+    S->codes = codes;
     S->prog = program_copy(vm->prog);
     vm_init(&S->ev, S->prog, NULL);
     S->ev.limits = vm->limits;
@@ -1161,11 +1731,48 @@ const Program *specialize_call(const Vm *vm, int index, const Value *args, int n
     st->depth = 0;
     enter(st, top, index, a, nargs);
     follow(S, st);
-    if (S->failed)
+    if (S->failed || S->uncodable)
         return NULL;
     tidy(S);
     S->out->nlocals = S->ntemps;
     S->out->max_stack = max_stack_of(S->prog, S->out) + 1;
     *out_index = spec;
     return S->prog;
+}
+
+const Program *specialize_call(const Vm *vm, int index, const Value *args, int nargs, int field, int *out_index)
+{
+    return specialize(vm, index, args, nargs, field, out_index, NULL);
+}
+
+const Program *specialize_call_coded(const Vm *vm, int index, const Value *args, int nargs, int *out_index,
+                                     SpecCodes *codes)
+{
+    *codes = (SpecCodes){ 0 };
+    const Program *prog = specialize(vm, index, args, nargs, -1, out_index, codes);
+    if (prog && codes->n > 0)
+        return prog;
+    *codes = (SpecCodes){ 0 };
+    return specialize(vm, index, args, nargs, -1, out_index, NULL);
+}
+
+bool specialize_decode(const SpecCodes *codes, int64_t code, Value *record)
+{
+    for (int s = 0; s < codes->n; s++) {
+        const SpecShape *sh = &codes->shapes[s];
+        if (code < sh->base || code >= sh->base + sh->size)
+            continue;
+        const Record *t = sh->record.as.r;
+        Record *r = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)t->n);
+        memcpy(r, t, sizeof(Record) + sizeof(Value) * (size_t)t->n);
+        int64_t rest = code - sh->base;
+        for (int k = 0; k < sh->nvar; k++) {
+            int64_t v = rest % sh->count[k];
+            rest /= sh->count[k];
+            r->field[sh->field[k]] = sh->is_bool[k] ? val_bool(v != 0) : val_int(sh->lo[k] + v);
+        }
+        *record = val_record(r);
+        return true;
+    }
+    return false;
 }

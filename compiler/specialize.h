@@ -51,4 +51,39 @@
  * known values (no dice are rolled). */
 const Program *specialize_call(const Vm *vm, int index, const Value *args, int nargs, int field, int *out_index);
 
+/* Result codes.  A record result costs a simulation building the record
+ * and counting it by a hash of its fields, every trial.  On each path the
+ * specializer knows most of a record's fields, and the others are ints
+ * between bounds or bools: so the record can be returned as an int, a code
+ * counted like any small int, and turned back into the record once, when
+ * the counts are done.  The codes of one path's records are a range of
+ * their own: its first code, plus each varying field's offset from its
+ * lowest value times the number of values of the fields before it. */
+#define SPEC_MAX_CODES 4096      /* codes in all, so that each is a small int */
+
+typedef struct SpecShape {
+    Value record;            /* the path's record, the varying fields 0 */
+    int nvar;                /* the fields that vary, and for each */
+    int field[16];           /* its index */
+    bool is_bool[16];        /* a bool (0 and 1), or an int */
+    int64_t lo[16], count[16];   /* its lowest value and how many values */
+    int64_t base, size;      /* its codes: [base, base + size) */
+} SpecShape;
+
+typedef struct SpecCodes {
+    SpecShape *shapes;
+    int n, cap;
+    int64_t ncodes;          /* codes used: [0, ncodes) */
+} SpecCodes;
+
+/* specialize_call (no field) whose record result is a code, when every
+ * path's record can be coded: codes->n is then > 0.  Otherwise (a result
+ * that is no record, a field that is neither a bounded int nor a bool, too
+ * many codes) it is specialize_call's procedure, with codes->n 0. */
+const Program *specialize_call_coded(const Vm *vm, int index, const Value *args, int nargs, int *out_index,
+                                     SpecCodes *codes);
+
+/* The record of a code; false if no path gives it. */
+bool specialize_decode(const SpecCodes *codes, int64_t code, Value *record);
+
 #endif

@@ -109,10 +109,19 @@ static void index_dim(TableDim *d)
     d->direct = direct;
 }
 
+/* Where the VM's first look finds the cell of row `row`: none for a '?',
+ * whose unknown the general lookup makes (it names the key). */
+static const Value *fast_cell(const Table *t, int row)
+{
+    if (row < 0)
+        return NULL;
+    return t->kinds[row] == CELL_VALUE ? &t->cells[row] : NULL;
+}
+
 /* A one-key table's cells by key, for the VM's first look. */
 static void index_cells(Table *t)
 {
-    t->fast = NULL;
+    t->fast = t->fast_block = NULL;
     if (t->ndims != 1 || t->col_rows)
         return;
     const TableDim *d = &t->dim[0];
@@ -127,13 +136,15 @@ static void index_cells(Table *t)
     } else {
         return;
     }
-    const Value **fast = mem_alloc(sizeof(Value *) * (size_t)(n + 1));
-    for (int i = 0; i < n; i++) {
-        int row = d->mode == KEYS_INDEX ? d->index[i] : d->direct[i];
-        fast[i] = row >= 0 && t->kinds[row] == CELL_VALUE ? &t->cells[row] : NULL;
-    }
+    const Value **block = mem_alloc(sizeof(Value *) * (size_t)(n + 2));
+    const Value **fast = block + 1;
+    for (int i = 0; i < n; i++)
+        fast[i] = fast_cell(t, d->mode == KEYS_INDEX ? d->index[i] : d->direct[i]);
+    fast[-1] = d->mode == KEYS_INDEX ? NULL : fast_cell(t, d->below);
+    fast[n] = d->mode == KEYS_INDEX ? NULL : fast_cell(t, d->above);
     t->fast_lo = lo;
     t->fast_n = n;
+    t->fast_block = block;
     t->fast = fast;
 }
 
@@ -288,6 +299,7 @@ int chunk_insn_pops(const Program *prog, const uint8_t *ip)
         return n;
     switch ((OpCode)ip[0]) {
     case OP_CALL: case OP_RECORD: case OP_PROB: return ip[3];
+    case OP_RECORDK: return __builtin_popcount(chunk_u16(ip + 3));
     case OP_TABLE: return prog->tables[chunk_u16(ip + 1)]->ndims;
     default: return 0;   /* (a unit test checks that none is missing) */
     }
@@ -307,20 +319,21 @@ int chunk_insn_pushes(const Program *prog, const uint8_t *ip)
 
 void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
 {
+    static const char *const div_mode_text[3] = { "floor", "ceil", "round" };   /* DivMode */
     fprintf(out, "proc %s (params %d, locals %d, stack %d, %d bytes)\n",
             p->name, p->nparams, p->nlocals, p->max_stack, p->len);
     for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
         const uint8_t *ip = p->code + pc;
         const OpInfo *info = &op_info[*ip];
         fprintf(out, "  %04d  %s", pc, info->name);
-        if (info->operand_bytes)
+        if (info->operand_bytes && strlen(info->name) < 11)
             fprintf(out, "%*s", 11 - (int)strlen(info->name), "");
         switch ((OpCode)*ip) {
         case OP_CONST:
             fprintf(out, " %-5u ; ", chunk_u16(ip + 1));
             val_print(out, p->consts[chunk_u16(ip + 1)], prog);
             break;
-        case OP_ROLLK: case OP_ADDK: case OP_SUBK:
+        case OP_ROLLK: case OP_ADDK: case OP_SUBK: case OP_MULK:
             fprintf(out, " %-5u ; ", chunk_u16(ip + 1));
             val_print(out, p->consts[chunk_u16(ip + 1)], prog);
             break;
@@ -329,6 +342,15 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             val_print(out, p->consts[chunk_u16(ip + 1)], prog);
             fputs("d", out);
             val_print(out, p->consts[chunk_u16(ip + 3)], prog);
+            break;
+        case OP_ROLL_COUNTK:
+            fprintf(out, " %u %u %u ; count(", chunk_u16(ip + 1), chunk_u16(ip + 3), chunk_u16(ip + 5));
+            val_print(out, p->consts[chunk_u16(ip + 1)], prog);
+            fputs("d", out);
+            val_print(out, p->consts[chunk_u16(ip + 3)], prog);
+            fprintf(out, " %s ", ip[7] < 6 ? cmp_op_text[ip[7]] : "?");
+            val_print(out, p->consts[chunk_u16(ip + 5)], prog);
+            fputc(')', out);
             break;
         case OP_COUNT_IFK: case OP_ANYK: case OP_ALLK:
             fprintf(out, " %-5u ; %s ", chunk_u16(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
@@ -339,9 +361,33 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             val_print(out, p->consts[chunk_u16(ip + 1)], prog);
             fprintf(out, " -> %04d", chunk_jump_target(p->code, pc));
             break;
+        case OP_JUMP_UNLESS_L:
+            fprintf(out, " %u %-3u ; unless ", ip[1], chunk_u16(ip + 2));
+            if (ip[1] < p->nparams)
+                fprintf(out, "%s ", p->param_names[ip[1]]);
+            fprintf(out, "%s ", ip[4] < 6 ? cmp_op_text[ip[4]] : "?");
+            val_print(out, p->consts[chunk_u16(ip + 2)], prog);
+            fprintf(out, " -> %04d", chunk_jump_target(p->code, pc));
+            break;
+        case OP_JUMP_CMP:
+            fprintf(out, " %-5u ; unless %s -> %04d", chunk_u16(ip + 2), ip[1] < 6 ? cmp_op_text[ip[1]] : "?",
+                    chunk_jump_target(p->code, pc));
+            break;
+        case OP_RETURNK:
+            fprintf(out, " %-5u ; ", chunk_u16(ip + 1));
+            val_print(out, p->consts[chunk_u16(ip + 1)], prog);
+            break;
         case OP_CMPK:
             fprintf(out, " %-5u ; %s ", chunk_u16(ip + 1), ip[3] < 6 ? cmp_op_text[ip[3]] : "?");
             val_print(out, p->consts[chunk_u16(ip + 1)], prog);
+            break;
+        case OP_IDIV:
+            fprintf(out, " %-5u ; %s", ip[1], ip[1] < 3 ? div_mode_text[ip[1]] : "?");
+            break;
+        case OP_IDIVK:
+            fprintf(out, " %-5u ; / ", chunk_u16(ip + 1));
+            val_print(out, p->consts[chunk_u16(ip + 1)], prog);
+            fprintf(out, ", %s", chunk_u16(ip + 3) >> 14 < 3 ? div_mode_text[chunk_u16(ip + 3) >> 14] : "?");
             break;
         case OP_LOAD: case OP_STORE: case OP_TEE: case OP_RETURNL:
             if (ip[1] < p->nparams)
@@ -365,6 +411,16 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
         case OP_RECORD:
             fprintf(out, " %-5u ; %s, %u fields", chunk_u16(ip + 1), prog->records[chunk_u16(ip + 1)].name, ip[3]);
             break;
+        case OP_RECORDK: {
+            fprintf(out, " %-5u ; ", chunk_u16(ip + 1));
+            const Record *r = p->consts[chunk_u16(ip + 1)].as.r;
+            fprintf(out, "%s, fields", prog->records[r->type].name);
+            for (int i = 0; i < 16; i++)
+                if (chunk_u16(ip + 3) >> i & 1)
+                    fprintf(out, " %s", prog->records[r->type].fields[i]);
+            fputs(" given", out);
+            break;
+        }
         case OP_FIELD:
             fprintf(out, " %u", ip[1]);
             break;

@@ -81,13 +81,19 @@ typedef struct Table {
     uint32_t *cell_offsets;  /* position where each cell is written */
     int32_t *unknown_site;   /* per cell: a '?' cell's index in Program.unknowns (chunk_add_table) */
     const char **row_texts;  /* bands: the sheet's words for each row, or NULL */
+    int64_t key_shift;       /* a table the specializer made with its keys moved down by this much
+                                (looked up on x, it is the table it was made from on x + key_shift) */
     TableDim *col_rows;      /* `column` blocks: each column's own rows (into the one list of rows), or NULL */
-    /* One key over a small span (chunk_add_table): the cell each key in
-     * [fast_lo, fast_lo + fast_n) selects, NULL where it has no value (a
-     * '?', a '-', no row); NULL if the table has none of this. */
+    /* One key over a small span (chunk_add_table): fast[i] is the cell
+     * that key fast_lo + i selects, for i in [0, fast_n); fast[-1] that of
+     * every key below the span and fast[fast_n] that of every key above it
+     * (an open-ended band, "8.. => destroyed").  A cell is NULL where
+     * there is no value given (a '?', a '-', no row).  fast is NULL if the
+     * table has none of this; fast_block is the array, from fast[-1]. */
     const Value **fast;
     int64_t fast_lo;
     int fast_n;
+    const Value **fast_block;
 } Table;
 
 /* A '?': a value the rules text does not give, as a table's cell (an

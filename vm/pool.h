@@ -36,9 +36,14 @@ static inline Pool *pool_alloc(Arena *arena, int32_t sides, int64_t n)
  * one word (8-bit lanes for up to 8 faces and 255 dice, 4-bit lanes for up
  * to 16 faces and 15 dice), so that counting and testing its dice against
  * a whole number is a few operations on that word (pool_count_lanes). */
+static inline unsigned pool_lane_bits(int64_t sides, int64_t n)
+{
+    return sides <= 8 && n <= 255 ? 8 : sides <= 16 && n <= 15 ? 4 : 0;
+}
+
 static inline void pool_note_lanes(Pool *p)
 {
-    unsigned w = p->sides <= 8 && p->n <= 255 ? 8 : p->sides <= 16 && p->n <= 15 ? 4 : 0;
+    unsigned w = pool_lane_bits(p->sides, p->n);
     if (!w)
         return;
     uint64_t lanes = 0;

@@ -52,10 +52,14 @@ static inline uint64_t rng_below(Rng *r, uint64_t n)
 
 /* n dice of `sides` faces into out: the same draws as n calls of
  * rng_below(r, sides) + 1, with the generator's state kept in registers
- * for the whole pool. */
-static inline void rng_dice(Rng *r, int32_t *out, int64_t n, uint64_t sides)
+ * for the whole pool.  With lane_bits 8 or 4 it also counts the dice
+ * showing each face in the lanes of one word, face f in bits
+ * [lane_bits (f - 1), lane_bits f), as it goes (see pool_note_lanes), and
+ * returns that word; 0 with lane_bits 0. */
+static inline uint64_t rng_dice(Rng *r, int32_t *out, int64_t n, uint64_t sides, unsigned lane_bits)
 {
     uint64_t s0 = r->s[0], s1 = r->s[1], s2 = r->s[2], s3 = r->s[3];
+    uint64_t lanes = 0;
     for (int64_t i = 0; i < n; i++) {
         unsigned __int128 m;
         uint64_t low;
@@ -72,11 +76,43 @@ static inline void rng_dice(Rng *r, int32_t *out, int64_t n, uint64_t sides)
             low = (uint64_t)m;
         } while (low < sides && low < (0 - sides) % sides);
         out[i] = (int32_t)(m >> 64) + 1;
+        lanes += lane_bits ? (uint64_t)1 << (lane_bits * (unsigned)(m >> 64)) : 0;
     }
     r->s[0] = s0;
     r->s[1] = s1;
     r->s[2] = s2;
     r->s[3] = s3;
+    return lanes;
+}
+
+/* The same draws as rng_dice, only counted: how many of the n dice show a
+ * face in [lo, lo + span).  (count(roll 8d6 >= 4) needs no pool.) */
+static inline int64_t rng_count_in(Rng *r, int64_t n, uint64_t sides, int64_t lo, uint64_t span)
+{
+    uint64_t s0 = r->s[0], s1 = r->s[1], s2 = r->s[2], s3 = r->s[3];
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; i++) {
+        unsigned __int128 m;
+        uint64_t low;
+        do {
+            uint64_t x = rng_rotl(s1 * 5, 7) * 9;
+            uint64_t t = s1 << 17;
+            s2 ^= s0;
+            s3 ^= s1;
+            s1 ^= s2;
+            s0 ^= s3;
+            s2 ^= t;
+            s3 = rng_rotl(s3, 45);
+            m = (unsigned __int128)x * sides;
+            low = (uint64_t)m;
+        } while (low < sides && low < (0 - sides) % sides);
+        count += (uint64_t)((int64_t)(m >> 64) + 1 - lo) < span;
+    }
+    r->s[0] = s0;
+    r->s[1] = s1;
+    r->s[2] = s2;
+    r->s[3] = s3;
+    return count;
 }
 
 /* A seed from the operating system, for runs without --seed. */

@@ -31,14 +31,34 @@ static wide wide_gcd(wide a, wide b)
     return a;
 }
 
+/* Stein's binary gcd: shifts and subtractions, where Euclid's remainders
+ * cost a hardware division each (most of the time of a small quotient). */
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
+    if (a == 0)
+        return b;
+    if (b == 0)
+        return a;
+    int shift = __builtin_ctzll(a | b);
+    a >>= __builtin_ctzll(a);
+    do {
+        b >>= __builtin_ctzll(b);
+        if (a > b) {
+            uint64_t t = a;
+            a = b;
+            b = t;
+        }
+        b -= a;
+    } while (b);
+    return a << shift;
+}
+
+/* A rational from its reduced terms, written whole (see val_make). */
+static inline Value rat_make(int64_t num, int64_t den)
+{
+    Value v = val_make(VAL_RAT, 0, num);
+    v.as.q.den = den;
+    return v;
 }
 
 /* Reduce num/den (den != 0) and store it if it fits in int64. */
@@ -47,11 +67,8 @@ static bool rat_from_wide(wide num, wide den, Value *out)
     if (num > INT64_MIN && num <= INT64_MAX && den > 0 && den <= INT64_MAX) {
         /* the usual case: 64-bit arithmetic is enough */
         int64_t n = (int64_t)num, d = (int64_t)den;
-        uint64_t g = gcd64(n < 0 ? (uint64_t)-n : (uint64_t)n, (uint64_t)d);
-        out->tag = VAL_RAT;
-        out->enum_id = 0;
-        out->as.q.num = g > 1 ? n / (int64_t)g : n;
-        out->as.q.den = g > 1 ? d / (int64_t)g : d;
+        uint64_t g = gcd64(n < 0 ? -(uint64_t)n : (uint64_t)n, (uint64_t)d);
+        *out = g > 1 ? rat_make(n / (int64_t)g, d / (int64_t)g) : rat_make(n, d);
         return true;
     }
     if (den < 0) {
@@ -65,10 +82,7 @@ static bool rat_from_wide(wide num, wide den, Value *out)
     }
     if (num > INT64_MAX || num < INT64_MIN || den > INT64_MAX)
         return false;
-    out->tag = VAL_RAT;
-    out->enum_id = 0;
-    out->as.q.num = (int64_t)num;
-    out->as.q.den = (int64_t)den;
+    *out = rat_make((int64_t)num, (int64_t)den);
     return true;
 }
 
@@ -233,6 +247,20 @@ const char *val_round(Value a, Value *out)
     return NULL;
 }
 
+const char *val_idiv(Value a, Value b, DivMode mode, Value *out)
+{
+    int64_t q;
+    if (a.tag == VAL_INT && b.tag == VAL_INT && val_idiv_fast(a.as.i, b.as.i, mode, &q)) {
+        *out = val_int(q);
+        return NULL;
+    }
+    Value r;
+    const char *e = val_div(a, b, &r);
+    if (e)
+        return e;
+    return mode == DIV_FLOOR ? val_floor(r, out) : mode == DIV_CEIL ? val_ceil(r, out) : val_round(r, out);
+}
+
 const char *val_abs(Value a, Value *out)
 {
     if (a.tag == VAL_INT ? a.as.i < 0 : a.as.q.num < 0)
@@ -333,6 +361,78 @@ const Value *val_find_unknown_in_record(const Value *v)
             return u;
     }
     return NULL;
+}
+
+/* One word more into a hash, cheaply (FxHash's step: a rotation and a
+ * multiplication); val_hash_any mixes the whole once at the end. */
+static inline uint64_t hash_word(uint64_t h, uint64_t w)
+{
+    return (((h << 5) | (h >> 59)) ^ w) * 0x517cc1b727220a95ULL;
+}
+
+/* A value's tag and enum in one word. */
+static inline uint64_t tag_word(const Value *v)
+{
+    return (uint64_t)v->tag | (uint64_t)(uint32_t)v->enum_id << 8;
+}
+
+static uint64_t hash_value(uint64_t h, const Value *v)
+{
+    h = hash_word(h, tag_word(v));
+    switch (v->tag) {
+    case VAL_INT: case VAL_ENUM: case VAL_UNKNOWN:   /* (an unknown: its '?' in enum_id, its key here) */
+        return hash_word(h, (uint64_t)v->as.i);
+    case VAL_BOOL:
+        return hash_word(h, v->as.b);
+    case VAL_RAT:
+        return hash_word(hash_word(h, (uint64_t)v->as.q.num), (uint64_t)v->as.q.den);
+    case VAL_STR:
+        for (size_t i = 0; i < v->as.s->len; i++)
+            h = hash_word(h, (unsigned char)v->as.s->bytes[i]);
+        return h;
+    case VAL_POOL: {
+        const Pool *p = pool_order(pool_plain(v->as.p));
+        h = hash_word(h, (uint64_t)p->n);
+        for (int64_t i = 0; i < p->n; i++)
+            h = hash_word(h, (uint64_t)p->face[i]);
+        return h;
+    }
+    case VAL_RECORD:
+        return hash_word(h, val_hash(v));   /* (its fields: see value.h) */
+    }
+    return h;
+}
+
+uint64_t val_hash_any(const Value *v)
+{
+    if (v->tag == VAL_RECORD)
+        return val_hash(v);
+    /* splitmix64's finalizer: every bit of the words moves every bit of the hash */
+    uint64_t z = hash_value(0, v);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+bool val_identical_any(const Value *a, const Value *b)
+{
+    if (a->tag != b->tag || a->enum_id != b->enum_id)
+        return false;
+    switch (a->tag) {
+    case VAL_INT: case VAL_ENUM: case VAL_UNKNOWN:
+        return a->as.i == b->as.i;
+    case VAL_BOOL:
+        return a->as.b == b->as.b;
+    case VAL_RAT:
+        return a->as.q.num == b->as.q.num && a->as.q.den == b->as.q.den;
+    case VAL_STR:
+        return a->as.s->len == b->as.s->len && memcmp(a->as.s->bytes, b->as.s->bytes, a->as.s->len) == 0;
+    case VAL_POOL:
+        return val_order(*a, *b) == 0;
+    case VAL_RECORD:
+        return val_identical(a, b);   /* (its fields: see value.h) */
+    }
+    return false;
 }
 
 static void print_pool(FILE *out, const Pool *p)

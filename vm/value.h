@@ -168,6 +168,42 @@ const char *val_ceil(Value a, Value *out);
 const char *val_round(Value a, Value *out);          /* halves away from zero */
 const char *val_abs(Value a, Value *out);
 
+/* How a quotient is made whole: the FLOOR, CEIL or ROUND (the nearest int,
+ * halves away from zero) of a division, fused with it in IDIV and IDIVK. */
+typedef enum { DIV_FLOOR, DIV_CEIL, DIV_ROUND } DivMode;
+
+/* a/b made whole as `mode` says: the same value and the same errors as
+ * val_div then val_floor, val_ceil or val_round, but two ints make no
+ * rational on the way (see val_idiv_fast). */
+const char *val_idiv(Value a, Value b, DivMode mode, Value *out);
+
+/* The usual case of val_idiv, inline for the interpreter: two ints, b not
+ * 0 and neither INT64_MIN (whose quotients may not fit a rational: 1 /
+ * INT64_MIN and INT64_MIN / -3 overflow in val_div), in *q; false for the
+ * rest, which val_idiv takes through val_div. */
+static inline bool val_idiv_fast(int64_t a, int64_t b, DivMode mode, int64_t *q)
+{
+    if (b == 0 || a == INT64_MIN || b == INT64_MIN)
+        return false;
+    int64_t t = a / b, r = a % b;      /* truncated towards zero */
+    /* moved one step when there is a remainder, with no branch on the
+     * numbers (a die's quotient has one or not as the dice fall, and a
+     * guessed branch costs more than the arithmetic) */
+    int64_t rem = r != 0, below = (r ^ b) < 0;   /* (the quotient is below zero, if rem) */
+    if (mode == DIV_FLOOR) {
+        t -= rem & below;
+    } else if (mode == DIV_CEIL) {
+        t += rem & !below;
+    } else {
+        /* ROUND: away from zero when the remainder is at least half the
+         * divisor (|r| < |b| < 2^63, so 2|r| fits in 64 unsigned bits) */
+        uint64_t ar = r < 0 ? -(uint64_t)r : (uint64_t)r, ab = b < 0 ? -(uint64_t)b : (uint64_t)b;
+        t += (int64_t)(rem & (2 * ar >= ab)) * (1 - 2 * below);
+    }
+    *q = t;
+    return true;
+}
+
 /* Numeric comparison of ints/rationals: <0, 0, >0. */
 int val_num_cmp(Value a, Value b);
 /* Equality of two values of the same static type. */
@@ -176,6 +212,66 @@ bool val_equal(Value a, Value b);
  * (enum, index), strings bytewise, pools by size then faces, records field
  * by field, unknowns last (by the '?' they came from). */
 int val_order(Value a, Value b);
+/* The same value in the same form (the same tag, a rational's terms, a
+ * record's fields likewise), and a hash that agrees with it: for counting
+ * results by value.  Identical values are equal by val_order; equal ones
+ * may not be identical (the int 2 and the rational 2/1). */
+bool val_identical_any(const Value *a, const Value *b);
+uint64_t val_hash_any(const Value *v);
+
+/* Ints, members and bools: the fields of most records. */
+static inline bool val_is_scalar(ValTag t)
+{
+    return t == VAL_INT || t == VAL_ENUM || t == VAL_BOOL;
+}
+
+static inline int64_t val_scalar_payload(const Value *v)
+{
+    return v->tag == VAL_BOOL ? (int64_t)v->as.b : v->as.i;
+}
+
+/* val_identical_any, with a record of scalars compared inline: a
+ * simulation counting records calls this for every trial. */
+static inline bool val_identical(const Value *a, const Value *b)
+{
+    if (a->tag != VAL_RECORD || b->tag != VAL_RECORD)
+        return val_identical_any(a, b);
+    const Record *p = a->as.r, *q = b->as.r;
+    if (p->type != q->type || p->n != q->n)
+        return false;
+    for (int32_t i = 0; i < p->n; i++) {
+        const Value *x = &p->field[i], *y = &q->field[i];
+        if (!val_is_scalar(x->tag)) {
+            if (!val_identical_any(x, y))
+                return false;
+        } else if (x->tag != y->tag || x->enum_id != y->enum_id || val_scalar_payload(x) != val_scalar_payload(y)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* val_hash_any, likewise (the same hash). */
+static inline uint64_t val_hash(const Value *v)
+{
+    if (v->tag != VAL_RECORD)
+        return val_hash_any(v);
+    /* the fields each multiplied by a constant of their own and added, so
+     * that the multiplications do not wait on one another */
+    static const uint64_t k[4] = { 0x9e3779b97f4a7c15ULL, 0xc2b2ae3d27d4eb4fULL,
+                                   0x165667b19e3779f9ULL, 0xd6e8feb86659fd93ULL };
+    const Record *r = v->as.r;
+    uint64_t sum = (uint64_t)r->type;
+    for (int32_t i = 0; i < r->n; i++) {
+        const Value *f = &r->field[i];
+        uint64_t w = val_is_scalar(f->tag) ? (uint64_t)val_scalar_payload(f) : val_hash_any(f);
+        sum += (w ^ ((uint64_t)f->tag | (uint64_t)(uint32_t)f->enum_id << 8) << 48 ^ (uint64_t)i << 40) * k[i & 3];
+    }
+    /* splitmix64's finalizer: every bit of the words moves every bit of the hash */
+    sum = (sum ^ (sum >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    sum = (sum ^ (sum >> 27)) * 0x94d049bb133111ebULL;
+    return sum ^ (sum >> 31);
+}
 
 /* Text form: 7, 3/2, true, light, "text", [1, 4, 6], Unit(melee: 3), and
  * ? for an unknown.  JSON form: numbers, a non-integral rational as the

@@ -415,6 +415,29 @@ static COLD void grow_for_call(Vm *vm, int depth, ptrdiff_t need, Value **base, 
     *sp = vm->stack + (*sp - old);
 }
 
+/* How many of n dice of `sides` sides compare to k: ROLL_COUNTK's loop,
+ * a function of its own so that the loop has registers of its own (inside
+ * the interpreter's, its count and index lived on the stack). */
+static __attribute__((noinline)) int64_t count_roll(Rng *rng, int64_t n, int64_t sides, CmpOp cmp, int64_t k)
+{
+    /* the faces that count: [lo, lo + span), or all but them (!=) */
+    k = k < 0 ? 0 : k > sides ? sides + 1 : k;
+    int64_t lo = cmp == CMP_GT || cmp == CMP_GE ? (cmp == CMP_GT ? k + 1 : k) : cmp == CMP_LT || cmp == CMP_LE ? 1 : k;
+    int64_t hi = cmp == CMP_LT ? k - 1 : cmp == CMP_LE || cmp == CMP_EQ || cmp == CMP_NE ? k : sides;
+    uint64_t span = hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
+    int64_t c = rng_count_in(rng, n, (uint64_t)sides, lo, span);
+    return cmp == CMP_NE ? n - c : c;
+}
+
+/* A fresh pool's dice drawn from seeded dice, with their counts per face
+ * in lanes: a function of its own, as count_roll. */
+static __attribute__((noinline)) void draw_pool(Rng *rng, Pool *pool)
+{
+    unsigned w = pool_lane_bits(pool->sides, pool->n);
+    pool->lanes = rng_dice(rng, pool->face, pool->n, (uint64_t)pool->sides, w);
+    pool->lane_bits = (uint8_t)w;
+}
+
 /* n dice of `sides` sides from the run's dice, as a pool; false with the
  * reason in err when the dice cannot be rolled.  `at` is the instruction,
  * for the trace. */
@@ -442,15 +465,17 @@ static bool roll_pool(Vm *vm, const Proto *p, const uint8_t *at, Rng *rng, int64
             return false;
     } else {
         Pool *fresh = pool_alloc(vm->scratch, (int32_t)sides, n);
-        if (rng)
-            rng_dice(rng, fresh->face, n, (uint64_t)sides);
-        else if (vm->dice->roll(vm->dice, n, (int32_t)sides, fresh->face, err, errlen))
+        if (rng) {
+            draw_pool(rng, fresh);   /* (the counts per face in lanes as the dice are drawn) */
+        } else if (vm->dice->roll(vm->dice, n, (int32_t)sides, fresh->face, err, errlen)) {
             return false;       /* (asked even for no dice: the exact engine counts every roll) */
+        } else {
+            pool_note_lanes(fresh);
+        }
         if (vm->trace)
             pool_sort(fresh);   /* an explanation shows it */
         else
             fresh->unsorted = n > 1;
-        pool_note_lanes(fresh);
         pool = fresh;
     }
     if (vm->trace && vm->trace->on_roll)
@@ -472,6 +497,17 @@ typedef enum {
  * with no row, a cell with no value, a key that is an unknown).  A '?'
  * cell gives an unknown, which stops the run only where its value is
  * needed; a field of an unknown outcome is that unknown. */
+/* Key k of dimension d of t as the rules looked it up: a table the
+ * specializer made with its keys moved (Table.key_shift) was looked up on
+ * x for the x + key_shift of the rules. */
+static Value shown_key(const Table *t, int d, Value k)
+{
+    int64_t shown;
+    if (d == 0 && t->key_shift && k.tag == VAL_INT && !__builtin_add_overflow(k.as.i, t->key_shift, &shown))
+        k.as.i = shown;
+    return k;
+}
+
 static Lookup table_lookup(Vm *vm, const Proto *p, const uint8_t *ip, const Table *t, Value **spp,
                           int depth, Value *unknown)
 {
@@ -502,7 +538,7 @@ static Lookup table_lookup(Vm *vm, const Proto *p, const uint8_t *ip, const Tabl
         at[d] = chunk_key_find(&t->dim[d], keys[d]);
         if (at[d] < 0) {
             char k[64];
-            key_text(k, sizeof k, keys[d], prog);
+            key_text(k, sizeof k, shown_key(t, d, keys[d]), prog);
             if (t->bands && d == 0)
                 fail(vm, p, ip - 1, "no band of '%s' covers %s", t->name, k);
             else
@@ -515,7 +551,7 @@ static Lookup table_lookup(Vm *vm, const Proto *p, const uint8_t *ip, const Tabl
         at[0] = chunk_key_find(&t->col_rows[at[1]], keys[0]);
         if (at[0] < 0) {
             char k[64], col[64];
-            key_text(k, sizeof k, keys[0], prog);
+            key_text(k, sizeof k, shown_key(t, 0, keys[0]), prog);
             key_text(col, sizeof col, keys[1], prog);
             fail(vm, p, ip - 1, "no band of '%s' covers %s in column %s", t->name, k, col);
             return LOOKUP_FAILED;
@@ -528,13 +564,14 @@ static Lookup table_lookup(Vm *vm, const Proto *p, const uint8_t *ip, const Tabl
     if (t->kinds[cell] == CELL_UNKNOWN) {
         /* the row's key goes with it, for its message (a row may stand for
          * a range of keys; a column is one) */
-        int64_t k = keys[0].tag == VAL_BOOL ? (int64_t)keys[0].as.b : keys[0].as.i;
+        Value shown = shown_key(t, 0, keys[0]);
+        int64_t k = shown.tag == VAL_BOOL ? (int64_t)shown.as.b : shown.as.i;
         *(*spp)++ = val_unknown(t->unknown_site[cell], k);
         return LOOKUP_VALUE;
     }
     if (t->kinds[cell] != CELL_VALUE) {
         char k0[64], k1[64] = "";
-        key_text(k0, sizeof k0, keys[0], prog);
+        key_text(k0, sizeof k0, shown_key(t, 0, keys[0]), prog);
         if (t->ndims == 2)
             key_text(k1, sizeof k1, keys[1], prog);
         if (t->ndims == 2 && t->dim[1].labels && t->dim[1].mode == KEYS_INDEX && !t->col_rows)
@@ -553,6 +590,9 @@ static Lookup table_lookup(Vm *vm, const Proto *p, const uint8_t *ip, const Tabl
 static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, uint64_t repeat)
 {
     uint64_t finished = 0, skipped = 0;
+    /* a pool or record result lives in the scratch arena: while one is
+     * held, the next runs allocate above it instead of resetting it */
+    bool held = false;
     vm->runs_done = 0;
     vm->runs_unknown = 0;
     ensure_stacks(vm);
@@ -561,7 +601,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
     const Program *prog = vm->prog;
     const VmLimits *lim = &vm->limits;
     Rng *const rng = vm->dice ? vm->dice->rng : NULL;   /* seeded dice, drawn from directly */
-    uint64_t steps = 0;
+    /* the steps left before the limit: counted down, so that each
+     * instruction tests one number and reads no limit */
+    uint64_t steps_left = lim->max_steps;
     int64_t rerolls = 0;
     char dice_err[256];
 
@@ -588,12 +630,16 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
 #define PEEK(k) (sp[-1 - (k)])
 /* What the Vm keeps of a run when it stops, by a result or an error: the
  * loop holds these in locals and writes them only here. */
-#define SAVE_RUN() do { vm->steps = steps; vm->error_depth = depth; vm->runs_done = finished; \
+#define SAVE_RUN() do { vm->steps = lim->max_steps - steps_left; vm->error_depth = depth; vm->runs_done = finished; \
         vm->runs_unknown = skipped; } while (0)
 /* The next of `repeat` runs, from the top frame (depth 0, p and base its
  * own): from the top, its pools and records in a fresh arena. */
-#define NEXT_RUN() do { if (vm->scratch) arena_reset(vm->scratch); \
-        steps = 0; rerolls = 0; ip = p->code; sp = base + p->nlocals; } while (0)
+#define NEXT_RUN() do { if (vm->scratch) { if (held) vm->frames[0].scratch = arena_mark(vm->scratch); \
+                                             else arena_reset(vm->scratch); } \
+        steps_left = lim->max_steps; rerolls = 0; ip = p->code; sp = base + p->nlocals; } while (0)
+/* Results held in the scratch arena (below) have filled half of it: time
+ * to return them, for the owner to count and reset it. */
+#define HELD_FULL() (held && vm->scratch->used > vm->scratch->size / 2)
 #define ERR(...) do { SAVE_RUN(); return fail(vm, p, ip - 1, __VA_ARGS__); } while (0)
 /* An instruction that needs the value of v: an unknown stops the run
  * there (see `unknown:` below the switch). */
@@ -607,36 +653,66 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         if (__builtin_expect(c_ < 0, 0)) goto needed; \
         dst = c_ != 0; } while (0)
 
-    Value operand;           /* the compared value of ANY, ALL, COUNT_IF: popped, or a K form's constant */
+    /* the compared value of ANY, ALL, COUNT_IF: the slot just popped, or a K
+     * form's constant.  A pointer, not a copy: a Value copied into a local
+     * is written in pieces and read back whole, which the processor cannot
+     * forward from its store buffer (a stall of a dozen cycles). */
+    const Value *operand;
     Value unknown;           /* what an instruction needed and found unknown */
+    DivMode idiv_mode;       /* IDIV's and IDIVK's rounding */
+    uint8_t op;
+#if defined(__GNUC__)
+    /* Threaded dispatch: each instruction ends by jumping straight to the
+     * next one's code through this table, so each has a jump of its own for
+     * the processor to predict (what follows a JUMP_UNLESS is not what
+     * follows a ROLLK), where a switch at the top of a loop shares one among
+     * all.  The switch stays, reached only by the first instruction, so the
+     * compiler still warns of an opcode it does not handle (and a CASE with
+     * no label here, or a label with no CASE, does not compile). */
+    static const void *const code_of[256] = {
+#define OP(name, operands, pops, pushes, jump_at, effects, summary) [OP_##name] = &&do_##name,
+#include "vm/opcodes.def"
+#undef OP
+        [OP__COUNT ... 255] = &&bad_op,
+    };
+#define NEXT do { op = *ip++; \
+        if (__builtin_expect(steps_left-- == 0, 0)) goto step_limit; \
+        goto *code_of[op]; } while (0)
+#define CASE(name) case OP_##name: do_##name
+#else
+#define NEXT goto next
+#define CASE(name) case OP_##name
+#endif
     for (;;) {
-        uint8_t op = *ip++;
-        if (++steps > lim->max_steps)
-            ERR("step limit reached: %llu instructions without finishing; is a recursion or a reroll running away?",
-                (unsigned long long)lim->max_steps);
+#if !defined(__GNUC__)
+    next:
+#endif
+        op = *ip++;
+        if (steps_left-- == 0)
+            goto step_limit;
         /* a byte that is no opcode stops here, so the switch needs no
          * default and the compiler warns of an opcode it does not handle */
         if (__builtin_expect(op >= OP__COUNT, 0))
-            ERR("bad instruction %d", op);
+            goto bad_op;
         switch ((OpCode)op) {
-        case OP_CONST:
+        CASE(CONST):
             PUSH(p->consts[chunk_u16(ip)]);
             ip += 2;
-            break;
-        case OP_TRUE: PUT_BOOL(sp, true); sp++; break;
-        case OP_FALSE: PUT_BOOL(sp, false); sp++; break;
-        case OP_LOAD: PUSH(base[*ip++]); break;
-        case OP_LOADN: {
+            NEXT;
+        CASE(TRUE): PUT_BOOL(sp, true); sp++; NEXT;
+        CASE(FALSE): PUT_BOOL(sp, false); sp++; NEXT;
+        CASE(LOAD): PUSH(base[*ip++]); NEXT;
+        CASE(LOADN): {
             /* a plain loop: a few values, where an inlined memcpy is slow to start */
             const Value *from = base + ip[0];
             for (int k = ip[1]; k > 0; k--)
                 *sp++ = *from++;
             ip += 2;
-            break;
+            NEXT;
         }
-        case OP_STORE: base[*ip++] = POP(); break;
-        case OP_POP: sp--; break;
-        case OP_ADDK: {
+        CASE(STORE): base[*ip++] = POP(); NEXT;
+        CASE(POP): sp--; NEXT;
+        CASE(ADDK): {
             const Value *k = &p->consts[chunk_u16(ip)];
             ip += 2;
             if (sp[-1].tag == VAL_INT && k->tag == VAL_INT) {
@@ -644,19 +720,19 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 if (__builtin_add_overflow(sp[-1].as.i, k->as.i, &r))
                     ERR("integer overflow");
                 PUT_INT(&sp[-1], r);
-                break;
+                NEXT;
             }
             PUSH(*k);
             goto add;
         }
-        case OP_ADD: add: {
+        CASE(ADD): add: {
             if (PEEK(0).tag == VAL_STR && PEEK(1).tag == VAL_STR) {
                 Value b = POP(), a = POP();
                 MuStr *s = val_new_str(NULL, a.as.s->len + b.as.s->len);
                 memcpy(s->bytes, a.as.s->bytes, a.as.s->len);
                 memcpy(s->bytes + a.as.s->len, b.as.s->bytes, b.as.s->len);
                 PUSH(val_str(s));
-                break;
+                NEXT;
             }
             if (PEEK(0).tag == VAL_INT && PEEK(1).tag == VAL_INT) {
                 int64_t r;
@@ -664,42 +740,114 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                     ERR("integer overflow");
                 sp--;
                 PUT_INT(&sp[-1], r);
-                break;
+                NEXT;
             }
             ARITH(val_add);
-            break;
+            NEXT;
         }
-        case OP_SUBK:
+        CASE(SUBK):
             PUSH(p->consts[chunk_u16(ip)]);
             ip += 2;
             goto sub;
-        case OP_SUB: sub:
+        CASE(SUB): sub:
             if (PEEK(0).tag == VAL_INT && PEEK(1).tag == VAL_INT) {
                 int64_t r;
                 if (__builtin_sub_overflow(PEEK(1).as.i, PEEK(0).as.i, &r))
                     ERR("integer overflow");
                 sp--;
                 PUT_INT(&sp[-1], r);
-                break;
+                NEXT;
             }
             ARITH(val_sub);
-            break;
-        case OP_CMPK: {
+            NEXT;
+        CASE(CMPK): {
             CmpOp c = (CmpOp)ip[2];
             bool holds;
             COMPARE(holds, &sp[-1], &p->consts[chunk_u16(ip)], c);
             PUT_BOOL(&sp[-1], holds);
             ip += 3;
-            break;
+            NEXT;
         }
-        case OP_TEE: base[*ip++] = sp[-1]; break;
-        case OP_MUL: ARITH(val_mul); break;
-        case OP_DIV: ARITH(val_div); break;
-        case OP_MOD: ARITH(val_mod); break;
-        case OP_NEG: UNARY(val_neg); break;
-        case OP_NOT: KNOWN(sp[-1]); PUT_BOOL(&sp[-1], !sp[-1].as.b); break;
-        case OP_BOOL_INT: KNOWN(sp[-1]); PUT_INT(&sp[-1], sp[-1].as.b ? 1 : 0); break;
-        case OP_ADD_IF: {
+        CASE(TEE): base[*ip++] = sp[-1]; NEXT;
+        CASE(MULK):
+            operand = &p->consts[chunk_u16(ip)];
+            ip += 2;
+            goto mul;
+        CASE(MUL):
+            operand = --sp;
+        mul:
+            if (sp[-1].tag == VAL_INT && operand->tag == VAL_INT) {
+                int64_t r;
+                if (__builtin_mul_overflow(sp[-1].as.i, operand->as.i, &r))
+                    ERR("integer overflow");
+                PUT_INT(&sp[-1], r);
+                NEXT;
+            }
+            KNOWN(sp[-1]);
+            KNOWN(*operand);
+            {
+                Value r;
+                const char *e = val_mul(sp[-1], *operand, &r);
+                if (e)
+                    ERR("%s", e);
+                sp[-1] = r;
+            }
+            NEXT;
+        CASE(DIV): ARITH(val_div); NEXT;
+        CASE(MOD):
+            if (sp[-1].tag == VAL_INT && sp[-2].tag == VAL_INT && sp[-1].as.i != 0 && sp[-1].as.i != -1) {
+                /* (-1 would overflow on INT64_MIN, 0 is an error: both go
+                 * to val_mod, as does an unknown) */
+                int64_t b = sp[-1].as.i, r = sp[-2].as.i % b;
+                sp--;
+                PUT_INT(&sp[-1], r != 0 && (r < 0) != (b < 0) ? r + b : r);
+                NEXT;
+            }
+            ARITH(val_mod);
+            NEXT;
+        CASE(IDIVK): {
+            operand = &p->consts[chunk_u16(ip)];
+            idiv_mode = (DivMode)(chunk_u16(ip + 2) >> 14);
+            unsigned inverse = chunk_u16(ip + 2) & 0x3fff;
+            ip += 4;
+            if (inverse != 0x3fff && sp[-1].tag == VAL_INT && (uint64_t)sp[-1].as.i < ((uint64_t)1 << 32)) {
+                /* a dividend of 32 bits and at least 0 by a constant of 32
+                 * bits: a multiplication by its reciprocal, ceil(2^64 / k),
+                 * where a division would take many cycles (Lemire, Kaser
+                 * and Kurz, "Faster remainder by direct computation") */
+                uint64_t a = (uint64_t)sp[-1].as.i, k = (uint64_t)operand->as.i;
+                uint64_t q = (uint64_t)(((unsigned __int128)(uint64_t)p->consts[inverse].as.i * a) >> 64);
+                uint64_t rem = a - q * k;
+                q += idiv_mode == DIV_CEIL ? rem != 0 : idiv_mode == DIV_ROUND ? 2 * rem >= k : 0;
+                PUT_INT(&sp[-1], (int64_t)q);
+                NEXT;
+            }
+            goto idiv;
+        }
+        CASE(IDIV):
+            operand = --sp;
+            idiv_mode = (DivMode)*ip++;
+        idiv: {
+            /* DIV then FLOOR, CEIL or ROUND: two ints make no rational */
+            DivMode mode = idiv_mode;
+            int64_t q;
+            if (sp[-1].tag == VAL_INT && operand->tag == VAL_INT && val_idiv_fast(sp[-1].as.i, operand->as.i, mode, &q)) {
+                PUT_INT(&sp[-1], q);
+                NEXT;
+            }
+            KNOWN(sp[-1]);
+            KNOWN(*operand);
+            Value r;
+            const char *e = val_idiv(sp[-1], *operand, mode, &r);
+            if (e)
+                ERR("%s", e);
+            sp[-1] = r;
+            NEXT;
+        }
+        CASE(NEG): UNARY(val_neg); NEXT;
+        CASE(NOT): KNOWN(sp[-1]); PUT_BOOL(&sp[-1], !sp[-1].as.b); NEXT;
+        CASE(BOOL_INT): KNOWN(sp[-1]); PUT_INT(&sp[-1], sp[-1].as.b ? 1 : 0); NEXT;
+        CASE(ADD_IF): {
             KNOWN(sp[-1]);
             KNOWN(sp[-2]);
             /* no branch on the test: the processor could not guess it */
@@ -709,43 +857,56 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 if (__builtin_add_overflow(sp[-1].as.i, inc, &r))
                     ERR("integer overflow");
                 PUT_INT(&sp[-1], r);
-                break;
+                NEXT;
             }
             PUSH(val_int(inc));
             goto add;
         }
-        case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: {
+        CASE(EQ): CASE(NE): CASE(LT): CASE(LE): CASE(GT): CASE(GE): {
             bool holds;
             COMPARE(holds, &sp[-2], &sp[-1], (CmpOp)(op - OP_EQ));
             sp--;
             PUT_BOOL(&sp[-1], holds);
-            break;
+            NEXT;
         }
-        case OP_JUMP: ip += 2 + chunk_u16(ip); break;
-        case OP_JUMP_UNLESS: {
+        CASE(JUMP): ip += 2 + chunk_u16(ip); NEXT;
+        CASE(JUMP_UNLESS): {
             bool holds;
             COMPARE(holds, &sp[-1], &p->consts[chunk_u16(ip)], (CmpOp)ip[2]);
             sp--;
             ip += holds ? 5 : 5 + chunk_u16(ip + 3);
-            break;
+            NEXT;
         }
-        case OP_JUMP_FALSE: {
+        CASE(JUMP_CMP): {
+            bool holds;
+            COMPARE(holds, &sp[-2], &sp[-1], (CmpOp)ip[0]);
+            sp -= 2;
+            ip += holds ? 3 : 3 + chunk_u16(ip + 1);
+            NEXT;
+        }
+        CASE(JUMP_UNLESS_L): {
+            bool holds;
+            COMPARE(holds, &base[ip[0]], &p->consts[chunk_u16(ip + 1)], (CmpOp)ip[3]);
+            ip += holds ? 6 : 6 + chunk_u16(ip + 4);
+            NEXT;
+        }
+        CASE(JUMP_FALSE): {
             KNOWN(sp[-1]);
             Value c = POP();
             ip += c.as.b ? 2 : 2 + chunk_u16(ip);
-            break;
+            NEXT;
         }
-        case OP_AND_JUMP:
+        CASE(AND_JUMP):
             KNOWN(PEEK(0));
             if (!PEEK(0).as.b) ip += 2 + chunk_u16(ip);
             else { sp--; ip += 2; }
-            break;
-        case OP_OR_JUMP:
+            NEXT;
+        CASE(OR_JUMP):
             KNOWN(PEEK(0));
             if (PEEK(0).as.b) ip += 2 + chunk_u16(ip);
             else { sp--; ip += 2; }
-            break;
-        case OP_CALL: {
+            NEXT;
+        CASE(CALL): {
             int callee_index = (int)chunk_u16(ip);
             const Proto *callee = prog->protos[callee_index];
             int argc = ip[2];
@@ -764,7 +925,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 if (rc == 0) {
                     sp -= argc;
                     PUSH(answer);
-                    break;
+                    NEXT;
                 }
                 /* else called as usual */
             }
@@ -775,13 +936,19 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 if (memo_lookup(&memo[callee_index], sp - argc, argc, &answer, &way)) {
                     sp -= argc;
                     PUSH(answer);
-                    break;
+                    NEXT;
                 }
                 if (way >= 0)
                     remember_as = callee_index * MEMO_WAYS + way;
             }
-            if (sp + callee->nlocals + callee->max_stack > vm->stack + vm->stack_size)
-                grow_for_call(vm, depth, (sp - vm->stack) + callee->nlocals + callee->max_stack, &base, &sp);
+            if (sp + callee->nlocals + callee->max_stack > vm->stack + vm->stack_size) {
+                /* (through copies: a pointer whose address is taken lives in
+                 * memory, and sp and base are read by every instruction) */
+                Value *moved_base = base, *moved_sp = sp;
+                grow_for_call(vm, depth, (sp - vm->stack) + callee->nlocals + callee->max_stack, &moved_base, &moved_sp);
+                base = moved_base;
+                sp = moved_sp;
+            }
             if (depth + 1 >= vm->frames_cap)
                 grow_frames(vm, depth + 1);
             Value *nbase = sp - argc;
@@ -796,18 +963,26 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 vm->frames[depth].scratch = arena_mark(vm->scratch);
             if (vm->trace && vm->trace->on_call && !p->hidden)
                 vm->trace->on_call(vm->trace->ud, p, base, depth);
-            break;
+            NEXT;
         }
-        case OP_RETURNL:
+        CASE(RETURNK):
+            PUSH(p->consts[chunk_u16(ip)]);
+            ip += 2;
+            goto return_top;
+        CASE(RETURNL):
             PUSH(base[*ip++]);
-            /* fall through */
-        case OP_RETURN: {
+            __attribute__((fallthrough));
+        CASE(RETURN):
+        return_top: {
             Value r = POP();
             if (depth == 0) {
                 results[finished++] = r;
-                if (finished + skipped < repeat && r.tag != VAL_POOL && r.tag != VAL_RECORD) {
-                    NEXT_RUN();
-                    break;
+                if (finished + skipped < repeat) {
+                    held |= (r.tag == VAL_POOL || r.tag == VAL_RECORD) && vm->scratch;
+                    if (!HELD_FULL()) {
+                        NEXT_RUN();
+                        NEXT;
+                    }
                 }
                 SAVE_RUN();
                 return 0;
@@ -822,9 +997,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             base = vm->frames[depth].base;
             ip = vm->frames[depth].ip;
             PUSH(r);
-            break;
+            NEXT;
         }
-        case OP_REROLL:
+        CASE(REROLL):
             if (vm->stop_on_reroll && depth == 0) {
                 vm->rerolled = true;
                 ERR("reroll");
@@ -840,16 +1015,16 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 arena_release(vm->scratch, vm->frames[depth].scratch);
             ip = p->code;
             sp = base + p->nlocals;
-            break;
-        case OP_ROLLK:
-            operand = p->consts[chunk_u16(ip)];
+            NEXT;
+        CASE(ROLLK):
+            operand = &p->consts[chunk_u16(ip)];
             ip += 2;
             goto roll;
-        case OP_ROLL:
+        CASE(ROLL):
             KNOWN(sp[-1]);
-            operand = POP();
+            operand = --sp;
         roll: {
-            int64_t sides = operand.as.i;
+            int64_t sides = operand->as.i;
             if (sides < 1 || sides > MAX_SIDES)
                 ERR("a die must have 1 to %d sides, not %lld", MAX_SIDES, (long long)sides);
             int32_t face;
@@ -861,14 +1036,14 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 vm->trace->on_roll(vm->trace->ud, p, p->offsets[ip - 1 - p->code], (int32_t)sides, 1, NULL, face);
             PUT_INT(sp, face);
             sp++;
-            break;
+            NEXT;
         }
-        case OP_ROLL_POOLK:
+        CASE(ROLL_POOLK):
             PUSH(p->consts[chunk_u16(ip)]);
             PUSH(p->consts[chunk_u16(ip + 2)]);
             ip += 4;
-            /* fall through */
-        case OP_ROLL_POOL: {
+            __attribute__((fallthrough));
+        CASE(ROLL_POOL): {
             KNOWN(sp[-1]);
             KNOWN(sp[-2]);
             int64_t sides = POP().as.i;
@@ -877,7 +1052,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             if (!roll_pool(vm, p, ip - 1, rng, n, sides, &pool, dice_err, sizeof dice_err))
                 ERR("%s", dice_err);
             PUSH(val_pool(pool));
-            break;
+            NEXT;
         }
 /* A lazy pool is answered by the dice source that holds it: the value of
  * instruction `code` on `pool` replaces the top of the stack.  (`code` is
@@ -887,28 +1062,28 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
     if (__builtin_expect((pool)->lazy != NULL, 0)) { \
         if (pool_lazy_op((code), (pool), (cmp), (x), &sp[-1], dice_err, sizeof dice_err)) \
             ERR("%s", dice_err); \
-        break; \
+        NEXT; \
     }
-        case OP_FILTER: {
+        CASE(FILTER): {
             KNOWN(sp[-1]);
             KNOWN(sp[-2]);
             Value x = POP();
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_FILTER, sp[-1].as.p, cmp, x);
             sp[-1] = val_pool(pool_filter(vm->scratch, sp[-1].as.p, cmp, x));
-            break;
+            NEXT;
         }
-        case OP_ANYK:
+        CASE(ANYK):
             KNOWN(sp[-1]);
-            operand = p->consts[chunk_u16(ip)];
+            operand = &p->consts[chunk_u16(ip)];
             ip += 2;
             goto any;
-        case OP_ANY:
+        CASE(ANY):
             KNOWN(sp[-1]);
             KNOWN(sp[-2]);
-            operand = POP();
+            operand = --sp;
         any: {
-            const Value x = operand;
+            const Value x = *operand;
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_ANY, sp[-1].as.p, cmp, x);
             if (x.tag == VAL_INT && sp[-1].as.p->lane_bits)
@@ -917,19 +1092,19 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 PUT_BOOL(&sp[-1], pool_count_scan(sp[-1].as.p, cmp, x.as.i) > 0);
             else
                 PUT_BOOL(&sp[-1], pool_any(sp[-1].as.p, cmp, x));
-            break;
+            NEXT;
         }
-        case OP_ALLK:
+        CASE(ALLK):
             KNOWN(sp[-1]);
-            operand = p->consts[chunk_u16(ip)];
+            operand = &p->consts[chunk_u16(ip)];
             ip += 2;
             goto all;
-        case OP_ALL:
+        CASE(ALL):
             KNOWN(sp[-1]);
             KNOWN(sp[-2]);
-            operand = POP();
+            operand = --sp;
         all: {
-            const Value x = operand;
+            const Value x = *operand;
             CmpOp cmp = (CmpOp)*ip++;
             LAZY_POOL(OP_ALL, sp[-1].as.p, cmp, x);
             if (x.tag == VAL_INT && sp[-1].as.p->lane_bits)
@@ -938,31 +1113,54 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 PUT_BOOL(&sp[-1], pool_count_scan(sp[-1].as.p, cmp, x.as.i) == sp[-1].as.p->n);
             else
                 PUT_BOOL(&sp[-1], pool_all(sp[-1].as.p, cmp, x));
-            break;
+            NEXT;
         }
-        case OP_COUNT:
+        CASE(COUNT):
             KNOWN(sp[-1]);
             LAZY_POOL(OP_COUNT, sp[-1].as.p, CMP_EQ, val_int(0));
             PUT_INT(&sp[-1], sp[-1].as.p->n);
-            break;
-        case OP_COUNT_IFK:
+            NEXT;
+        CASE(ROLL_COUNTK): {
+            /* count(roll n dS cmp k) as one draw-and-count loop, no pool:
+             * what seeded dice with no trace to show the pool do */
+            int64_t n = p->consts[chunk_u16(ip)].as.i, sides = p->consts[chunk_u16(ip + 2)].as.i;
+            operand = &p->consts[chunk_u16(ip + 4)];
+            CmpOp cmp = (CmpOp)ip[6];
+            if (rng && !vm->trace && operand->tag == VAL_INT && sides >= 1 && sides <= MAX_SIDES && n >= 0
+                && n <= lim->max_pool) {
+                int64_t c = count_roll(rng, n, sides, cmp, operand->as.i);
+                ip += 7;
+                PUT_INT(sp, c);
+                sp++;
+                NEXT;
+            }
+            /* otherwise the two instructions it stands for (scripted dice,
+             * the exact engine's lazy pools, a trace, a roll that fails) */
+            ip += 6;                 /* (at the CmpOp byte, which count_if reads) */
+            const Pool *pool;
+            if (!roll_pool(vm, p, ip, rng, n, sides, &pool, dice_err, sizeof dice_err))
+                ERR("%s", dice_err);
+            PUSH(val_pool(pool));
+            goto count_if;
+        }
+        CASE(COUNT_IFK):
             KNOWN(sp[-1]);
-            operand = p->consts[chunk_u16(ip)];
+            operand = &p->consts[chunk_u16(ip)];
             ip += 2;
             goto count_if;
-        case OP_COUNT_IF:
+        CASE(COUNT_IF):
             KNOWN(sp[-1]);
             KNOWN(sp[-2]);
-            operand = POP();
+            operand = --sp;
         count_if: {
-            const Value x = operand;
+            const Value x = *operand;
             CmpOp cmp = (CmpOp)*ip++;
             if (__builtin_expect(sp[-1].as.p->lazy != NULL, 0)) {
                 /* FILTER then COUNT, as the peephole pass found them */
                 if (pool_lazy_op(OP_FILTER, sp[-1].as.p, cmp, x, &sp[-1], dice_err, sizeof dice_err)
                     || pool_lazy_op(OP_COUNT, sp[-1].as.p, CMP_EQ, val_int(0), &sp[-1], dice_err, sizeof dice_err))
                     ERR("%s", dice_err);
-                break;
+                NEXT;
             }
             if (x.tag == VAL_INT && sp[-1].as.p->lane_bits)
                 PUT_INT(&sp[-1], pool_count_lanes(sp[-1].as.p, cmp, x.as.i));
@@ -970,14 +1168,14 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 PUT_INT(&sp[-1], pool_count_scan(sp[-1].as.p, cmp, x.as.i));
             else
                 PUT_INT(&sp[-1], pool_count(sp[-1].as.p, cmp, x));
-            break;
+            NEXT;
         }
-        case OP_SUM:
+        CASE(SUM):
             KNOWN(sp[-1]);
             LAZY_POOL(OP_SUM, sp[-1].as.p, CMP_EQ, val_int(0));
             PUT_INT(&sp[-1], pool_sum(sp[-1].as.p));
-            break;
-        case OP_HIGHEST: case OP_LOWEST: {
+            NEXT;
+        CASE(HIGHEST): CASE(LOWEST): {
             KNOWN(sp[-1]);
             const Pool *pool = sp[-1].as.p;
             LAZY_POOL(op == OP_HIGHEST ? OP_HIGHEST : OP_LOWEST, pool, CMP_EQ, val_int(0));
@@ -985,15 +1183,15 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 /* the highest or lowest lane that holds a die, without sorting */
                 int bit = op == OP_HIGHEST ? 63 - __builtin_clzll(pool->lanes) : __builtin_ctzll(pool->lanes);
                 PUT_INT(&sp[-1], bit / pool->lane_bits + 1);
-                break;
+                NEXT;
             }
             pool = pool_order(pool);
             if (pool->n == 0)
                 ERR("%s() of an empty pool", op == OP_HIGHEST ? "highest" : "lowest");
             PUT_INT(&sp[-1], op == OP_HIGHEST ? pool->face[pool->n - 1] : pool->face[0]);
-            break;
+            NEXT;
         }
-        case OP_HIGHEST_N: case OP_LOWEST_N: {
+        CASE(HIGHEST_N): CASE(LOWEST_N): {
             KNOWN(sp[-1]);
             KNOWN(sp[-2]);
             Value pv = POP();
@@ -1004,9 +1202,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             LAZY_POOL(op == OP_HIGHEST_N ? OP_HIGHEST_N : OP_LOWEST_N, pv.as.p, CMP_EQ, val_int(n));
             sp[-1] = val_pool(op == OP_HIGHEST_N ? pool_highest(vm->scratch, pv.as.p, n)
                                                  : pool_lowest(vm->scratch, pv.as.p, n));
-            break;
+            NEXT;
         }
-        case OP_DOUBLES:
+        CASE(DOUBLES):
             KNOWN(sp[-1]);
             LAZY_POOL(OP_DOUBLES, sp[-1].as.p, CMP_EQ, val_int(0));
             if (sp[-1].as.p->lane_bits)     /* some lane of 2 or more */
@@ -1014,36 +1212,43 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                                                                                        : 0xEEEEEEEEEEEEEEEEULL)) != 0);
             else
                 PUT_BOOL(&sp[-1], pool_doubles(sp[-1].as.p));
-            break;
+            NEXT;
 #undef LAZY_POOL
-        case OP_FLOOR: UNARY(val_floor); break;
-        case OP_CEIL: UNARY(val_ceil); break;
-        case OP_ROUND: UNARY(val_round); break;
-        case OP_ABS: UNARY(val_abs); break;
-        case OP_TABLE: {
+        CASE(FLOOR): UNARY(val_floor); NEXT;
+        CASE(CEIL): UNARY(val_ceil); NEXT;
+        CASE(ROUND): UNARY(val_round); NEXT;
+        CASE(ABS): UNARY(val_abs); NEXT;
+        CASE(TABLE): {
             const Table *t = prog->tables[chunk_u16(ip)];
             ip += 2;
             if (t->fast && !(t->row_texts && vm->trace)) {
                 /* the usual case first: one key, a value in its cell */
                 int64_t k = sp[-1].tag == VAL_BOOL ? (int64_t)sp[-1].as.b : sp[-1].as.i;
+                /* the key's cell, or the one below or above the span: an
+                 * index picked with no branch (a die's key is as likely
+                 * to fall beyond an open-ended band as anywhere) */
                 uint64_t at = (uint64_t)k - (uint64_t)t->fast_lo;
-                if (at < (uint64_t)t->fast_n && t->fast[at] && sp[-1].tag != VAL_UNKNOWN) {
-                    sp[-1] = *t->fast[at];
-                    break;
+                int64_t i = at < (uint64_t)t->fast_n ? (int64_t)at : t->fast_n;
+                i = k < t->fast_lo ? -1 : i;
+                const Value *cell = t->fast[i];
+                /* (a '?' cell, or a key that is an unknown: the general path) */
+                if (cell && sp[-1].tag != VAL_UNKNOWN) {
+                    sp[-1] = *cell;
+                    NEXT;
                 }
             }
-            switch (table_lookup(vm, p, ip, t, &sp, depth, &unknown)) {
-            case LOOKUP_VALUE:
-                break;
-            case LOOKUP_UNKNOWN:
+            Value *looked_sp = sp;   /* (a copy, as for grow_for_call) */
+            Lookup how = table_lookup(vm, p, ip, t, &looked_sp, depth, &unknown);
+            sp = looked_sp;
+            if (how == LOOKUP_UNKNOWN) {
                 goto needed;
-            case LOOKUP_FAILED:
+            } else if (how == LOOKUP_FAILED) {
                 SAVE_RUN();
                 return -1;
             }
-            break;
+            NEXT;
         }
-        case OP_SHIFT: {
+        CASE(SHIFT): {
             KNOWN(sp[-1]);
             KNOWN(sp[-2]);
             int64_t n = POP().as.i;
@@ -1051,9 +1256,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             int64_t last = prog->enums[m->enum_id].nmembers - 1;
             int64_t to = m->as.i + (n > last ? last + 1 : n < -last ? -last - 1 : n);
             PUT_ENUM(m, m->enum_id, to < 0 ? 0 : to > last ? last : to);
-            break;
+            NEXT;
         }
-        case OP_RECORD: {
+        CASE(RECORD): {
             int type = (int)chunk_u16(ip), n = ip[2];
             ip += 3;
             size_t size = sizeof(Record) + sizeof(Value) * (size_t)n;
@@ -1063,24 +1268,38 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             sp -= n;
             memcpy(r->field, sp, sizeof(Value) * (size_t)n);
             PUSH(val_record(r));
-            break;
+            NEXT;
         }
-        case OP_FIELD:
+        CASE(RECORDK): {
+            /* a record whose other fields were known when it was specialized */
+            const Record *t = p->consts[chunk_u16(ip)].as.r;
+            unsigned mask = chunk_u16(ip + 2);
+            ip += 4;
+            size_t size = sizeof(Record) + sizeof(Value) * (size_t)t->n;
+            Record *r = vm->scratch ? arena_alloc(vm->scratch, size) : mem_alloc(size);
+            memcpy(r, t, size);
+            sp -= __builtin_popcount(mask);
+            for (const Value *from = sp; mask; mask &= mask - 1)
+                r->field[__builtin_ctz(mask)] = *from++;
+            PUSH(val_record(r));
+            NEXT;
+        }
+        CASE(FIELD):
             /* a field of a record the rules text does not give is not given either */
             if (__builtin_expect(sp[-1].tag == VAL_UNKNOWN, 0))
                 ip++;
             else
                 sp[-1] = sp[-1].as.r->field[*ip++];
-            break;
-        case OP_NOTE: {
+            NEXT;
+        CASE(NOTE): {
             const MuStr *label = p->consts[chunk_u16(ip)].as.s;
             int kind = ip[2];
             ip += 3;
             if (vm->trace && vm->trace->on_note)
                 vm->trace->on_note(vm->trace->ud, p, p->offsets[ip - 4 - p->code], label, kind, sp[-1]);
-            break;
+            NEXT;
         }
-        case OP_CHOOSE: {
+        CASE(CHOOSE): {
             int id = (int)chunk_u16(ip);
             ip += 2;
             int pick = vm->choices ? vm->choices[id] : -1;
@@ -1088,9 +1307,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             sp++;
             if (vm->trace && vm->trace->on_choose)
                 vm->trace->on_choose(vm->trace->ud, p, p->offsets[ip - 3 - p->code], id, (int)sp[-1].as.i, pick >= 0);
-            break;
+            NEXT;
         }
-        case OP_PROB: {
+        CASE(PROB): {
             Value odds;
             char why[sizeof vm->error];
             int argc = ip[2];
@@ -1099,15 +1318,15 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 ERR("%s", why);
             sp -= argc;
             PUSH(odds);
-            break;
+            NEXT;
         }
-        case OP_PICK:
+        CASE(PICK):
             if (!vm->choices)
                 ERR("a choice can only be made in an example");
             vm->choices[chunk_u16(ip)] = (int)chunk_u16(ip + 2);
             ip += 4;
-            break;
-        case OP_EXPECT: {
+            NEXT;
+        CASE(EXPECT): {
             int index = (int)chunk_u16(ip);
             ip += 2;
             KNOWN(sp[-1]);
@@ -1116,15 +1335,15 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 vm->trace->on_expect(vm->trace->ud, p, p->offsets[ip - 3 - p->code], index, ok.as.b, left, right);
             else if (!ok.as.b)
                 ERR("expectation %d does not hold", index + 1);
-            break;
+            NEXT;
         }
-        case OP_MIN: case OP_MAX: {
+        CASE(MIN): CASE(MAX): {
             KNOWN(sp[-1]);
             KNOWN(sp[-2]);
             Value b = POP(), a = POP();
             int c = val_num_cmp(a, b);
             PUSH((op == OP_MIN) == (c <= 0) ? a : b);
-            break;
+            NEXT;
         }
         }
         continue;
@@ -1136,18 +1355,25 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             skipped++;
             memo_abandon(vm, depth);
             depth = 0;
-            if (finished + skipped == repeat) {
+            if (finished + skipped == repeat || HELD_FULL()) {
                 SAVE_RUN();
                 return 0;
             }
             p = vm->frames[0].proto;
             base = vm->frames[0].base;
             NEXT_RUN();
-            continue;
+            NEXT;
         }
         SAVE_RUN();
         return need_unknown(vm, p, ip - 1, depth, unknown);
     }
+step_limit:
+    ERR("step limit reached: %llu instructions without finishing; is a recursion or a reroll running away?",
+        (unsigned long long)lim->max_steps);
+bad_op:
+    ERR("bad instruction %d", op);
+#undef NEXT
+#undef CASE
 #undef KNOWN
 #undef COMPARE
 #undef PUSH
@@ -1156,6 +1382,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
 #undef ERR
 #undef SAVE_RUN
 #undef NEXT_RUN
+#undef HELD_FULL
 #undef ARITH
 #undef UNARY
 }

@@ -148,11 +148,13 @@ Value vm_keep(Value v);
 int vm_call(Vm *vm, int index, const Value *args, int nargs, Value *result);
 /* Call protos[index], a procedure of no parameters, up to n times, its
  * results to results[0..): one entry into the interpreter for a block of
- * simulated trials.  The scratch arena (if any) is reset between runs, so
- * it stops early after a result that is a pool or a record (which lives
- * there).  With skip_unknown set, a run that needs the value of a '?' is
- * counted in *unknown and the next one started; otherwise it is an error
- * (a result that is an unknown is a result, for the owner).  Returns 0
+ * simulated trials.  The scratch arena (if any) is reset between runs,
+ * except once a result is a pool or a record, which lives there: the runs
+ * after it then allocate above it, and it stops early when they have
+ * filled half the arena, for the owner to count the results and reset it.
+ * With skip_unknown set, a run that needs the value of a '?' is counted in
+ * *unknown and the next one started; otherwise it is an error (a result
+ * that is an unknown is a result, for the owner).  Returns 0
  * with *done results and *unknown such runs, or -1 on a runtime error in the
  * run after those (the Vm's error fields describe it). */
 int vm_call_many(Vm *vm, int index, uint64_t n, Value *results, uint64_t *done, uint64_t *unknown);

@@ -668,8 +668,8 @@ static void test_bytecode_of_branches(void)
                                "proc both(a: bool, b: bool) -> bool { return a and b }\n"
                                "proc either(a: bool, b: bool) -> bool { return a or b }\n");
     /* no jump over the else when the then-branch returns */
-    static const uint8_t pick[] = { OP_LOAD, 0, OP_JUMP_FALSE, 4, 0, OP_CONST, 0, 0, OP_RETURN,
-                                    OP_CONST, 1, 0, OP_RETURN };
+    static const uint8_t pick[] = { OP_LOAD, 0, OP_JUMP_FALSE, 3, 0, OP_RETURNK, 0, 0,
+                                    OP_RETURNK, 1, 0 };
     const Proto *p = proto_named(c, "pick");
     CU_ASSERT_EQUAL_FATAL(p->len, (int)sizeof pick);
     CU_ASSERT_EQUAL(memcmp(p->code, pick, sizeof pick), 0);
@@ -683,7 +683,7 @@ static void test_bytecode_of_branches(void)
     p = proto_named(c, "either");
     CU_ASSERT_EQUAL_FATAL(p->len, (int)sizeof either);
     CU_ASSERT_EQUAL(memcmp(p->code, either, sizeof either), 0);
-    CU_ASSERT(contains(disassembly(c, "pick"), "  0002  JUMP_FALSE  4     ; -> 0009\n"));
+    CU_ASSERT(contains(disassembly(c, "pick"), "  0002  JUMP_FALSE  3     ; -> 0008\n"));
 }
 
 static void test_bytecode_of_dice(void)
@@ -732,7 +732,7 @@ static void test_bytecode_of_calls_and_constants(void)
     CU_ASSERT(contains(disassembly(c, "g"), "; f(b: default), 0 args\n"));
     /* the default is a procedure returning its value */
     const Proto *d = c->prog->protos[fb];
-    static const uint8_t dflt[] = { OP_CONST, 0, 0, OP_RETURN };
+    static const uint8_t dflt[] = { OP_RETURNK, 0, 0 };
     CU_ASSERT_EQUAL_FATAL(d->len, (int)sizeof dflt);
     CU_ASSERT_EQUAL(memcmp(d->code, dflt, sizeof dflt), 0);
     CU_ASSERT_EQUAL(d->consts[0].as.i, 5);
@@ -1569,10 +1569,38 @@ static const char spec_src[] =
     "  return base + band(roll d6) + r.a * 0 + make(k).b\n"
     "}\n"
     "proc whole(n: int) -> R { let x = roll n d4  return R(a: count(x == 4), b: sum(x), c: doubles(x)) }\n"
+    "proc mostly(n: int) -> R { if roll d6 == 1 { return R(a: n, b: roll d3, c: true) } return R(a: roll d3, b: n, c: false) }\n"
     "proc asks() -> rat { return prob(roll d6 >= 5) }\n"
     "table grid(r: int, s: Side) -> int {\n  columns left right\n  1: 10 20\n  2: 30 ?\n  3: 50 60\n}\n"
     "proc grid_roll(s: Side) -> int { return grid(roll d3, s) + grid(roll d3, left) }\n"
     "proc critical(n: int, k: int) -> int { let d = roll n d6  let h = count(d >= 4)  if any(d == 6) { h = h + k }  return h }\n"
+    "proc steps(n: int) -> int { let d = roll n d6  let h = count(d >= 4)  if any(d == 6) { h = h + 1 }  return floor(h / 3) * 10 + h % 2 }\n"
+    "record Q { ge: bool  lt: bool  eq: bool  ne: bool  le: bool  gt: bool  fl: int  ce: int  ro: int  fl2: int }\n"
+    "proc quot(k: int, c: rat) -> Q {\n"
+    "  let h = roll d20 - 10\n"
+    "  let q = h / k\n"
+    "  return Q(ge: q >= c, lt: q < c, eq: q == c, ne: q != c, le: c <= q, gt: c > q,\n"
+    "           fl: floor(q), ce: ceil(q), ro: round(q), fl2: floor(h / k))\n"
+    "}\n"
+    "proc opposed(m: int) -> int { return band((roll d6 + m) - (roll d6 - 1)) * 10 + band(roll d6 + m + 1) }\n"
+    "proc whole_q(k: int) -> int {\n"
+    "  let h = roll d20 - 5\n"
+    "  let f = floor(h / k)\n"
+    "  let c = ceil(h / k)\n"
+    "  if f >= 2 and c < 3 { return 1 }\n"
+    "  if f > 0 { return 2 }\n"
+    "  if c <= -1 { return 3 }\n"
+    "  if f == 0 { return 4 }\n"
+    "  if c / 2 > 1/2 { return 5 }\n"
+    "  if 0 > f { return 6 }\n"
+    "  return 7\n"
+    "}\n"
+    "proc quot_if(k: int) -> int {\n"
+    "  let q = (roll d20 - 10) / k\n"
+    "  if q > 1 { return 1 }\n"
+    "  if q == 0 { return 2 }\n"
+    "  return 3\n"
+    "}\n"
     "proc eff(k: int) -> int {\n"
     "  let t = roll d10 + k\n"
     "  let extra = 0\n"
@@ -1622,6 +1650,25 @@ static void test_specialized_calls_match(void)
         { "kept", { val_int(1) }, 1, 1 },
         { "kept", { val_int(1) }, 1, 2 },
         { "maybe", { val_int(3) }, 1, -1 },
+        { "quot", { val_int(3), rat(1, 3) }, 2, -1 },
+        { "quot", { val_int(3), rat(2, 1) }, 2, -1 },
+        { "quot", { val_int(-3), rat(-2, 3) }, 2, -1 },
+        { "quot", { val_int(7), rat(-1, 2) }, 2, -1 },
+        { "quot", { val_int(-1), rat(5, 2) }, 2, -1 },
+        { "quot", { val_int(2), rat(0, 1) }, 2, -1 },
+        { "quot", { val_int(-4), rat(3, 4) }, 2, -1 },
+        { "quot_if", { val_int(2) }, 1, -1 },
+        { "steps", { val_int(8) }, 1, -1 },
+        { "mostly", { val_int(5) }, 1, -1 },
+        { "mostly", { val_int(5) }, 1, 1 },
+        { "whole_q", { val_int(3) }, 1, -1 },
+        { "whole_q", { val_int(2) }, 1, -1 },
+        { "whole_q", { val_int(1) }, 1, -1 },
+        { "whole_q", { val_int(-3) }, 1, -1 },
+        { "opposed", { val_int(0) }, 1, -1 },
+        { "opposed", { val_int(-3) }, 1, -1 },
+        { "opposed", { val_int(2) }, 1, -1 },
+        { "quot_if", { val_int(-3) }, 1, -1 },
     };
     int enum_side = -1;
     for (int e = 0; e < c->prog->nenums; e++)
@@ -1663,6 +1710,93 @@ static void test_specialized_calls_match(void)
     }
 }
 
+/* A record result returned as a code: decoded, the same records as the
+ * original's, trial by trial; and one that cannot be coded (a field that
+ * is a pool; more than SPEC_MAX_CODES records) is specialized as before,
+ * with no codes. */
+static void test_specialized_codes(void)
+{
+    Compiled *c = must_compile(spec_src);
+    struct { const char *proc; Value args[2]; int nargs; } cases[] = {
+        { "whole", { val_int(4) }, 1 },
+        { "whole", { val_int(7) }, 1 },
+        { "mostly", { val_int(5) }, 1 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        Run plain, spec;
+        Arena a1 = { 0 }, a2 = { 0 };
+        run_seeded(&plain, c, 70 + k);
+        run_seeded(&spec, c, 70 + k);
+        plain.vm.scratch = &a1;
+        spec.vm.scratch = &a2;
+        int orig = chunk_find_proto(c->prog, cases[k].proc);
+        int sp = -1;
+        SpecCodes codes;
+        const Program *sprog = specialize_call_coded(&spec.vm, orig, cases[k].args, cases[k].nargs, &sp, &codes);
+        CU_ASSERT_FATAL(sprog != NULL && sp >= 0);
+        CU_ASSERT(codes.n > 0 && codes.ncodes <= SPEC_MAX_CODES);
+        spec.vm.prog = sprog;
+        int mismatches = 0;
+        for (int t = 0; t < 3000; t++) {
+            Value want, got, rec;
+            int rc1 = spec_run(&plain, orig, cases[k].args, cases[k].nargs, &want);
+            int rc2 = spec_run(&spec, sp, NULL, 0, &got);
+            if (rc1 != 0 || rc2 != 0 || got.tag != VAL_INT || !specialize_decode(&codes, got.as.i, &rec)
+                || strcmp(show_value(want), show_value(rec)) != 0)
+                mismatches++;
+        }
+        CU_ASSERT_EQUAL(mismatches, 0);
+        CU_ASSERT_EQUAL(rng_next(&plain.rng.rng), rng_next(&spec.rng.rng));
+    }
+    /* fields far from 0 (their products could overflow): less their lowest
+     * value first; and a field that is a die plus a constant, taken as the die */
+    Compiled *far = must_compile("record F { a: int  b: int  c: bool  d: int }\n"
+                                 "proc far(n: int) -> F {\n"
+                                 "  let x = roll d6 + n\n"
+                                 "  return F(a: x, b: roll d4 - n, c: roll d6 > 3, d: roll d3 + 2)\n"
+                                 "}\n");
+    static const int64_t offsets[] = { 0, 3000000000LL, -4611686018427387000LL };
+    for (size_t k = 0; k < sizeof offsets / sizeof *offsets; k++) {
+        Run plain, spec;
+        Arena a1 = { 0 }, a2 = { 0 };
+        run_seeded(&plain, far, 90 + k);
+        run_seeded(&spec, far, 90 + k);
+        plain.vm.scratch = &a1;
+        spec.vm.scratch = &a2;
+        Value n[1] = { val_int(offsets[k]) };
+        int orig = chunk_find_proto(far->prog, "far"), sp = -1;
+        SpecCodes codes;
+        const Program *sprog = specialize_call_coded(&spec.vm, orig, n, 1, &sp, &codes);
+        CU_ASSERT_FATAL(sprog != NULL && codes.n > 0);
+        spec.vm.prog = sprog;
+        int mismatches = 0;
+        for (int t = 0; t < 500; t++) {
+            Value want, got, rec;
+            if (spec_run(&plain, orig, n, 1, &want) != 0 || spec_run(&spec, sp, NULL, 0, &got) != 0
+                || got.tag != VAL_INT || !specialize_decode(&codes, got.as.i, &rec)
+                || strcmp(show_value(want), show_value(rec)) != 0)
+                mismatches++;
+        }
+        CU_ASSERT_EQUAL(mismatches, 0);
+    }
+    Compiled *p = must_compile("record P { dice: pool  n: int }\n"
+                               "proc keep(n: int) -> P { return P(dice: roll n d6, n: n) }\n");
+    Run r;
+    run_seeded(&r, p, 1);
+    Value four[1] = { val_int(4) };
+    int sp = -1;
+    SpecCodes codes;
+    CU_ASSERT_PTR_NOT_NULL(specialize_call_coded(&r.vm, chunk_find_proto(p->prog, "keep"), four, 1, &sp, &codes));
+    CU_ASSERT_EQUAL(codes.n, 0);
+    Value none;
+    CU_ASSERT(!specialize_decode(&codes, 0, &none));
+    /* quot's record has six bools and four ints of some seven values each */
+    Value quot_args[2] = { val_int(3), rat(1, 3) };
+    run_seeded(&r, c, 1);
+    CU_ASSERT_PTR_NOT_NULL(specialize_call_coded(&r.vm, chunk_find_proto(c->prog, "quot"), quot_args, 2, &sp, &codes));
+    CU_ASSERT_EQUAL(codes.n, 0);
+}
+
 /* What is known is worked out once: the specialized code has no call left
  * to a procedure whose arguments were fixed, and no field a caller drops. */
 static void test_specialized_code(void)
@@ -1680,7 +1814,7 @@ static void test_specialized_code(void)
         sums |= p->code[pc] == OP_SUM;
         calls |= p->code[pc] == OP_CALL;
         doubles |= p->code[pc] == OP_DOUBLES;
-        counts |= p->code[pc] == OP_COUNT_IF || p->code[pc] == OP_COUNT_IFK;
+        counts |= p->code[pc] == OP_COUNT_IF || p->code[pc] == OP_COUNT_IFK || p->code[pc] == OP_ROLL_COUNTK;
     }
     CU_ASSERT(counts);
     CU_ASSERT(!sums);        /* fields b and c are never read */
@@ -1729,6 +1863,55 @@ static void test_specialized_code(void)
     }
     CU_ASSERT(!jumps);
     CU_ASSERT(converts);
+    /* the modifiers of an opposed roll gathered into the table it is read on */
+    Value two[1] = { val_int(2) };
+    sprog = specialize_call(&r.vm, chunk_find_proto(c->prog, "opposed"), two, 1, -1, &sp);
+    CU_ASSERT_FATAL(sprog != NULL);
+    p = sprog->protos[sp];
+    bool adds = false, subs = false;
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
+        adds |= p->code[pc] == OP_ADDK || p->code[pc] == OP_SUBK;
+        subs |= p->code[pc] == OP_SUB;
+    }
+    CU_ASSERT(!adds);
+    CU_ASSERT(subs);
+    /* a record most of whose fields are known is a copy of one made now */
+    Value five[1] = { val_int(5) };
+    sprog = specialize_call(&r.vm, chunk_find_proto(c->prog, "mostly"), five, 1, -1, &sp);
+    CU_ASSERT_FATAL(sprog != NULL);
+    p = sprog->protos[sp];
+    int copies = 0, builds = 0;
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
+        copies += p->code[pc] == OP_RECORDK;
+        builds += p->code[pc] == OP_RECORD;
+    }
+    CU_ASSERT_EQUAL(copies, 2);
+    CU_ASSERT_EQUAL(builds, 0);
+    /* and one that adds 1 before the same work on both sides */
+    Value steps_args[1] = { val_int(8) };
+    sprog = specialize_call(&r.vm, chunk_find_proto(c->prog, "steps"), steps_args, 1, -1, &sp);
+    CU_ASSERT_FATAL(sprog != NULL);
+    p = sprog->protos[sp];
+    jumps = converts = false;
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
+        jumps |= p->code[pc] == OP_JUMP_FALSE || p->code[pc] == OP_JUMP_UNLESS;
+        converts |= p->code[pc] == OP_ADD_IF;
+    }
+    CU_ASSERT(!jumps);
+    CU_ASSERT(converts);
+    /* a quotient of ints by a known int is never made: compared, it is the
+     * dividend compared with a whole number; made whole, an IDIV */
+    Value quot_args[2] = { val_int(3), rat(1, 3) };
+    sprog = specialize_call(&r.vm, chunk_find_proto(c->prog, "quot"), quot_args, 2, -1, &sp);
+    CU_ASSERT_FATAL(sprog != NULL);
+    p = sprog->protos[sp];
+    bool divides = false, whole = false;
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc)) {
+        divides |= p->code[pc] == OP_DIV;
+        whole |= p->code[pc] == OP_IDIV || p->code[pc] == OP_IDIVK;
+    }
+    CU_ASSERT(!divides);
+    CU_ASSERT(whole);
     /* odds inside cannot be followed: the caller runs the original */
     CU_ASSERT_PTR_NULL(specialize_call(&r.vm, chunk_find_proto(c->prog, "asks"), NULL, 0, -1, &sp));
 }
@@ -1801,7 +1984,7 @@ static void test_unknown_expressions(void)
     };
     for (int i = 0; i < 8; i++)
         CU_ASSERT_STRING_EQUAL(c->unknowns[i].what, what[i]);
-    CU_ASSERT(contains(disassembly(c, "h"), "CONST       0     ; ?"));
+    CU_ASSERT(contains(disassembly(c, "h"), "RETURNK     0     ; ?"));
     /* the peephole pass fuses no unknown into an instruction */
     c = must_compile("proc f(n: int) -> int { let u: int = ?\n return n }\n"
                      "proc g() -> int { return f(?) }\n");
@@ -2002,6 +2185,7 @@ void register_tests(void)
         { "prob() claims with parameters and locals", test_claims_with_parameters },
         { "peephole keeps jump targets", test_peephole_keeps_jump_targets },
         { "specialized calls match the original", test_specialized_calls_match },
+        { "record results as codes", test_specialized_codes },
         { "specialized code keeps only what the dice decide", test_specialized_code },
         { "specializing leaves the program it is given alone", test_specialize_leaves_program },
         { "examples via muster_test", test_api_examples },

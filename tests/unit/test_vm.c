@@ -159,6 +159,243 @@ static void test_division_by_zero(void)
     EVAL("rat", "0 / 5", "0");
 }
 
+/* Has the code of proc `name` an instruction `op`? */
+static bool uses_op(const Compiled *c, const char *name, uint8_t op)
+{
+    const Proto *p = c->prog->protos[chunk_find_proto(c->prog, name)];
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc))
+        if (p->code[pc] == op)
+            return true;
+    return false;
+}
+
+/* The result of proc `name` on (a, b), or "error: MESSAGE". */
+static const char *call2(const Compiled *c, const char *name, Value a, Value b)
+{
+    static char out[4][400];
+    static int next;
+    char *buf = out[next++ % 4];
+    Run r;
+    run_seeded(&r, c, 1);
+    Value args[2] = { a, b };
+    if (run_call(&r, name, args, 2) == 0)
+        snprintf(buf, sizeof out[0], "%s", show(&r, r.result));
+    else
+        snprintf(buf, sizeof out[0], "error: %s", r.vm.error);
+    return buf;
+}
+
+static const int64_t quotient_as[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 17, -1, -2, -3, -4, -5, -6, -7,
+                                       -8, -9, -10, -11, -13, -17, INT64_MAX, INT64_MAX - 1, INT64_MIN,
+                                       INT64_MIN + 1, INT64_MIN + 2 };
+static const int64_t quotient_bs[] = { 1, 2, 3, 4, 5, 6, 7, -1, -2, -3, -4, -5, -6, -7, 0, INT64_MAX,
+                                       INT64_MIN, INT64_MIN + 1, 1000000007 };
+
+/* floor, ceil and round of a quotient of ints (IDIV, IDIVK: no rational
+ * made) give what the rational path they stand for gives (DIV, then FLOOR,
+ * CEIL or ROUND): negative operands, the extremes, halves, and the same
+ * errors (division by zero; the overflows of INT64_MIN / -1 and 1 /
+ * INT64_MIN, whose rationals do not fit) at the same place. */
+static void test_integer_quotients(void)
+{
+    const char *(*const whole[])(Value, Value *) = { val_floor, val_ceil, val_round };
+    /* the arithmetic itself, against val_div and the rounding functions */
+    for (int m = 0; m < 3; m++)
+        for (size_t i = 0; i < sizeof quotient_as / sizeof *quotient_as; i++)
+            for (size_t j = 0; j < sizeof quotient_bs / sizeof *quotient_bs; j++) {
+                Value q, want = val_int(0), got = val_int(0);
+                const char *e1 = val_div(val_int(quotient_as[i]), val_int(quotient_bs[j]), &q);
+                if (!e1)
+                    e1 = whole[m](q, &want);
+                const char *e2 = val_idiv(val_int(quotient_as[i]), val_int(quotient_bs[j]), (DivMode)m, &got);
+                CU_ASSERT((e1 == NULL) == (e2 == NULL));
+                if (e1 && e2)
+                    CU_ASSERT_STRING_EQUAL(e1, e2);
+                if (!e1 && !e2) {
+                    CU_ASSERT_EQUAL(got.tag, VAL_INT);
+                    CU_ASSERT_EQUAL(got.as.i, want.as.i);
+                }
+            }
+    /* compiled: fused where the quotient is made whole at once, not where
+     * it is kept in a local first; rational operands take the rational path */
+    char src[2048];
+    snprintf(src, sizeof src,
+             "proc f0(a: int, b: int) -> int { return floor(a / b) }\n"
+             "proc f1(a: int, b: int) -> int { return ceil(a / b) }\n"
+             "proc f2(a: int, b: int) -> int { return round(a / b) }\n"
+             "proc g0(a: int, b: int) -> int { let q = a / b  return floor(q) }\n"
+             "proc g1(a: int, b: int) -> int { let q = a / b  return ceil(q) }\n"
+             "proc g2(a: int, b: int) -> int { let q = a / b  return round(q) }\n"
+             "proc k0(a: int, b: int) -> int { return floor(a / 3) + b }\n"
+             "proc h0(a: int, b: int) -> int { let q = a / 3  return floor(q) + b }\n"
+             "proc r0(a: rat, b: int) -> int { return floor(a / b) }\n"
+             "proc s0(a: rat, b: int) -> int { let q = a / b  return floor(q) }\n"
+             "proc r2(a: rat, b: int) -> int { return round(a / b) }\n"
+             "proc s2(a: rat, b: int) -> int { let q = a / b  return round(q) }\n");
+    Compiled *c = compile_text(src, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT(uses_op(c, "f0", OP_IDIV) && uses_op(c, "f2", OP_IDIV));
+    CU_ASSERT(uses_op(c, "k0", OP_IDIVK) && !uses_op(c, "k0", OP_DIV));
+    CU_ASSERT(uses_op(c, "g0", OP_DIV) && uses_op(c, "g0", OP_FLOOR) && !uses_op(c, "g0", OP_IDIV));
+    for (int m = 0; m < 3; m++) {
+        char f[4], g[4];
+        snprintf(f, sizeof f, "f%d", m);
+        snprintf(g, sizeof g, "g%d", m);
+        for (size_t i = 0; i < sizeof quotient_as / sizeof *quotient_as; i++)
+            for (size_t j = 0; j < sizeof quotient_bs / sizeof *quotient_bs; j++) {
+                Value a = val_int(quotient_as[i]), b = val_int(quotient_bs[j]);
+                CU_ASSERT_STRING_EQUAL(call2(c, f, a, b), call2(c, g, a, b));
+            }
+    }
+    for (size_t i = 0; i < sizeof quotient_as / sizeof *quotient_as; i++)
+        CU_ASSERT_STRING_EQUAL(call2(c, "k0", val_int(quotient_as[i]), val_int(0)),
+                               call2(c, "h0", val_int(quotient_as[i]), val_int(0)));
+    static const int64_t rats[][2] = { { 7, 2 }, { -7, 2 }, { 1, 3 }, { -5, 3 }, { 9, 4 }, { 0, 1 } };
+    for (size_t i = 0; i < sizeof rats / sizeof *rats; i++)
+        for (int64_t b = -4; b <= 4; b++) {
+            Value a = rat(rats[i][0], rats[i][1]);
+            CU_ASSERT_STRING_EQUAL(call2(c, "r0", a, val_int(b)), call2(c, "s0", a, val_int(b)));
+            CU_ASSERT_STRING_EQUAL(call2(c, "r2", a, val_int(b)), call2(c, "s2", a, val_int(b)));
+        }
+    /* by a constant: a dividend of 32 bits and at least 0 is divided by
+     * multiplying by the constant's reciprocal; any other the plain way */
+    static const char *divisors[] = { "1", "2", "3", "6", "7", "10", "1000003", "4294967295", "4294967296" };
+    static const int64_t dividends[] = { 0, 1, 2, 3, 5, 6, 7, 9, 17, 100, 65535, 1000002, 1000003, 2147483647,
+                                         4294967294LL, 4294967295LL, 4294967296LL, 9000000000LL, -1, -7, INT64_MAX };
+    for (size_t d = 0; d < sizeof divisors / sizeof *divisors; d++) {
+        char ksrc[1024];
+        snprintf(ksrc, sizeof ksrc,
+                 "proc kf(a: int, b: int) -> int { return floor(a / %s) + b }\n"
+                 "proc kc(a: int, b: int) -> int { return ceil(a / %s) + b }\n"
+                 "proc kr(a: int, b: int) -> int { return round(a / %s) + b }\n"
+                 "proc uf(a: int, b: int) -> int { let q = a / %s  return floor(q) + b }\n"
+                 "proc uc(a: int, b: int) -> int { let q = a / %s  return ceil(q) + b }\n"
+                 "proc ur(a: int, b: int) -> int { let q = a / %s  return round(q) + b }\n",
+                 divisors[d], divisors[d], divisors[d], divisors[d], divisors[d], divisors[d]);
+        Compiled *k = compile_text(ksrc, NULL, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(k);
+        CU_ASSERT(uses_op(k, "kf", OP_IDIVK) && uses_op(k, "kr", OP_IDIVK));
+        for (size_t i = 0; i < sizeof dividends / sizeof *dividends; i++) {
+            Value a = val_int(dividends[i]), zero = val_int(0);
+            CU_ASSERT_STRING_EQUAL(call2(k, "kf", a, zero), call2(k, "uf", a, zero));
+            CU_ASSERT_STRING_EQUAL(call2(k, "kc", a, zero), call2(k, "uc", a, zero));
+            CU_ASSERT_STRING_EQUAL(call2(k, "kr", a, zero), call2(k, "ur", a, zero));
+        }
+    }
+    CU_ASSERT_STRING_EQUAL(call2(c, "f0", val_int(-7), val_int(2)), "-4");
+    CU_ASSERT_STRING_EQUAL(call2(c, "f1", val_int(-7), val_int(2)), "-3");
+    CU_ASSERT_STRING_EQUAL(call2(c, "f2", val_int(-7), val_int(2)), "-4");
+    CU_ASSERT_STRING_EQUAL(call2(c, "f0", val_int(7), val_int(-2)), "-4");
+    CU_ASSERT_STRING_EQUAL(call2(c, "f2", val_int(5), val_int(-2)), "-3");
+    CU_ASSERT_STRING_EQUAL(call2(c, "f0", val_int(7), val_int(0)), "error: division by zero");
+    CU_ASSERT_STRING_EQUAL(call2(c, "f1", val_int(INT64_MIN), val_int(-1)), "error: integer overflow");
+    CU_ASSERT_STRING_EQUAL(call2(c, "r0", rat(7, 2), val_int(0)), "error: division by zero");
+    /* the error points at the `/`, as the division's does */
+    const char *at = "proc f(a: int, b: int) -> int {\n  return 1 + floor(a / b)\n}\n";
+    Run r;
+    Value args[2] = { val_int(3), val_int(0) };
+    CU_ASSERT_EQUAL(run_text(&r, at, "f", args, 2, NULL), -1);
+    CU_ASSERT_STRING_EQUAL(r.vm.error, "division by zero");
+    CU_ASSERT_EQUAL(r.vm.error_offset, (uint32_t)(strstr(at, "/ b") - at));
+}
+
+/* Products and remainders of ints, worked inline by the VM, agree with
+ * val_mul and val_mod, overflow and division by zero included. */
+static void test_products_and_remainders(void)
+{
+    Compiled *c = compile_text("proc m(a: int, b: int) -> int { return a * b }\n"
+                               "proc mk(a: int, b: int) -> int { return a * 3 + b }\n"
+                               "proc md(a: int, b: int) -> int { return a % b }\n"
+                               "proc mq(a: rat, b: int) -> rat { return a * b }\n", NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT(uses_op(c, "mk", OP_MULK));
+    for (size_t i = 0; i < sizeof quotient_as / sizeof *quotient_as; i++)
+        for (size_t j = 0; j < sizeof quotient_bs / sizeof *quotient_bs; j++) {
+            Value a = val_int(quotient_as[i]), b = val_int(quotient_bs[j]), want;
+            char text[400];
+            const char *e = val_mul(a, b, &want);
+            snprintf(text, sizeof text, e ? "error: %s" : "%s", e ? e : show_value(want));
+            CU_ASSERT_STRING_EQUAL(call2(c, "m", a, b), text);
+            e = val_mod(a, b, &want);
+            snprintf(text, sizeof text, e ? "error: %s" : "%s", e ? e : show_value(want));
+            CU_ASSERT_STRING_EQUAL(call2(c, "md", a, b), text);
+            e = val_mul(a, val_int(3), &want);
+            if (!e)
+                e = val_add(want, val_int(0), &want);
+            snprintf(text, sizeof text, e ? "error: %s" : "%s", e ? e : show_value(want));
+            CU_ASSERT_STRING_EQUAL(call2(c, "mk", a, val_int(0)), text);
+        }
+    CU_ASSERT_STRING_EQUAL(call2(c, "mq", rat(3, 4), val_int(2)), "3/2");
+    CU_ASSERT_STRING_EQUAL(call2(c, "mq", rat(3, 4), val_int(-4)), "-3");
+    CU_ASSERT_STRING_EQUAL(call2(c, "m", val_int(INT64_MIN), val_int(-1)), "error: integer overflow");
+}
+
+/* count(roll n dS cmp k) as ROLL_COUNTK, the dice counted as they are
+ * drawn, gives what the pool and its count give, on the same dice, for
+ * every comparison and for k below, within and above the faces; with
+ * scripted dice (no generator to draw from) it takes the pool's path. */
+static void test_roll_count(void)
+{
+    static const char *ops[] = { "==", "!=", "<", "<=", ">", ">=" };
+    for (int o = 0; o < 6; o++) {
+        char src[512];
+        snprintf(src, sizeof src,
+                 "proc fused(k: int) -> int { return count(roll 7d6 %s k) }\n"
+                 "proc fused3(k: int) -> int { return count(roll 7d6 %s 3) + k }\n"
+                 "proc apart(k: int) -> int { let p = roll 7d6  return count(p %s k) }\n",
+                 ops[o], ops[o], ops[o]);
+        Compiled *c = compile_text(src, NULL, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        CU_ASSERT(uses_op(c, "fused3", OP_ROLL_COUNTK) && !uses_op(c, "apart", OP_ROLL_COUNTK));
+        for (int64_t k = -1; k <= 8; k++) {
+            Run a, b;
+            run_seeded(&a, c, 40 + (uint64_t)k);
+            run_seeded(&b, c, 40 + (uint64_t)k);
+            Value arg = val_int(k);
+            for (int t = 0; t < 50; t++) {
+                CU_ASSERT_EQUAL_FATAL(run_call(&a, "fused", &arg, 1), 0);
+                CU_ASSERT_EQUAL_FATAL(run_call(&b, "apart", &arg, 1), 0);
+                CU_ASSERT_EQUAL(a.result.as.i, b.result.as.i);
+            }
+            CU_ASSERT_EQUAL(rng_next(&a.rng.rng), rng_next(&b.rng.rng));   /* the same dice drawn */
+        }
+        Run r;
+        Value zero = val_int(0);
+        CU_ASSERT_EQUAL(run_text(&r, src, "fused3", &zero, 1, "1,2,3,4,5,6,3"), 0);
+        static const int64_t want[] = { 2, 5, 2, 4, 3, 5 };
+        CU_ASSERT_EQUAL(r.result.as.i, want[o]);
+    }
+    /* a roll that cannot be made fails as the pool's does, at the roll */
+    const char *bad = "proc f() -> int {\n  return 1 + count(roll 2000000d6 >= 4)\n}\n";
+    Run r;
+    CU_ASSERT_EQUAL(run_text(&r, bad, "f", NULL, 0, NULL), -1);
+    CU_ASSERT(contains(r.vm.error, "over the limit"));
+    CU_ASSERT_EQUAL(r.vm.error_offset, (uint32_t)(strstr(bad, "roll 2000000d6") - bad));
+}
+
+/* A test of two values and its branch (JUMP_CMP) agrees with the test's
+ * value, for each comparison, on ints, rationals and both mixed. */
+static void test_compare_and_branch(void)
+{
+    static const char *ops[] = { "==", "!=", "<", "<=", ">", ">=" };
+    static const int64_t nums[][2] = { { 1, 1 }, { 2, 1 }, { 3, 1 }, { 5, 2 }, { -1, 2 }, { 4, 2 } };
+    for (int o = 0; o < 6; o++) {
+        char src[512];
+        snprintf(src, sizeof src,
+                 "proc branch(a: rat, b: rat) -> int { if a %s b { return 1 } return 0 }\n"
+                 "proc test(a: rat, b: rat) -> bool { return a %s b }\n", ops[o], ops[o]);
+        Compiled *c = compile_text(src, NULL, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+        CU_ASSERT(uses_op(c, "branch", OP_JUMP_CMP));
+        for (size_t i = 0; i < sizeof nums / sizeof *nums; i++)
+            for (size_t j = 0; j < sizeof nums / sizeof *nums; j++) {
+                Value a = nums[i][1] == 1 ? val_int(nums[i][0]) : rat(nums[i][0], nums[i][1]);
+                Value b = nums[j][1] == 1 ? val_int(nums[j][0]) : rat(nums[j][0], nums[j][1]);
+                CU_ASSERT_STRING_EQUAL(call2(c, "branch", a, b), strcmp(call2(c, "test", a, b), "true") ? "0" : "1");
+            }
+    }
+}
+
 static void test_strings_and_bools(void)
 {
     EVAL("str", "\"hit\" + \"s\"", "\"hits\"");
@@ -1360,8 +1597,9 @@ static void test_pool_filters_match_brute_force(void)
 }
 
 /* vm_call_many runs a procedure of no parameters over and over with one
- * entry into the interpreter: the same results as one call at a time, a
- * stop after a pool, and the number of runs done when one fails. */
+ * entry into the interpreter: the same results as one call at a time, pool
+ * results held in the arena until half of it is used, and the number of
+ * runs done when one fails. */
 static void test_call_many(void)
 {
     Compiled *c = compile_text("proc two() -> int {\n"
@@ -1391,10 +1629,29 @@ static void test_call_many(void)
         CU_ASSERT_EQUAL_FATAL(vm_call(&one.vm, two, NULL, 0, &r), 0);
         CU_ASSERT_EQUAL(r.as.i, results[i].as.i);
     }
-    /* a pool lives in the arena the next run resets: one at a time */
-    CU_ASSERT_EQUAL(vm_call_many(&many.vm, chunk_find_proto(c->prog, "dice"), 10, results, &done, &unknown), 0);
-    CU_ASSERT_EQUAL(done, 1);
-    CU_ASSERT_EQUAL(results[0].tag, VAL_POOL);
+    /* a pool lives in the arena: the runs after it allocate above it until
+     * half the arena is used, then the call returns, every pool intact */
+    {
+        Run p1, pn;
+        run_seeded(&p1, c, 22);
+        run_seeded(&pn, c, 22);
+        Arena b1 = { 0 }, bn = { 0 };
+        p1.vm.scratch = &b1;
+        pn.vm.scratch = &bn;
+        int dice = chunk_find_proto(c->prog, "dice");
+        Value *pools = mem_alloc(sizeof(Value) * 100000);
+        uint64_t got = 0;
+        CU_ASSERT_EQUAL(vm_call_many(&pn.vm, dice, 100000, pools, &got, &unknown), 0);
+        CU_ASSERT(got > 10 && got < 100000);
+        CU_ASSERT(bn.used <= bn.size);
+        for (uint64_t k = 0; k < got; k++) {
+            Value r;
+            arena_reset(&b1);
+            CU_ASSERT_EQUAL_FATAL(vm_call(&p1.vm, dice, NULL, 0, &r), 0);
+            CU_ASSERT_EQUAL_FATAL(pools[k].tag, VAL_POOL);
+            CU_ASSERT_EQUAL(val_order(pools[k], r), 0);
+        }
+    }
     /* a failing run: the ones before it are done */
     int gappy = chunk_find_proto(c->prog, "gappy");
     int fails = 0;
@@ -1508,12 +1765,16 @@ static void test_direct_table_index(void)
             CU_ASSERT_EQUAL(chunk_dim_find(&t.dim[0], k), chunk_dim_find(&plain, k));
         CU_ASSERT_EQUAL(chunk_dim_find(&t.dim[0], INT64_MIN), chunk_dim_find(&plain, INT64_MIN));
         CU_ASSERT_EQUAL(chunk_dim_find(&t.dim[0], INT64_MAX), chunk_dim_find(&plain, INT64_MAX));
-        /* and the cells by key: the row's cell where it has a value, else none */
+        /* and the cells by key: the row's cell where it has a value, else
+         * none (a '?' too); below and above the span likewise */
         if (t.fast)
-            for (int64_t k = t.fast_lo; k < t.fast_lo + t.fast_n; k++) {
+            for (int64_t k = t.fast_lo - 3; k < t.fast_lo + t.fast_n + 3; k++) {
                 int row = chunk_dim_find(&plain, k);
-                const Value *want = row >= 0 && t.kinds[row] == CELL_VALUE ? &t.cells[row] : NULL;
-                CU_ASSERT_PTR_EQUAL(t.fast[k - t.fast_lo], want);
+                const Value *want = row < 0 ? NULL : t.kinds[row] == CELL_VALUE ? &t.cells[row]
+                                  : NULL;
+                const Value *got = k < t.fast_lo ? t.fast[-1] : k >= t.fast_lo + t.fast_n ? t.fast[t.fast_n]
+                                 : t.fast[k - t.fast_lo];
+                CU_ASSERT_PTR_EQUAL(got, want);
             }
     }
 }
@@ -1751,7 +2012,7 @@ static void test_opcodes_classified(void)
         /* what rolls dice is never remembered nor worked out ahead */
         ok &= !(e & OPF_DICE) || (e & OPF_IMPURE);
         ok &= !(e & OPF_MOVES) || !(e & (OPF_DICE | OPF_IMPURE | OPF_FAILS));
-        ok &= in->operand_bytes >= 0 && in->operand_bytes <= 5;
+        ok &= in->operand_bytes >= 0 && in->operand_bytes <= 7;
         /* a jump has its u16 offset among its operands */
         ok &= in->jump_at == OP_NOJUMP || (in->jump_at >= 0 && in->jump_at + 2 <= in->operand_bytes);
         /* a VALUE pushes its one result and does nothing else */
@@ -1763,7 +2024,7 @@ static void test_opcodes_classified(void)
         /* a count given as VARIES is worked out from the operands */
         uint8_t insn[8] = { (uint8_t)op, 0, 0, 3, 0, 0, 0, 0 };
         if (in->pops == OP_VARIES)
-            ok &= chunk_insn_pops(prog, insn) == (op == OP_TABLE ? 2 : 3);
+            ok &= chunk_insn_pops(prog, insn) == (op == OP_TABLE || op == OP_RECORDK ? 2 : 3);   /* (RECORDK: mask 3) */
         if (in->pushes == OP_VARIES) {
             insn[2] = 4;
             ok &= chunk_insn_pushes(prog, insn) == 4;
@@ -1834,6 +2095,10 @@ void register_tests(void)
         { "modulo", test_modulo },
         { "overflow is an error", test_overflow },
         { "division by zero", test_division_by_zero },
+        { "quotients of ints made whole", test_integer_quotients },
+        { "products and remainders of ints", test_products_and_remainders },
+        { "counting dice as they are drawn", test_roll_count },
+        { "a test of two values and its branch", test_compare_and_branch },
         { "strings and bools", test_strings_and_bools },
         { NULL, NULL },
     };

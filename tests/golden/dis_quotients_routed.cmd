@@ -1,0 +1,1 @@
+dis dis_quotients.muster routed n=6

@@ -1,0 +1,1 @@
+dis records_simulated.muster volley n=3
