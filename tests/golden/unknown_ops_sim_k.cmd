@@ -1,0 +1,1 @@
+prob unknown_ops.muster k --trials 6000 --seed 3

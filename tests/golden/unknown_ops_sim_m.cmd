@@ -1,0 +1,1 @@
+prob unknown_ops.muster m --trials 6000 --seed 3
