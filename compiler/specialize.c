@@ -1387,23 +1387,43 @@ static void compact(Proto *p, const bool *keep)
 
 static bool ends_path(uint8_t op) { return op_is(op, OPF_ENDS); }
 
-/* The kept instructions of one side of a branch, from instruction index i:
- * up to the end of its path (a RETURN or REROLL), or up to byte `stop`.
- * Returns how many, or -1 if the side branches again. */
-static int side(const Proto *p, const int *starts, int ninsn, const bool *keep, int i, int stop, int *out)
+/* The kept instructions of a subtree of the residual code, which is a
+ * tree: a branch's fall-through side, up to the branch's target, then its
+ * jumped-to side.  From instruction index i up to byte `stop`, or with
+ * stop < 0 to the end of its paths (an end of a path with no jumped-to
+ * side still ahead).  Returns how many, or -1 if it holds a jump other
+ * than a JUMP_FALSE; *branches says whether it holds one. */
+static int subtree(const Proto *p, const int *starts, int ninsn, const bool *keep, int i, int stop, int *out,
+                   bool *branches)
 {
-    int n = 0;
+    int n = 0, ahead = -1;   /* the furthest jump target seen */
+    *branches = false;
     for (; i < ninsn && (stop < 0 || starts[i] < stop); i++) {
         int pc = starts[i];
         if (!keep[pc])
             continue;
-        if (chunk_is_jump(p->code[pc]))
-            return -1;
+        uint8_t op = p->code[pc];
+        if (chunk_is_jump(op)) {
+            if (op != OP_JUMP_FALSE)
+                return -1;
+            *branches = true;
+            int t = chunk_jump_target(p->code, pc);
+            ahead = t > ahead ? t : ahead;
+        }
         out[n++] = pc;
-        if (ends_path(p->code[pc]))
+        if (ends_path(op) && stop < 0 && ahead <= pc)
             break;
     }
     return n;
+}
+
+/* The index in side[0..n) of the first instruction at or after byte pc. */
+static int index_at(const int *side, int n, int pc)
+{
+    int k = 0;
+    while (k < n && side[k] < pc)
+        k++;
+    return k;
 }
 
 /* A branch that adds k or nothing: "LOAD c, JUMP_FALSE, (LOAD x, CONST k,
@@ -1578,15 +1598,19 @@ static void tidy(Spec *S)
             if (prev < 0 || p->code[starts[prev]] != OP_LOAD || S->temp_unknown[p->code[starts[prev] + 1]])
                 continue;   /* (a test that may be a '?' stops the run: it stays) */
             int target = chunk_jump_target(p->code, pc);
-            int nf = side(p, starts, ninsn, keep, i + 1, target, fa);
+            bool fbranches, jbranches;
+            int nf = subtree(p, starts, ninsn, keep, i + 1, target, fa, &fbranches);
             int j = i + 1;
             while (j < ninsn && starts[j] < target)
                 j++;
-            int nj = side(p, starts, ninsn, keep, j, -1, ja);
+            int nj = subtree(p, starts, ninsn, keep, j, -1, ja, &jbranches);
             if (nf <= 0 || nj <= 0 || !ends_path(p->code[fa[nf - 1]]) || !ends_path(p->code[ja[nj - 1]]))
                 continue;
             /* the same instructions, up to the names of the temps each side
-             * makes for itself (every temp is stored once) */
+             * makes for itself (every temp is stored once), and the same
+             * branches within them (a test whose sides end alike at last,
+             * as one whose result nobody reads: an opposed roll's natural
+             * winner when only the panic hits are asked for) */
             bool same = nf == nj;
             int rename[SPEC_MAX_TEMPS + 1];
             for (int t = 0; t <= SPEC_MAX_TEMPS; t++)
@@ -1600,12 +1624,16 @@ static void tidy(Spec *S)
                     rename[a[1]] = b[1];
                 else if (a[0] == OP_LOAD)
                     same = rename[a[1]] >= 0 ? rename[a[1]] == b[1] : a[1] == b[1];
+                else if (a[0] == OP_JUMP_FALSE)
+                    same = index_at(fa, nf, chunk_jump_target(p->code, fa[k]))
+                        == index_at(ja, nj, chunk_jump_target(p->code, ja[k]));
                 else
                     same = memcmp(a, b, (size_t)l) == 0;
             }
             if (!same) {
-                changed |= add_if(S, p, starts, keep, dead, uses, prev, i, target, fa, nf, ja, nj)
-                        || add_if_before(S, p, keep, dead, uses, starts[prev], pc, fa, nf, ja, nj);
+                if (!fbranches && !jbranches)
+                    changed |= add_if(S, p, starts, keep, dead, uses, prev, i, target, fa, nf, ja, nj)
+                            || add_if_before(S, p, keep, dead, uses, starts[prev], pc, fa, nf, ja, nj);
                 continue;
             }
             DROP(starts[prev]);
