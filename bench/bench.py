@@ -168,6 +168,96 @@ def check(counts, ref):
     return worst
 
 
+# ---- exact odds at scale, checked against independent computations ----
+
+def sums_of(n, sides):
+    """The ways of each total of n dice of `sides` faces, as a list from the
+    total n: each die added by a sliding window over the previous counts."""
+    ways = [1]
+    for _ in range(n):
+        nxt, window = [], 0
+        for s in range(len(ways) + sides - 1):
+            window += ways[s] if s < len(ways) else 0
+            window -= ways[s - sides] if s - sides >= 0 else 0
+            nxt.append(window)
+        ways = nxt
+    return ways
+
+
+def exact_sum(n, sides):
+    total = sides ** n
+    return {str(n + i): Fraction(w, total) for i, w in enumerate(sums_of(n, sides)) if w}
+
+
+def exact_highest_sum(keep, n, sides):
+    """The total of the highest `keep` of n dice, by the faces from the top:
+    how many dice show each face (a binomial choice of the dice left), with
+    the state (dice left, dice kept, their total)."""
+    states = {(n, 0, 0): 1}
+    for face in range(sides, 0, -1):
+        nxt = {}
+        for (left, kept, total), ways in states.items():
+            counts = [left] if face == 1 else range(left + 1)
+            for k in counts:
+                taken = min(k, keep - kept)
+                st = (left - k, kept + taken, total + taken * face)
+                nxt[st] = nxt.get(st, 0) + ways * math.comb(left, k)
+        states = nxt
+    out = {}
+    for (_, _, total), ways in states.items():
+        out[str(total)] = out.get(str(total), 0) + Fraction(ways, sides ** n)
+    return out
+
+
+def exact_opposed(n, sides, at_least):
+    """count(roll n dS >= t) - count(roll n dS >= t): two binomials."""
+    hit = sides - at_least + 1
+    b = [Fraction(math.comb(n, k) * hit ** k * (sides - hit) ** (n - k), sides ** n) for k in range(n + 1)]
+    out = {}
+    for i, pi in enumerate(b):
+        for j, pj in enumerate(b):
+            out[str(i - j)] = out.get(str(i - j), 0) + pi * pj
+    return out
+
+
+def exact_at_scale(muster):
+    """Exact distributions of large pools (muster prob -e, wall time incl.
+    process start, best of REPEAT), each checked outcome by outcome against
+    an independent exact computation, with the target and, where it can
+    answer in time, dicelab -c (which works in floating point)."""
+    cases = [("sum(roll 60d6)", lambda: exact_sum(60, 6), 0.020, "sum 60#d6"),
+             ("sum(highest(3, roll 60d6))", lambda: exact_highest_sum(3, 60, 6), 0.020, "sum (high 3 60#d6)"),
+             ("sum(roll 500d6)", lambda: exact_sum(500, 6), 1.0, "sum 500#d6"),
+             ("count(roll 40d10 >= 7) - count(roll 40d10 >= 7)", lambda: exact_opposed(40, 10, 7), 0.020,
+              "(count >=7 40#d10) - (count >=7 40#d10)")]
+    failures = []
+    print(f"exact odds at scale (muster prob -e, wall time incl. process start; best of {REPEAT}, and the spread)")
+    for expr, reference, target, dl in cases:
+        times = []
+        for _ in range(REPEAT):
+            r, dt = timed([muster, "prob", "-e", expr, "--json"])
+            times.append(dt)
+        j = json.loads(r.stdout)
+        got = {key(o["value"]): Fraction(o["p"]) for o in j["outcomes"]}
+        want = reference()
+        agrees = j["exact"] and got == want
+        if not agrees:
+            failures.append(f"{expr}: muster's exact odds differ from the independent computation")
+        best, worst = min(times), max(times)
+        met = "met" if best < target else "missed"
+        with open(os.path.join(os.environ.get("TMPDIR", "/tmp"), "muster-bench.dl"), "w") as f:
+            f.write(dl + "\n")
+        try:
+            _, ddt = timed(["dicelab", "-c", "-f", f.name], timeout=min(DICELAB_TIMEOUT, 20))
+            dtxt = f"dicelab -c {ddt * 1e3:8.1f} ms"
+        except subprocess.TimeoutExpired:
+            dtxt = f"dicelab -c >{min(DICELAB_TIMEOUT, 20)} s (timeout)"
+        print(f"  {expr:48} {best * 1e3:7.1f} ms (to {worst * 1e3:6.1f})  target < {target * 1e3:4.0f} ms "
+              f"({met})  {len(got):5} outcomes {'agree' if agrees else 'DISAGREE'}   {dtxt}")
+    print()
+    return failures
+
+
 def main():
     muster, cbin = sys.argv[1], sys.argv[2]
     failures = []
@@ -266,6 +356,8 @@ def main():
             msg = (r.stderr.strip() or "answered by simulation, not exact").splitlines()
             print(f"  {label:30} not exact by default ({best * 1e3:.1f} ms): {msg[0]}")
     print()
+
+    failures += exact_at_scale(muster)
 
     if failures:
         print("DISAGREEMENTS:\n  " + "\n  ".join(failures))
