@@ -4,13 +4,15 @@
  * For each seed it generates a small, valid muster script (enums, ladders and
  * outcomes, a choice, a table with cells the text does not give, bands, a
  * modifier list, a record with a default that rolls, procedures with
- * parameters and defaults that roll, calls between them, pools, rerolls,
- * prob() claims, and '?' written for a value that is kept, passed on or
- * returned, a record's field most often), keeps its own
- * syntax tree of it, and works out the exact distribution of the first
- * procedure's result by the simplest method there is: running its own
- * interpreter once for every sequence of faces the dice can show, one die at
- * a time, with exact rational weights (GMP).  A value the text does not give
+ * parameters and defaults that roll, calls between them, procedures that
+ * call themselves with a smaller count down to a base case, pools (now and
+ * then of up to 12 dice), rerolls, prob() claims, and '?' written for a
+ * value that is kept, passed on or returned, a record's field most often),
+ * keeps its own syntax tree of it, and works out the exact distribution of
+ * the first procedure's result by the simplest method there is: running its
+ * own interpreter once for every sequence of faces the dice can show, one
+ * die at a time (a pool of 4 or more dice as one choice of its multisets,
+ * weighed by the ways its dice show it), with exact rational weights (GMP).  A value the text does not give
  * (a '?' cell or field, or a '?' written as a value) is carried as such and
  * makes the run "not given" only where its value is needed, or when the
  * result asked about (the field, with --field) holds one.  A `reroll` is conditioning: a
@@ -435,6 +437,55 @@ static int64_t roll_die(int64_t sides)
     return f + 1;
 }
 
+/* A pool of n dice of `sides` faces as one choice: one of its multisets (as
+ * counts per face, in the order next_multiset lists them), weighed by the
+ * ways its dice can show it, n! / (c1! c2! ...) / sides^n.  Faces sorted. */
+static int next_multiset(int *c, int sides)
+{
+    int j = sides - 2;
+    while (j >= 0 && c[j] == 0)
+        j--;
+    if (j < 0)
+        return 0;
+    c[j]--;
+    int last = c[sides - 1];
+    c[sides - 1] = 0;
+    c[j + 1] = last + 1;
+    return 1;
+}
+
+static void roll_multiset(int n, int sides, int64_t *faces)
+{
+    if (sides < 1 || sides > 64 || n > 16) bail(END_REJECT);
+    int c[64] = { 0 };
+    c[0] = n;
+    long m = 1;   /* how many multisets: C(n + sides - 1, n) */
+    for (int i = 1; i <= n; i++)
+        m = m * (sides - 1 + i) / i;
+    if (m > 4000) bail(END_REJECT);
+    int k = choose((int)m);
+    for (int i = 0; i < k; i++)
+        next_multiset(c, sides);
+    mpz_t ways, t;
+    mpz_inits(ways, t, NULL);
+    mpz_fac_ui(ways, (unsigned long)n);
+    int at = 0;
+    for (int f = 0; f < sides; f++) {
+        mpz_fac_ui(t, (unsigned long)c[f]);
+        mpz_divexact(ways, ways, t);
+        for (int i = 0; i < c[f]; i++)
+            faces[at++] = f + 1;
+    }
+    mpq_t w;
+    mpq_init(w);
+    mpz_set(mpq_numref(w), ways);
+    mpz_ui_pow_ui(mpq_denref(w), (unsigned long)sides, (unsigned long)n);
+    mpq_canonicalize(w);
+    mpq_mul(cur->w, cur->w, w);
+    mpq_clear(w);
+    mpz_clears(ways, t, NULL);
+}
+
 typedef struct { Value *slots; } Frame;
 
 static Value eval(Expr *e, Frame *f);
@@ -689,9 +740,13 @@ static Value eval(Expr *e, Frame *f)
         b = e->b ? eval(e->b, f) : vint(e->k);
         need(a);
         need(b);
-        if (a.n < 0 || a.n > 8) bail(END_REJECT);
+        if (a.n < 0 || a.n > 16) bail(END_REJECT);
         int64_t sides = b.n;
         Value *p = pool_new((int)a.n);
+        if (a.n >= 4) {
+            roll_multiset((int)a.n, (int)sides, p->faces);
+            return *p;
+        }
         for (int i = 0; i < p->np; i++) p->faces[i] = roll_die(sides);
         qsort(p->faces, p->np, sizeof(int64_t), cmp_i64);
         return *p;
@@ -933,6 +988,15 @@ static Expr *gen_pool(int depth, Scope *sc, int nonempty)
     }
     dice_sites++;
     Expr *e = mk(E_ROLLN, TY(T_POOL, 0));
+    if (chance(15)) {
+        /* a bigger pool, counted as multisets by the brute force, where
+         * muster works some questions out face by face */
+        static const int BIG[][2] = { { 4, 6 }, { 5, 6 }, { 6, 4 }, { 8, 3 }, { 10, 2 }, { 12, 2 }, { 7, 3 }, { 5, 8 } };
+        int b = rnd(8);
+        e->k = BIG[b][1];
+        e->a = mknum(BIG[b][0]);
+        return e;
+    }
     e->k = SIDES[rnd(7)];
     if (depth > 0 && chance(25)) {
         Expr *c = mk(E_CLAMP, TY(T_INT, 0));
@@ -1158,8 +1222,49 @@ static void gen_proc(int pi)
     p->rerolls = 0;
     Scope sc = { .n = 0, .proc = pi };
     for (int i = 0; i < p->nparams; i++) { sc.v[sc.n].slot = i; sc.v[sc.n].ty = p->params[i].ty; sc.n++; }
-    Stmt **body = alloc(sizeof(Stmt *) * 12);
+    Stmt **body = alloc(sizeof(Stmt *) * 14);
     int n = 0;
+    int down = -1, self = -1;
+    for (int i = 0; i < p->nparams && down < 0; i++)
+        if (p->params[i].ty.kind == T_INT) down = i;
+    if (down >= 0 && chance(25)) {
+        /* fought to a finish: a call of itself with a smaller count (by 1,
+         * or by a die), down to a base case; muster works such a procedure
+         * out once per set of arguments */
+        Expr *count = mk(E_VAR, TY(T_INT, 0));
+        count->k = down;
+        Stmt *base = mkstmt(S_IF);
+        base->e = mk2(E_CMP, TY(T_BOOL, 0), count, mknum(range(0, 1)));
+        base->e->k = C_LE;
+        base->then = alloc(sizeof(Stmt *));
+        base->then[0] = mkstmt(S_RETURN);
+        base->then[0]->e = gen_passed(p->ret, 1, &sc, 5);
+        base->nthen = 1;
+        body[n++] = base;
+        Stmt *s = mkstmt(S_LET);
+        s->e = mk(E_CALL, p->ret);
+        s->e->k = pi;
+        s->e->nargs = s->e->npositional = p->nparams;
+        s->e->args = alloc(sizeof(Expr *) * (size_t)p->nparams);
+        s->e->order = alloc(sizeof(int) * (size_t)p->nparams);
+        for (int i = 0; i < p->nparams; i++) {
+            s->e->order[i] = i;
+            if (i != down) {
+                s->e->args[i] = gen_passed(p->params[i].ty, 1, &sc, 3);
+                continue;
+            }
+            Expr *step = mknum(1);
+            if (chance(50)) {
+                step = mk(E_ROLL1, TY(T_INT, 0));
+                step->k = 2;
+            }
+            s->e->args[i] = mk2(E_SUB, TY(T_INT, 0), count, step);
+        }
+        s->slot = self = p->nslots;
+        p->slot_ty[p->nslots++] = p->ret;
+        body[n++] = s;
+        sc.v[sc.n].slot = s->slot; sc.v[sc.n].ty = p->ret; sc.n++;
+    }
     if (pi + 1 < P->nprocs && chance(60)) {
         /* a call of a later procedure, kept in a local for what follows */
         int j = range(pi + 1, P->nprocs - 1);
@@ -1241,6 +1346,11 @@ static void gen_proc(int pi)
     Expr *used = var_of(TY(T_INT, 0), &sc);
     if (p->ret.kind == T_INT && used && r->e->op != E_UNK && chance(50))
         r->e = mk2(E_ADD, p->ret, r->e, used);   /* results that depend on the arguments and locals */
+    if (self >= 0 && p->ret.kind == T_INT && r->e->op != E_UNK && chance(70)) {
+        Expr *rest = mk(E_VAR, p->ret);           /* ... and on the rest of the fight */
+        rest->k = self;
+        r->e = mk2(E_ADD, p->ret, r->e, rest);
+    }
     body[n++] = r;
     p->body = body;
     p->nbody = n;
