@@ -123,6 +123,10 @@ static bool known_value(const AVal *a)
  * is then left for run time, where it fails in its place). */
 static bool eval_insn(Spec *S, const uint8_t *insn, int len, const Value *in, int n, Value *out)
 {
+    /* (once the specialization has failed, what stands for a value may not
+     * be of its type: the machine, which trusts types, is not run on it) */
+    if (S->failed)
+        return false;
     Proto *q = S->prog->protos[S->scratch];
     q->len = 0;
     q->nconsts = 0;

@@ -1,0 +1,1 @@
+prob spec_out_of_temps.muster f0 --trials 2000 --seed 1
