@@ -109,21 +109,19 @@ static void index_dim(TableDim *d)
     d->direct = direct;
 }
 
-/* Where the VM's first look finds the cell of row `row`, for the one key
- * `key` (or, `key` NULL, for every key below or above the span).  A '?'
- * cell gives the unknown the general lookup would make, which names its
- * key (as the rules looked it up: Table.key_shift), so it is made here
- * once for a slot of one key, and left to the general lookup at the ends. */
-static const Value *fast_cell(const Table *t, int row, const int64_t *key)
+/* Where the VM's first look finds the cell of row `row`.  A '?' cell is
+ * its unknown with no key yet (val_unknown(site, 0)): the VM puts in the
+ * key it looked up, which the unknown names in its message. */
+static const Value *fast_cell(const Table *t, int row)
 {
     if (row < 0)
         return NULL;
     if (t->kinds[row] == CELL_VALUE)
         return &t->cells[row];
-    if (t->kinds[row] != CELL_UNKNOWN || !key || !t->unknown_site)
+    if (t->kinds[row] != CELL_UNKNOWN || !t->unknown_site)
         return NULL;
     Value *u = mem_alloc_atomic(sizeof *u);
-    *u = val_unknown(t->unknown_site[row], *key + t->key_shift);
+    *u = val_unknown(t->unknown_site[row], 0);
     return u;
 }
 
@@ -147,12 +145,10 @@ static void index_cells(Table *t)
     }
     const Value **block = mem_alloc(sizeof(Value *) * (size_t)(n + 2));
     const Value **fast = block + 1;
-    for (int i = 0; i < n; i++) {
-        int64_t key = lo + i;
-        fast[i] = fast_cell(t, d->mode == KEYS_INDEX ? d->index[i] : d->direct[i], &key);
-    }
-    fast[-1] = d->mode == KEYS_INDEX ? NULL : fast_cell(t, d->below, NULL);
-    fast[n] = d->mode == KEYS_INDEX ? NULL : fast_cell(t, d->above, NULL);
+    for (int i = 0; i < n; i++)
+        fast[i] = fast_cell(t, d->mode == KEYS_INDEX ? d->index[i] : d->direct[i]);
+    fast[-1] = d->mode == KEYS_INDEX ? NULL : fast_cell(t, d->below);
+    fast[n] = d->mode == KEYS_INDEX ? NULL : fast_cell(t, d->above);
     t->fast_lo = lo;
     t->fast_n = n;
     t->fast_block = block;

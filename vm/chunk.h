@@ -87,9 +87,10 @@ typedef struct Table {
     /* One key over a small span (chunk_add_table): fast[i] is the cell
      * that key fast_lo + i selects, for i in [0, fast_n); fast[-1] that of
      * every key below the span and fast[fast_n] that of every key above it
-     * (an open-ended band, "8.. => destroyed").  A cell is NULL where
-     * there is no value given (a '?', a '-', no row).  fast is NULL if the
-     * table has none of this; fast_block is the array, from fast[-1]. */
+     * (an open-ended band, "8.. => destroyed").  A '?' cell is its
+     * unknown with the key left 0, for the VM to fill in; a cell is NULL
+     * where there is no value (a '-', no row).  fast is NULL if the table
+     * has none of this; fast_block is the array, from fast[-1]. */
     const Value **fast;
     int64_t fast_lo;
     int fast_n;

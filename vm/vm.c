@@ -337,11 +337,6 @@ void vm_unknown_text(const Program *prog, Value u, char *buf, size_t len)
              k0, t->ndims == 2 ? ", " : "", k1);
 }
 
-uint32_t vm_unknown_offset(const Program *prog, Value u)
-{
-    return prog->unknowns[u.enum_id].offset;
-}
-
 /* The run stops on unknown u: its message (or, for an owner that only
  * counts such runs, a short one), pointing at the '?'. */
 static void set_unknown_error(Vm *vm, Value u)
@@ -506,6 +501,16 @@ static Value shown_key(const Table *t, int d, Value k)
     if (d == 0 && t->key_shift && k.tag == VAL_INT && !__builtin_add_overflow(k.as.i, t->key_shift, &shown))
         k.as.i = shown;
     return k;
+}
+
+/* A '?' cell of t's first look (a key-less unknown, see Table.fast) for
+ * the key payload k: the unknown table_lookup would make. */
+static COLD Value fast_unknown(const Table *t, Value cell, int64_t k)
+{
+    int64_t shown;
+    if (t->key_shift && !__builtin_add_overflow(k, t->key_shift, &shown))
+        k = shown;
+    return val_unknown(cell.enum_id, k);
 }
 
 static Lookup table_lookup(Vm *vm, const Proto *p, const uint8_t *ip, const Table *t, Value **spp,
@@ -1231,9 +1236,10 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 int64_t i = at < (uint64_t)t->fast_n ? (int64_t)at : t->fast_n;
                 i = k < t->fast_lo ? -1 : i;
                 const Value *cell = t->fast[i];
-                /* (a '?' cell, or a key that is an unknown: the general path) */
-                if (cell && sp[-1].tag != VAL_UNKNOWN) {
+                if (cell && sp[-1].tag != VAL_UNKNOWN) {   /* (a key that is an unknown: the general path) */
                     sp[-1] = *cell;
+                    if (__builtin_expect(sp[-1].tag == VAL_UNKNOWN, 0))
+                        sp[-1] = fast_unknown(t, sp[-1], k);   /* a '?' cell: its unknown names the key */
                     NEXT;
                 }
             }

@@ -133,7 +133,10 @@ void vm_init(Vm *vm, const Program *prog, DiceSource *dice);
  * does not say (marked '?')", and where its '?' is written (a position as
  * in Proto.offsets). */
 void vm_unknown_text(const Program *prog, Value u, char *buf, size_t len);
-uint32_t vm_unknown_offset(const Program *prog, Value u);
+static inline uint32_t vm_unknown_offset(const Program *prog, Value u)
+{
+    return prog->unknowns[u.enum_id].offset;
+}
 /* Set vm's error as a run that stopped on unknown u in proto `in`: for an
  * owner whose result (or the part of it asked about) is u. */
 void vm_unknown_error(Vm *vm, Value u, const Proto *in);
