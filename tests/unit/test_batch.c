@@ -1,0 +1,350 @@
+/* test_batch.c — the batch path (vm/batch.h) against the interpreter: the
+ * same results from the same dice, trial by trial, and the generator left
+ * where the interpreter leaves it; what qualifies; the batches that give
+ * their trials back (an overflow, a key with no cell, a '?' whose value is
+ * needed) with the generator untouched; and the simulation's output, the
+ * same with the batch path and without it. */
+#include "config.h"
+#include "tests/unit/harness.h"
+#include "api/internal.h"
+#include "base/mem.h"
+#include "compiler/specialize.h"
+#include "vm/batch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *batch_src =
+    "enum Effect { none light heavy rout }\n"
+    "bands effect(total: int) -> Effect {\n  ..2: none\n  3..5: light\n  6..8: heavy\n  9..: rout\n}\n"
+    "table lost(n: int) -> int {\n  1..3: 0\n  4: ?\n  5: 1\n  6: 2\n}\n"
+    "table small(n: int) -> int {\n  1..6: 1\n}\n"
+    "proc plain() -> int { return roll d10 + 2 }\n"
+    "proc mixed() -> int { return roll d6 + roll d8 * 3 - 1 }\n"
+    "proc fire(mod: int) -> Effect { return effect(roll d10 + roll d4 + mod) }\n"
+    "proc quot(k: int) -> int { return floor((roll d20 + k) / 4) + ceil(roll d12 / 5) + round(roll d8 / 3) }\n"
+    "proc by_die() -> int { return floor(roll d6 * 7 / roll d3) }\n"
+    "proc hit(need: int) -> bool { return roll d6 + 1 >= need }\n"
+    "proc volley(n: int) -> int {\n  let dice = roll n d6\n  let hits = count(dice >= 4)\n"
+    "  if any(dice == 6) { hits = hits + 1 }\n  return hits\n}\n"
+    "proc shoot(n: int) -> int {\n  let h = count(roll n d10 > 4)\n  if h > 0 { return h }\n  return 0\n}\n"
+    "proc after_branch(k: int) -> int {\n  let a = roll d6\n  let b = 0\n"
+    "  if a > 3 { b = a * 2 } else { b = a + k }\n  return b + roll d4\n}\n"
+    "proc both(k: int) -> bool {\n  let a = roll d6\n  let c = roll d8\n  return a + k > c and c != 3 or a == 1\n}\n"
+    "proc grade(k: int) -> Effect {\n  let d = roll d10 + k\n  if d >= 9 { return rout }\n"
+    "  if d <= 2 { return none }\n  return effect(d)\n}\n"
+    "proc twice(n: int) -> int {\n  let a = count(roll n d6 >= 5)\n  let b = count(roll n d6 >= 5)\n"
+    "  return max(a, b) - min(a, b) + abs(a - 5) + (a * b) % 4\n}\n"
+    "proc gap() -> int { return lost(roll d6) }\n"
+    "proc gap_needed() -> int { return lost(roll d6) + 1 }\n"
+    "proc big(k: int) -> int { return roll d100 * k }\n"
+    "proc off() -> int { return small(roll d8) }\n"
+    "proc under() -> int { return small(roll d8 - 2) }\n"
+    "proc rerolls() -> int {\n  let d = roll d6\n  if d == 1 { reroll }\n  return d\n}\n"
+    "proc rational() -> rat { return roll d6 / 4 }\n"
+    "proc maybe_roll() -> int {\n  let a = roll d6\n  if a == 6 { return a + roll d6 }\n  return a\n}\n"
+    "proc many(n: int) -> int { return count(roll n d6 >= 4) * 2 - count(roll 3 d8 != 2) }\n";
+
+static Compiled *batch_compiled(void)
+{
+    static Compiled *c;
+    if (!c) {
+        const char *msgs;
+        c = compile_text(batch_src, &msgs, NULL);
+        if (!c)
+            fprintf(stderr, "\ndoes not compile:\n%s", msgs);
+    }
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    return c;
+}
+
+/* proc(args) specialized as the simulation does it: its program, with the
+ * call's index in *index. */
+static const Program *specialized(const char *proc, const Value *args, int nargs, int *index)
+{
+    Compiled *c = batch_compiled();
+    Run r;
+    run_seeded(&r, c, 1);
+    *index = -1;
+    const Program *prog = specialize_call(&r.vm, chunk_find_proto(c->prog, proc), args, nargs, -1, index);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(prog);
+    return prog;
+}
+
+static bool same_rng(const Rng *a, const Rng *b)
+{
+    return memcmp(a->s, b->s, sizeof a->s) == 0;
+}
+
+/* Does trial t of a batch give v, the interpreter's result? */
+static bool lane_gives(const BatchResults *r, int t, Value v)
+{
+    if (r->site && r->site[t] >= 0)
+        return v.tag == VAL_UNKNOWN && v.enum_id == r->site[t];
+    if (v.tag != r->kind.tag || v.enum_id != r->kind.enum_id)
+        return false;
+    return v.tag == VAL_BOOL ? (int64_t)v.as.b == r->value[t] : v.as.i == r->value[t];
+}
+
+typedef struct Compared {
+    int batches, gave_up;
+    int failing;             /* batches in which the interpreter failed some trial */
+    int mismatches;          /* trials of a batch that ran whose result, or whose dice, differ */
+    int unknowns;            /* results that are a '?' */
+} Compared;
+
+/* `batches` batches of the call at `index` of prog, each of `lanes`
+ * trials, from seed: each batch through batch_run, and its trials one by
+ * one through the interpreter on a generator of its own from the same
+ * seed.  A batch that runs must give each trial's result and leave its
+ * generator where the interpreter's is; one that gives up must leave its
+ * generator untouched, and is then put where the interpreter's is. */
+static Compared compare(const Program *prog, int index, uint64_t seed, int batches, int lanes)
+{
+    Compared out = { 0 };
+    const BatchCode *code = batch_compile(prog, index, &vm_default_limits);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(code);
+    BatchLanes *regs = batch_lanes_new(code);
+    RngDice dice;
+    dice_rng_init(&dice, seed);
+    Rng rng = dice.rng;
+    Vm vm;
+    vm_init(&vm, prog, &dice.base);
+    Arena arena = { 0 };
+    vm.scratch = &arena;
+    for (int k = 0; k < batches; k++) {
+        Rng before = rng;
+        BatchResults r;
+        bool ran = batch_run(code, regs, &rng, lanes, &r);
+        out.batches++;
+        bool failed = false;
+        for (int t = 0; t < lanes; t++) {
+            Value v;
+            arena_reset(&arena);
+            if (vm_call(&vm, index, NULL, 0, &v) != 0) {
+                failed = true;
+                continue;
+            }
+            if (ran && !lane_gives(&r, t, v))
+                out.mismatches++;
+            out.unknowns += ran && v.tag == VAL_UNKNOWN;
+        }
+        out.failing += failed;
+        if (ran) {
+            out.mismatches += !same_rng(&rng, &dice.rng) || failed;
+        } else {
+            out.gave_up++;
+            out.mismatches += !same_rng(&rng, &before);
+            rng = dice.rng;
+        }
+    }
+    return out;
+}
+
+/* Batches of proc(args) against the interpreter, whole and a few lanes. */
+static Compared compare_call(const char *proc, const Value *args, int nargs, uint64_t seed)
+{
+    int index;
+    const Program *prog = specialized(proc, args, nargs, &index);
+    Compared whole = compare(prog, index, seed, 40, BATCH_LANES);
+    Compared few = compare(prog, index, seed + 1, 40, 7);
+    CU_ASSERT_EQUAL(few.mismatches, 0);
+    CU_ASSERT_EQUAL(few.gave_up, few.failing);
+    return whole;
+}
+
+/* Batches of proc, with its one argument arg when nargs is 1, run as the
+ * interpreter runs them, none giving up. */
+static void runs_alike(const char *proc, int nargs, Value arg)
+{
+    Compared c = compare_call(proc, &arg, nargs, 11);
+    CU_ASSERT_EQUAL(c.mismatches, 0);
+    CU_ASSERT_EQUAL(c.gave_up, 0);
+    CU_ASSERT_EQUAL(c.failing, 0);
+}
+
+/* Dice, constants, sums and products, quotients and comparisons. */
+static void test_straight_lines(void)
+{
+    runs_alike("plain", 0, val_int(0));
+    runs_alike("mixed", 0, val_int(0));
+    runs_alike("quot", 1, val_int(3));
+    runs_alike("quot", 1, val_int(-30));
+    runs_alike("by_die", 0, val_int(0));
+    runs_alike("hit", 1, val_int(4));
+    runs_alike("twice", 1, val_int(4));
+    runs_alike("twice", 1, val_int(0));
+    runs_alike("many", 1, val_int(9));
+}
+
+/* Tables: bands open at both ends, a table shifted by the specializer, a
+ * member's enum kept. */
+static void test_tables(void)
+{
+    runs_alike("fire", 1, val_int(0));
+    runs_alike("fire", 1, val_int(-6));
+    runs_alike("fire", 1, val_int(5));
+    runs_alike("grade", 1, val_int(1));
+}
+
+/* A small roll kept as its counts per face; branches as choices per lane,
+ * a roll made on two copies of the same code. */
+static void test_pools_and_branches(void)
+{
+    runs_alike("volley", 1, val_int(8));
+    runs_alike("volley", 1, val_int(0));
+    runs_alike("shoot", 1, val_int(6));
+    runs_alike("after_branch", 1, val_int(2));
+    runs_alike("both", 1, val_int(1));
+    runs_alike("both", 1, val_int(-2));
+}
+
+/* A '?' that is a result is one for its trial; one whose value is needed
+ * gives the batch up. */
+static void test_unknowns(void)
+{
+    Value none[] = { val_int(0) };
+    Compared c = compare_call("gap", none, 0, 5);
+    CU_ASSERT_EQUAL(c.mismatches, 0);
+    CU_ASSERT_EQUAL(c.gave_up, 0);
+    CU_ASSERT(c.unknowns > 0);
+    c = compare_call("gap_needed", none, 0, 5);
+    CU_ASSERT_EQUAL(c.mismatches, 0);
+    CU_ASSERT_EQUAL(c.gave_up, c.batches);
+    CU_ASSERT_EQUAL(c.failing, c.batches);
+}
+
+/* An overflow in some trial, or a key beyond a table's rows (above or
+ * below them), gives the batch up, the generator untouched; the batches
+ * with none run. */
+static void test_giving_up(void)
+{
+    /* d100 * 10^17 overflows from 93 up: nearly every batch has one */
+    Value big[] = { val_int(100000000000000000), val_int(0) };
+    Compared c = compare_call("big", big, 1, 3);
+    CU_ASSERT_EQUAL(c.mismatches, 0);
+    CU_ASSERT(c.gave_up > 0);
+    CU_ASSERT_EQUAL(c.gave_up, c.failing);
+    /* 10^16 never does */
+    big[0] = val_int(10000000000000000);
+    c = compare_call("big", big, 1, 3);
+    CU_ASSERT_EQUAL(c.mismatches, 0);
+    CU_ASSERT_EQUAL(c.gave_up, 0);
+    /* a 7 or an 8 has no row of 'small' */
+    Value none[] = { val_int(0) };
+    c = compare_call("off", none, 0, 3);
+    CU_ASSERT_EQUAL(c.mismatches, 0);
+    CU_ASSERT_EQUAL(c.gave_up, c.batches);
+    CU_ASSERT_EQUAL(c.gave_up, c.failing);
+    /* and a -1 or a 0 none either */
+    c = compare_call("under", none, 0, 3);
+    CU_ASSERT_EQUAL(c.mismatches, 0);
+    CU_ASSERT_EQUAL(c.gave_up, c.batches);
+    CU_ASSERT_EQUAL(c.gave_up, c.failing);
+}
+
+/* What does not qualify: a reroll, a rational, a roll on one way only,
+ * a proto with parameters, one past the step limit. */
+static void test_not_qualifying(void)
+{
+    Compiled *c = batch_compiled();
+    int index;
+    const Program *prog = specialized("rerolls", NULL, 0, &index);
+    CU_ASSERT_PTR_NULL(batch_compile(prog, index, &vm_default_limits));
+    prog = specialized("rational", NULL, 0, &index);
+    CU_ASSERT_PTR_NULL(batch_compile(prog, index, &vm_default_limits));
+    prog = specialized("maybe_roll", NULL, 0, &index);
+    CU_ASSERT_PTR_NULL(batch_compile(prog, index, &vm_default_limits));
+    CU_ASSERT_PTR_NULL(batch_compile(c->prog, chunk_find_proto(c->prog, "fire"), &vm_default_limits));
+    prog = specialized("plain", NULL, 0, &index);
+    VmLimits tight = vm_default_limits;
+    tight.max_steps = 2;     /* ROLLK, ADDK, RETURN: the third would stop the interpreter */
+    CU_ASSERT_PTR_NULL(batch_compile(prog, index, &tight));
+    tight.max_steps = 3;
+    CU_ASSERT_PTR_NOT_NULL(batch_compile(prog, index, &tight));
+    /* more dice than the pool limit: the interpreter's error */
+    Value n[] = { val_int(50) };
+    prog = specialized("volley", n, 1, &index);
+    tight = vm_default_limits;
+    tight.max_pool = 49;
+    CU_ASSERT_PTR_NULL(batch_compile(prog, index, &tight));
+}
+
+/* `muster prob` of a call, simulated, with or without the batch path:
+ * what it prints on the output and the error streams. */
+static char *prob_output(const char *proc, int nargs, char **args, bool batch, int threads, uint64_t trials)
+{
+    char *out = NULL, *err = NULL;
+    size_t out_len = 0, err_len = 0;
+    FILE *o = open_memstream(&out, &out_len), *e = open_memstream(&err, &err_len);
+    CU_ASSERT_FATAL(o && e);
+    muster_ctx *ctx = muster_new(o, e, 0);
+    ctx->no_batch = !batch;
+    muster_program *prog = muster_load_string(ctx, "batch.muster", batch_src, strlen(batch_src));
+    CU_ASSERT_PTR_NOT_NULL_FATAL(prog);
+    muster_prob_opts opts = { .have_seed = 1, .seed = 99, .trials = trials, .threads = threads, .json = 1 };
+    (void)muster_prob(ctx, prog, proc, nargs, args, &opts);
+    fclose(o);
+    fclose(e);
+    char *both = mem_alloc(out_len + err_len + 2);
+    snprintf(both, out_len + err_len + 2, "%s\n%s", out, err);
+    free(out);
+    free(err);
+    return both;
+}
+
+/* The same output from proc(arg) (arg NULL: no argument), simulated on
+ * `threads` threads, with the batch path and without. */
+static void prints_alike(int threads, uint64_t trials, const char *proc, const char *arg)
+{
+    char *args[] = { (char *)arg };
+    char *with = prob_output(proc, arg != NULL, args, true, threads, trials);
+    char *without = prob_output(proc, arg != NULL, args, false, threads, trials);
+    if (strcmp(with, without) != 0)
+        fprintf(stderr, "\n%s: with batches\n%s\nwithout\n%s\n", proc, with, without);
+    CU_ASSERT_STRING_EQUAL(with, without);
+}
+
+/* The simulation counts alike with batches and without: results, '?'s
+ * counted apart with the first one's place, a trial that fails (the same
+ * trial reported), any number of threads, a last batch cut short. */
+static void test_simulation_counts_alike(void)
+{
+    prints_alike(1, 50000, "plain", NULL);
+    prints_alike(3, 50001, "fire", "mod=1");
+    prints_alike(2, 30007, "volley", "n=8");
+    prints_alike(1, 30000, "shoot", "n=6");
+    prints_alike(1, 30000, "hit", "need=5");
+    prints_alike(3, 30000, "grade", "k=-1");
+    prints_alike(1, 30000, "gap", NULL);
+    prints_alike(3, 30000, "gap_needed", NULL);
+    prints_alike(1, 30000, "big", "k=100000000000000000");
+    prints_alike(2, 30000, "off", NULL);
+    prints_alike(1, 30000, "quot", "k=-7");
+    /* (each of them through batches: they qualify) */
+    struct { const char *proc; int nargs; } batched[] = {
+        { "plain", 0 }, { "fire", 1 }, { "volley", 1 }, { "shoot", 1 }, { "hit", 1 }, { "grade", 1 },
+        { "gap", 0 }, { "gap_needed", 0 }, { "big", 1 }, { "off", 0 }, { "quot", 1 },
+    };
+    Value one = val_int(1);
+    for (size_t k = 0; k < sizeof batched / sizeof batched[0]; k++) {
+        int index;
+        const Program *prog = specialized(batched[k].proc, &one, batched[k].nargs, &index);
+        CU_ASSERT_PTR_NOT_NULL(batch_compile(prog, index, &vm_default_limits));
+    }
+}
+
+void register_tests(void)
+{
+    static const TestDef batch[] = {
+        { "straight lines run as the interpreter runs them", test_straight_lines },
+        { "tables, bands open at either end", test_tables },
+        { "small rolls and branches", test_pools_and_branches },
+        { "a '?' as a result, and one needed", test_unknowns },
+        { "an overflow or a key with no row gives the batch up", test_giving_up },
+        { "what does not qualify", test_not_qualifying },
+        { "the simulation counts alike with batches and without", test_simulation_counts_alike },
+        { NULL, NULL },
+    };
+    add_suite("batch", batch);
+}
