@@ -56,29 +56,38 @@ static inline Value lane_value(Value kind, int64_t x)
     return kind.tag == VAL_BOOL ? val_bool(x != 0) : val_make(kind.tag, kind.enum_id, x);
 }
 
-/* n results of a batch, all of one kind: counted as tally counts them,
- * straight into the array where they fall in it (no value made of each). */
-static void tally_lanes(Tallies *t, Value kind, const int64_t *x, uint64_t n)
+/* The n results of a batch, all of one kind, but for those that are a '?'
+ * (site[i] >= 0, when site is not NULL), which are counted apart: counted
+ * as tally counts them, straight into the array where they fall in it (no
+ * value made of each, and no branch on which are a '?', which falls as
+ * the dice do). */
+static void tally_lanes(Tallies *t, Value kind, const int64_t *x, const int64_t *site, uint64_t n)
 {
     uint64_t i = 0;
-    if (!t->direct && n > 0) {
-        Value v = lane_value(kind, x[i++]);   /* (the first result makes the array) */
-        tally(t, &v);
+    while (!t->direct && i < n) {
+        /* (the first result counted makes the array) */
+        if (!site || site[i] < 0) {
+            Value v = lane_value(kind, x[i]);
+            tally(t, &v);
+        }
+        i++;
     }
     if (t->direct && t->direct_tag == kind.tag && t->direct_enum == kind.enum_id)
         for (; i < n; i++) {
             uint64_t k = (uint64_t)x[i] - (uint64_t)TALLY_DIRECT_LO;   /* (unsigned: no overflow) */
+            uint64_t given = site ? (uint64_t)site[i] >> 63 : 1;       /* (1: not a '?') */
             if (k < TALLY_DIRECT_N) {
-                t->direct[k]++;
-            } else {
+                t->direct[k] += given;
+            } else if (given) {
                 Value v = lane_value(kind, x[i]);
                 tally_hashed(t, &v);
             }
         }
-    for (; i < n; i++) {
-        Value v = lane_value(kind, x[i]);
-        tally(t, &v);
-    }
+    for (; i < n; i++)
+        if (!site || site[i] < 0) {
+            Value v = lane_value(kind, x[i]);
+            tally(t, &v);
+        }
 }
 
 /* The slot of v in a table of cap slots (a power of two): its own, or the
@@ -331,6 +340,24 @@ static bool run_trials(Runner *run, uint64_t b, uint64_t from, uint64_t i, uint6
     return true;
 }
 
+/* The results of a batch's n trials, from trial `first`, that are a '?':
+ * counted apart, as count_unknown counts them, which keeps the place of
+ * the first trial's '?' (the later ones of a batch are only counted). */
+static void count_lane_unknowns(Worker *w, const Sim *sim, const BatchResults *r, uint64_t first, uint64_t n)
+{
+    uint64_t count = 0;
+    for (uint64_t k = 0; k < n; k++)
+        count += r->site[k] >= 0;
+    if (count == 0)
+        return;
+    uint64_t k = 0;
+    while (r->site[k] < 0)
+        k++;
+    uint32_t offset = vm_unknown_offset(sim->prog, val_unknown((int32_t)r->site[k], 0));
+    count_unknown(w, sim->prog->protos[sim->sig->proto], first + k, offset);
+    w->unknown += count - 1;
+}
+
 /* Trials i..to as one batch: counted, or false when the batch gave up,
  * the dice as they were before it. */
 static bool run_batch(Runner *run, uint64_t i, uint64_t to)
@@ -343,19 +370,9 @@ static bool run_batch(Runner *run, uint64_t i, uint64_t to)
         run->gave_up++;
         return false;
     }
-    if (!r.site) {
-        tally_lanes(&w->t, r.kind, r.value, to - i);
-        return true;
-    }
-    /* a result may be a '?': counted apart, as the interpreter's are */
-    for (uint64_t k = 0; k < to - i; k++)
-        if (r.site[k] >= 0) {
-            uint32_t offset = vm_unknown_offset(sim->prog, val_unknown((int32_t)r.site[k], 0));
-            count_unknown(w, sim->prog->protos[sim->sig->proto], i + k, offset);
-        } else {
-            Value v = lane_value(r.kind, r.value[k]);
-            tally(&w->t, &v);
-        }
+    if (r.site)
+        count_lane_unknowns(w, sim, &r, i, to - i);
+    tally_lanes(&w->t, r.kind, r.value, r.site, to - i);
     return true;
 }
 

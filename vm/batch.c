@@ -98,6 +98,7 @@ struct BatchCode {
     int nops;
     BatchRoll *rolls;
     int nrolls;
+    bool dice_only;                      /* every roll is one die */
     BatchConst *consts;                  /* slots filled once, when lanes are made */
     int nconsts;
     int nslots;
@@ -247,10 +248,11 @@ static void need(Builder *b, const Path *at, const Held *x)
         (void)emit(b, make_op(BOP_KNOWN, x->site, -1, 0), at->pred);
 }
 
-/* The lanes of pred where cond is 1 (or, negated, 0). */
+/* The lanes of pred where cond is 1 (or, negated, 0).  (Of all lanes,
+ * those where cond is 1 are cond itself.) */
 static int pred_split(Builder *b, int pred, int cond, bool negated)
 {
-    int r = emit(b, make_op(negated ? BOP_ANDNOT : BOP_AND, pred, cond, 0), b->all);
+    int r = pred == b->all && !negated ? cond : emit(b, make_op(negated ? BOP_ANDNOT : BOP_AND, pred, cond, 0), b->all);
     b->regs[r].parent = pred;
     b->regs[r].cond = cond;
     b->regs[r].negated = negated;
@@ -914,6 +916,9 @@ const BatchCode *batch_compile(const Program *prog, int index, const VmLimits *l
                          .nconsts = b.nconsts, .nslots = nslots, .result = slot_of(&b, result.reg),
                          .result_site = slot_of(&b, result.site),
                          .kind = val_make(result.tag, result.enum_id, 0) };
+    code->dice_only = true;
+    for (int k = 0; k < b.nrolls; k++)
+        code->dice_only &= b.rolls[k].kind == ROLL_DIE;
     return code;
 }
 
@@ -932,39 +937,41 @@ BatchLanes *batch_lanes_new(const BatchCode *code)
 /* ---- running ---- */
 
 /* Phase 1: every trial's dice, trial after trial, each trial's in the
- * order of the schedule: the draws the interpreter makes, in its order. */
+ * order of the schedule: the draws the interpreter makes, in its order.
+ * Dice alone, the usual case, have a loop of their own, with the
+ * generator's state in registers; counts and pools are drawn by rng.h's
+ * loops, which hold it in registers themselves. */
 static void draw(const BatchCode *code, int64_t *slot, Rng *rng, int n)
 {
-    Rng r = *rng;            /* (a copy the compiler can keep in registers) */
-    int32_t faces[255];      /* a small roll's faces, which only its counts outlive */
-    if (code->nrolls == 1 && code->rolls[0].kind == ROLL_DIE) {
-        /* one die a trial: the usual case, a loop of its own */
-        int64_t *out = slot + (size_t)code->rolls[0].dst * BATCH_LANES;
-        uint64_t sides = code->rolls[0].sides;
+    if (code->dice_only) {
+        Rng r = *rng;        /* (a copy the compiler can keep in registers) */
         for (int t = 0; t < n; t++)
-            out[t] = (int64_t)rng_below(&r, sides) + 1;
+            for (int k = 0; k < code->nrolls; k++) {
+                const BatchRoll *roll = &code->rolls[k];
+                slot[(size_t)roll->dst * BATCH_LANES + t] = (int64_t)rng_below(&r, roll->sides) + 1;
+            }
         *rng = r;
         return;
     }
+    int32_t faces[255];      /* a small roll's faces, which only its counts outlive */
     for (int t = 0; t < n; t++)
         for (int k = 0; k < code->nrolls; k++) {
             const BatchRoll *roll = &code->rolls[k];
             int64_t *out = slot + (size_t)roll->dst * BATCH_LANES;
             switch (roll->kind) {
             case ROLL_DIE:
-                out[t] = (int64_t)rng_below(&r, roll->sides) + 1;
+                out[t] = (int64_t)rng_below(rng, roll->sides) + 1;
                 break;
             case ROLL_COUNT: {
-                int64_t c = rng_count_in(&r, roll->n, roll->sides, roll->lo, roll->span);
+                int64_t c = rng_count_in(rng, roll->n, roll->sides, roll->lo, roll->span);
                 out[t] = roll->complement ? roll->n - c : c;
                 break;
             }
             case ROLL_POOL:
-                out[t] = (int64_t)rng_dice(&r, faces, roll->n, roll->sides, roll->lane_bits);
+                out[t] = (int64_t)rng_dice(rng, faces, roll->n, roll->sides, roll->lane_bits);
                 break;
             }
         }
-    *rng = r;
 }
 
 /* A comparison of each lane of a with b (a slot's lanes, or one constant
@@ -1040,14 +1047,23 @@ static bool exec_op(const BatchOp *o, int64_t *slot, int n)
         }
         break;
     case BOP_ADDK:
+        for (int i = 0; i < n; i++) {
+            int64_t r;
+            bad |= (uint64_t)p[i] & __builtin_add_overflow(a[i], k, &r);
+            d[i] = r;
+        }
+        break;
     case BOP_SUBK:
+        for (int i = 0; i < n; i++) {
+            int64_t r;
+            bad |= (uint64_t)p[i] & __builtin_sub_overflow(a[i], k, &r);
+            d[i] = r;
+        }
+        break;
     case BOP_MULK:
         for (int i = 0; i < n; i++) {
             int64_t r;
-            bool over = o->kind == BOP_ADDK   ? __builtin_add_overflow(a[i], k, &r)
-                        : o->kind == BOP_SUBK ? __builtin_sub_overflow(a[i], k, &r)
-                                              : __builtin_mul_overflow(a[i], k, &r);
-            bad |= (uint64_t)p[i] & over;
+            bad |= (uint64_t)p[i] & __builtin_mul_overflow(a[i], k, &r);
             d[i] = r;
         }
         break;
@@ -1059,11 +1075,17 @@ static bool exec_op(const BatchOp *o, int64_t *slot, int n)
         }
         break;
     case BOP_NEG:
-    case BOP_ABS:
         for (int i = 0; i < n; i++) {
             bad |= (uint64_t)p[i] & (a[i] == INT64_MIN);
-            uint64_t neg = 0 - (uint64_t)a[i];
-            d[i] = o->kind == BOP_NEG || a[i] < 0 ? (int64_t)neg : a[i];
+            d[i] = (int64_t)(0 - (uint64_t)a[i]);
+        }
+        break;
+    case BOP_ABS:
+        for (int i = 0; i < n; i++) {
+            /* (the sign's mask: all ones below zero) */
+            uint64_t sign = (uint64_t)(a[i] >> 63);
+            bad |= (uint64_t)p[i] & (a[i] == INT64_MIN);
+            d[i] = (int64_t)(((uint64_t)a[i] ^ sign) - sign);
         }
         break;
     case BOP_MIN:
@@ -1119,8 +1141,9 @@ static bool exec_op(const BatchOp *o, int64_t *slot, int n)
             d[i] = a[i] | b[i];
         break;
     case BOP_SELECT:
+        /* by a mask, not a branch: which way a lane went is as the dice fell */
         for (int i = 0; i < n; i++)
-            d[i] = c[i] ? a[i] : b[i];
+            d[i] = b[i] ^ ((a[i] ^ b[i]) & -c[i]);
         break;
     case BOP_TABLE: {
         /* the interpreter's first look: the key's cell, or the one below
@@ -1134,7 +1157,7 @@ static bool exec_op(const BatchOp *o, int64_t *slot, int n)
             int64_t site = t->site[x];
             bad |= (uint64_t)p[i] & (site == NO_CELL);
             d[i] = t->value[x];
-            if (ds)
+            if (ds)          /* (the same for every lane: taken out of the loop) */
                 ds[i] = site;
         }
         break;
