@@ -50,6 +50,8 @@ typedef enum {
     BOP_SELECT,                          /* dst = c ? a : b */
     BOP_TABLE,                           /* dst = the cell of key a; site_dst (if any) its '?' */
     BOP_COUNT, BOP_ANY, BOP_ALL,         /* of the face counts a (lanes of aux bits): those in mask k */
+    BOP_HIGHEST, BOP_LOWEST,             /* ... the highest face shown, the lowest */
+    BOP_SUM, BOP_DOUBLES,                /* ... the faces' sum (of k sides), two alike */
     BOP_KNOWN,                           /* a, a register of '?' sites, holds none */
 } BatchOpKind;
 
@@ -589,6 +591,19 @@ static bool faces(Builder *b, Path *at, const uint8_t *ip, BatchOpKind kind)
     return true;
 }
 
+/* HIGHEST, LOWEST, SUM, DOUBLES: the answer of a small roll's counts. */
+static bool of_pool(Builder *b, Path *at, BatchOpKind kind)
+{
+    Held x = at->stack[--at->depth];
+    /* (the highest or lowest of no dice is an error: the interpreter's) */
+    if (x.tag != VAL_POOL || ((kind == BOP_HIGHEST || kind == BOP_LOWEST) && x.dice == 0))
+        return false;
+    BatchOp o = make_op(kind, x.reg, -1, x.sides);
+    o.aux = x.lane_bits;
+    at->stack[at->depth++] = held(emit(b, o, at->pred), kind == BOP_DOUBLES ? VAL_BOOL : VAL_INT, 0);
+    return true;
+}
+
 /* ROLLK, ROLL_COUNTK, ROLL_POOLK. */
 static bool dice(Builder *b, Path *at, OpCode op, const uint8_t *ip)
 {
@@ -703,6 +718,10 @@ static bool step(Builder *b, Path *at, int pc)
     case OP_COUNT_IFK: return faces(b, at, ip, BOP_COUNT);
     case OP_ANYK: return faces(b, at, ip, BOP_ANY);
     case OP_ALLK: return faces(b, at, ip, BOP_ALL);
+    case OP_HIGHEST: return of_pool(b, at, BOP_HIGHEST);
+    case OP_LOWEST: return of_pool(b, at, BOP_LOWEST);
+    case OP_SUM: return of_pool(b, at, BOP_SUM);
+    case OP_DOUBLES: return of_pool(b, at, BOP_DOUBLES);
     case OP_COUNT: {
         Held x = st[--at->depth];
         if (x.tag != VAL_POOL)
@@ -1178,6 +1197,32 @@ static bool exec_op(const BatchOp *o, int64_t *slot, int n)
         for (int i = 0; i < n; i++)
             d[i] = ((uint64_t)a[i] & ~(uint64_t)k) == 0;
         break;
+    case BOP_HIGHEST:
+        /* the top lane that holds a die (a roll of dice holds one) */
+        for (int i = 0; i < n; i++)
+            d[i] = (63 - __builtin_clzll((uint64_t)a[i] | 1)) / o->aux + 1;
+        break;
+    case BOP_LOWEST:
+        for (int i = 0; i < n; i++)
+            d[i] = a[i] ? __builtin_ctzll((uint64_t)a[i]) / o->aux + 1 : 1;
+        break;
+    case BOP_SUM: {
+        uint64_t lane = ((uint64_t)1 << o->aux) - 1;
+        for (int i = 0; i < n; i++) {
+            int64_t sum = 0;
+            for (int64_t f = 1; f <= k; f++)
+                sum += f * (int64_t)(((uint64_t)a[i] >> (o->aux * (f - 1))) & lane);
+            d[i] = sum;
+        }
+        break;
+    }
+    case BOP_DOUBLES: {
+        /* some lane holds 2 or more */
+        uint64_t two = o->aux == 8 ? 0xFEFEFEFEFEFEFEFEULL : 0xEEEEEEEEEEEEEEEEULL;
+        for (int i = 0; i < n; i++)
+            d[i] = ((uint64_t)a[i] & two) != 0;
+        break;
+    }
     case BOP_KNOWN:
         for (int i = 0; i < n; i++)
             bad |= (uint64_t)p[i] & (a[i] >= 0);

@@ -40,6 +40,10 @@ static const char *batch_src =
     "proc big(k: int) -> int { return roll d100 * k }\n"
     "proc off() -> int { return small(roll d8) }\n"
     "proc under() -> int { return small(roll d8 - 2) }\n"
+    "proc faces(n: int) -> int {\n  let p = roll n d6\n  let q = roll 3 d12\n"
+    "  return highest(p) * 100 + lowest(p) * 10 + sum(p) + sum(q) - highest(q) + lowest(q)\n}\n"
+    "proc pair(n: int) -> bool {\n  let a = doubles(roll n d8)\n  let b = doubles(roll 2 d16)\n  return a or b\n}\n"
+    "proc pair_or(n: int) -> bool { return doubles(roll n d8) or doubles(roll 2 d16) }\n"
     "proc rerolls() -> int {\n  let d = roll d6\n  if d == 1 { reroll }\n  return d\n}\n"
     "proc rational() -> rat { return roll d6 / 4 }\n"
     "proc maybe_roll() -> int {\n  let a = roll d6\n  if a == 6 { return a + roll d6 }\n  return a\n}\n"
@@ -193,6 +197,11 @@ static void test_pools_and_branches(void)
 {
     runs_alike("volley", 1, val_int(8));
     runs_alike("volley", 1, val_int(0));
+    runs_alike("faces", 1, val_int(5));
+    runs_alike("faces", 1, val_int(1));
+    runs_alike("faces", 1, val_int(40));
+    runs_alike("pair", 1, val_int(2));
+    runs_alike("pair", 1, val_int(0));
     runs_alike("shoot", 1, val_int(6));
     runs_alike("after_branch", 1, val_int(2));
     runs_alike("both", 1, val_int(1));
@@ -255,6 +264,10 @@ static void test_not_qualifying(void)
     CU_ASSERT_PTR_NULL(batch_compile(prog, index, &vm_default_limits));
     prog = specialized("maybe_roll", NULL, 0, &index);
     CU_ASSERT_PTR_NULL(batch_compile(prog, index, &vm_default_limits));
+    /* (the second roll only when the first has no doubles) */
+    Value two = val_int(2);
+    prog = specialized("pair_or", &two, 1, &index);
+    CU_ASSERT_PTR_NULL(batch_compile(prog, index, &vm_default_limits));
     CU_ASSERT_PTR_NULL(batch_compile(c->prog, chunk_find_proto(c->prog, "fire"), &vm_default_limits));
     prog = specialized("plain", NULL, 0, &index);
     VmLimits tight = vm_default_limits;
@@ -262,6 +275,10 @@ static void test_not_qualifying(void)
     CU_ASSERT_PTR_NULL(batch_compile(prog, index, &tight));
     tight.max_steps = 3;
     CU_ASSERT_PTR_NOT_NULL(batch_compile(prog, index, &tight));
+    /* the highest of no dice is an error */
+    Value none = val_int(0);
+    prog = specialized("faces", &none, 1, &index);
+    CU_ASSERT_PTR_NULL(batch_compile(prog, index, &vm_default_limits));
     /* more dice than the pool limit: the interpreter's error */
     Value n[] = { val_int(50) };
     prog = specialized("volley", n, 1, &index);
