@@ -59,10 +59,11 @@ typedef struct BatchTable {
     ValTag tag;                          /* its cells' kind */
     int32_t enum_id;
     bool unknowns;                       /* some key finds a '?' */
-    int64_t lo;                          /* the key of value[0] (Table.fast_lo) */
+    int64_t lo;                          /* the key of value[1] (Table.fast_lo) */
     int64_t n;
-    const int64_t *value;                /* [-1, n]: as Table.fast, each cell's payload */
-    const int64_t *site;                 /* [-1, n]: -1, a value; >= 0, a '?' (Program.unknowns); NO_CELL */
+    /* [0, n + 2), as Table.fast from fast[-1]: each cell's payload, and its
+     * site: -1, a value; >= 0, a '?' (in Program.unknowns); or NO_CELL */
+    const int64_t *value, *site;
 } BatchTable;
 
 typedef struct BatchOp {
@@ -408,7 +409,7 @@ static const BatchTable *batch_table(const Table *t)
     int64_t *value = mem_alloc_atomic(sizeof(int64_t) * (size_t)(t->fast_n + 2));
     int64_t *site = mem_alloc_atomic(sizeof(int64_t) * (size_t)(t->fast_n + 2));
     BatchTable *bt = mem_alloc(sizeof *bt);
-    *bt = (BatchTable){ .lo = t->fast_lo, .n = t->fast_n, .value = value + 1, .site = site + 1 };
+    *bt = (BatchTable){ .lo = t->fast_lo, .n = t->fast_n, .value = value, .site = site };
     bool any = false;
     for (int64_t i = -1; i <= t->fast_n; i++) {
         const Value *cell = t->fast[i];
@@ -1171,12 +1172,12 @@ static bool exec_op(const BatchOp *o, int64_t *slot, int n)
         for (int i = 0; i < n; i++) {
             int64_t key = a[i];
             uint64_t at = (uint64_t)key - (uint64_t)t->lo;
-            int64_t x = at < (uint64_t)t->n ? (int64_t)at : t->n;
-            x = key < t->lo ? -1 : x;
+            int64_t x = at < (uint64_t)t->n ? (int64_t)at + 1 : t->n + 1;
+            x = key < t->lo ? 0 : x;
             int64_t site = t->site[x];
             bad |= (uint64_t)p[i] & (site == NO_CELL);
             d[i] = t->value[x];
-            if (ds)          /* (the same for every lane: taken out of the loop) */
+            if (ds)
                 ds[i] = site;
         }
         break;
