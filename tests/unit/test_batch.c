@@ -252,6 +252,159 @@ static void test_giving_up(void)
     CU_ASSERT_EQUAL(c.gave_up, c.failing);
 }
 
+/* ---- random procedures ---- */
+
+typedef struct Gen {
+    uint64_t state;
+    bool has_c;              /* the local c may be read */
+    char *text;
+    size_t len, cap;
+} Gen;
+
+static unsigned gen_below(Gen *g, unsigned n)
+{
+    g->state = g->state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)((g->state >> 33) % n);
+}
+
+static void gen_put(Gen *g, const char *s)
+{
+    size_t n = strlen(s);
+    if (g->len + n + 1 > g->cap) {
+        size_t cap = 2 * (g->len + n + 1);
+        g->text = mem_realloc(g->text, g->cap, cap, 1);
+        g->cap = cap;
+    }
+    memcpy(g->text + g->len, s, n + 1);
+    g->len += n;
+}
+
+static void gen_bool(Gen *g, int depth);
+
+/* An int expression over the procedure's dice and its argument k. */
+static void gen_int(Gen *g, int depth)
+{
+    /* (c, last: not in its own definition) */
+    static const char *const leaves[] = { "a", "b", "k", "highest(p)", "lowest(p)", "sum(p)",
+                                          "count(p >= 4)", "0", "1", "2", "5", "-3", "c" };
+    static const char *const binary[] = { "+", "-", "*", "%" };
+    static const char *const calls[] = { "floor", "ceil", "round" };
+    unsigned pick = depth > 2 ? 0 : gen_below(g, 8);
+    if (pick <= 2) {
+        gen_put(g, leaves[gen_below(g, sizeof leaves / sizeof leaves[0] - !g->has_c)]);
+    } else if (pick == 3) {
+        gen_put(g, "(");
+        gen_int(g, depth + 1);
+        gen_put(g, " ");
+        gen_put(g, binary[gen_below(g, 4)]);
+        gen_put(g, " ");
+        gen_int(g, depth + 1);
+        gen_put(g, ")");
+    } else if (pick == 4) {
+        gen_put(g, calls[gen_below(g, 3)]);
+        gen_put(g, "(");
+        gen_int(g, depth + 1);
+        gen_put(g, " / ");
+        gen_int(g, depth + 1);
+        gen_put(g, ")");
+    } else if (pick == 5) {
+        gen_put(g, gen_below(g, 2) ? "min(" : "max(");
+        gen_int(g, depth + 1);
+        gen_put(g, ", ");
+        gen_int(g, depth + 1);
+        gen_put(g, ")");
+    } else if (pick == 6) {
+        gen_put(g, gen_below(g, 3) ? "steps(" : "abs(");
+        gen_int(g, depth + 1);
+        gen_put(g, ")");
+    } else {
+        gen_put(g, "clamp(");
+        gen_int(g, depth + 1);
+        gen_put(g, ", -2, 7)");
+    }
+}
+
+static void gen_bool(Gen *g, int depth)
+{
+    static const char *const rel[] = { "<", "<=", "==", "!=", ">", ">=" };
+    unsigned pick = depth > 2 ? 0 : gen_below(g, 5);
+    if (pick <= 1) {
+        gen_int(g, depth + 1);
+        gen_put(g, " ");
+        gen_put(g, rel[gen_below(g, 6)]);
+        gen_put(g, " ");
+        gen_int(g, depth + 1);
+    } else if (pick == 2) {
+        gen_put(g, "(any(p == 6) != (");
+        gen_bool(g, depth + 1);
+        gen_put(g, "))");
+    } else {
+        gen_put(g, "(");
+        gen_bool(g, depth + 1);
+        gen_put(g, pick == 3 ? " and " : " or ");
+        gen_bool(g, depth + 1);
+        gen_put(g, ")");
+    }
+}
+
+/* A procedure whose dice are all rolled first, then computed with at
+ * random: ints, quotients, comparisons, branches, a table. */
+static const char *gen_proc(Gen *g)
+{
+    g->len = 0;
+    gen_put(g, "bands steps(n: int) -> int {\n  ..0: -1\n  1..3: 2\n  4..6: 5\n  7..: 9\n}\n"
+               "proc r(k: int) -> int {\n  let a = roll d6\n  let b = count(roll 4 d8 >= 3)\n"
+               "  let p = roll 3 d6\n  let c = ");
+    g->has_c = false;
+    gen_int(g, 0);
+    g->has_c = true;
+    gen_put(g, "\n  if ");
+    gen_bool(g, 0);
+    gen_put(g, " {\n    c = ");
+    gen_int(g, 0);
+    gen_put(g, "\n  }\n  if ");
+    gen_bool(g, 0);
+    gen_put(g, " {\n    return ");
+    gen_int(g, 0);
+    gen_put(g, "\n  }\n  return ");
+    gen_int(g, 0);
+    gen_put(g, "\n}\n");
+    return g->text;
+}
+
+/* Random procedures of that shape, specialized for a random k: those that
+ * qualify (most) run as the interpreter runs them, trial by trial. */
+static void test_random_procedures(void)
+{
+    Gen g = { .state = 20240611 };
+    int qualified = 0, ran = 0, programs = 150;
+    for (int n = 0; n < programs; n++) {
+        const char *src = gen_proc(&g);
+        const char *msgs;
+        Compiled *c = compile_text(src, &msgs, NULL);
+        if (!c) {
+            fprintf(stderr, "\ndoes not compile:\n%s\n%s", src, msgs);
+            CU_FAIL("a random procedure does not compile");
+            continue;
+        }
+        Value k = val_int((int64_t)gen_below(&g, 9) - 4);
+        Run r;
+        run_seeded(&r, c, 1);
+        int index = -1;
+        const Program *prog = specialize_call(&r.vm, chunk_find_proto(c->prog, "r"), &k, 1, -1, &index);
+        if (!prog || !batch_compile(prog, index, &vm_default_limits))
+            continue;
+        qualified++;
+        Compared got = compare(prog, index, 1000 + (uint64_t)n, 6, BATCH_LANES);
+        ran += got.batches - got.gave_up;
+        if (got.mismatches)
+            fprintf(stderr, "\nbatches differ from the interpreter, k = %lld:\n%s", (long long)k.as.i, src);
+        CU_ASSERT_EQUAL(got.mismatches, 0);
+    }
+    CU_ASSERT(qualified > programs / 2);
+    CU_ASSERT(ran > 2 * qualified);
+}
+
 /* What does not qualify: a reroll, a rational, a roll on one way only,
  * a proto with parameters, one past the step limit. */
 static void test_not_qualifying(void)
@@ -359,6 +512,7 @@ void register_tests(void)
         { "small rolls and branches", test_pools_and_branches },
         { "a '?' as a result, and one needed", test_unknowns },
         { "an overflow or a key with no row gives the batch up", test_giving_up },
+        { "random procedures run as the interpreter runs them", test_random_procedures },
         { "what does not qualify", test_not_qualifying },
         { "the simulation counts alike with batches and without", test_simulation_counts_alike },
         { NULL, NULL },
