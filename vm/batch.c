@@ -14,12 +14,19 @@
  * RETURN is kept with its predicate, and the result is chosen among them
  * at the end.  An operation that can fail reports a failure only in the
  * lanes of its predicate: the other lanes compute on values their trials
- * never had, harmlessly (every operation is defined on any input).  Every
- * way through the code must make the same rolls in the same order (the
- * same instruction, or its copy on another way), which keeps the dice of
- * every trial in one order, fixed at compile time: the roll schedule that
- * the first phase of a batch draws from, trial by trial, as the
- * interpreter would.
+ * never had, harmlessly (every operation is defined on any input).
+ *
+ * The first phase of a batch draws the dice, trial by trial, as the
+ * interpreter would, from a roll schedule fixed at compile time.  Where
+ * every way through the code makes the same rolls in the same order (the
+ * same instruction, or its copy on another way), the schedule is those
+ * rolls, made by every trial, shared by the ways.  Otherwise each roll,
+ * and each REROLL, is a step of its own, made by the trials of its
+ * predicate; whether a trial is one of them depends only on its earlier
+ * rolls, so it is worked out when compiling for every combination of
+ * their values (by running the operations before the step over made-up
+ * lanes holding the combinations), and phase 1 looks it up, trial by
+ * trial.
  *
  * Registers are given slots of lanes by a linear scan over the operations,
  * a slot taken again once the register in it is dead, so that a batch's
@@ -76,20 +83,39 @@ typedef struct BatchOp {
     const BatchTable *table;
 } BatchOp;
 
-typedef enum { ROLL_DIE, ROLL_COUNT, ROLL_POOL } RollKind;
+#define DECISION_DEPS 8              /* earlier rolls a decision may depend on */
+#define DECISION_MAX 4096            /* ... and combinations of their values */
 
-/* One roll of the schedule: a die (ROLLK), a count of dice (ROLL_COUNTK) or
- * a pool kept as its counts per face (ROLL_POOLK), into register dst. */
-typedef struct BatchRoll {
-    RollKind kind;
-    int dst;
+/* Whether a trial makes a step of the schedule (a roll on some ways only,
+ * a reroll), as a function of its earlier rolls, worked out at compile
+ * time for every combination of their values: takes[sum over j of
+ * (roll j's value - lo[j]) * stride[j]]. */
+typedef struct BatchDecision {
+    int ndeps;
+    int dep[DECISION_DEPS];              /* the rolls' registers (slots once allocated) */
+    int64_t lo[DECISION_DEPS], stride[DECISION_DEPS];
+    const uint8_t *takes;
+} BatchDecision;
+
+typedef enum { STEP_DIE, STEP_COUNT, STEP_POOL, STEP_REROLL } StepKind;
+
+/* One step of the roll schedule: a die (ROLLK), a count of dice
+ * (ROLL_COUNTK) or a pool kept as its counts per face (ROLL_POOLK), into
+ * register dst; or a reroll, which starts the trial again. */
+typedef struct BatchStep {
+    StepKind kind;
+    int dst;                             /* -1 for a reroll */
     uint64_t sides;
-    int64_t n;                           /* ROLL_COUNT, ROLL_POOL: the dice */
-    int64_t lo;                          /* ROLL_COUNT: the faces counted, [lo, lo + span), */
+    int64_t n;                           /* STEP_COUNT, STEP_POOL: the dice */
+    int64_t lo;                          /* STEP_COUNT: the faces counted, [lo, lo + span), */
     uint64_t span;
     bool complement;                     /* ... or all but those */
-    unsigned lane_bits;                  /* ROLL_POOL */
-} BatchRoll;
+    unsigned lane_bits;                  /* STEP_POOL */
+    int pred;                            /* while compiling: the lanes that make it */
+    int at_op;                           /* while compiling: the operations before it */
+    const BatchDecision *when;           /* NULL: every trial makes it */
+    int64_t idle;                        /* a roll's lane in a trial that does not make it: a value it can have */
+} BatchStep;
 
 typedef struct BatchConst {
     int slot;
@@ -99,9 +125,10 @@ typedef struct BatchConst {
 struct BatchCode {
     BatchOp *ops;
     int nops;
-    BatchRoll *rolls;
-    int nrolls;
-    bool dice_only;                      /* every roll is one die */
+    BatchStep *steps;                    /* the roll schedule */
+    int nsteps;
+    bool dice_only;                      /* every step is one die that every trial rolls */
+    int64_t max_rerolls;                 /* a trial's rerolls past which the interpreter may fail */
     BatchConst *consts;                  /* slots filled once, when lanes are made */
     int nconsts;
     int nslots;
@@ -114,6 +141,8 @@ struct BatchLanes {
 };
 
 /* ---- compiling ---- */
+
+static bool exec_op(const BatchOp *o, int64_t *slot, int n);
 
 /* What a stack slot or a local holds while compiling. */
 typedef struct Held {
@@ -132,7 +161,7 @@ typedef struct Path {
     int depth;
     Held *locals;
     int pred;                /* the register of the lanes that are here */
-    int rolled;              /* the rolls of the schedule made on the way here */
+    int rolled;              /* the steps of a shared schedule made on the way here */
     bool live;               /* false: no way reaches here (after a RETURN or JUMP) */
 } Path;
 
@@ -165,8 +194,11 @@ typedef struct Builder {
     int nregs, regs_cap;
     BatchOp *ops;
     int nops, ops_cap;
-    BatchRoll *rolls;
-    int nrolls, rolls_cap;
+    BatchStep *steps;
+    int nsteps, steps_cap;
+    /* every roll instruction a step of its own, made where its predicate
+     * holds, else every way's k-th roll one shared step */
+    bool conditional;
     BatchConst *consts;
     int nconsts, consts_cap;
     Edge *edges;
@@ -362,7 +394,7 @@ static bool merge(Builder *b, Path *at, int pc)
     Path joined = path_copy(b, ways[0]);
     joined.live = true;
     for (int k = 0; k < n; k++) {
-        if (ways[k]->depth != ways[0]->depth || ways[k]->rolled != ways[0]->rolled)
+        if (ways[k]->depth != ways[0]->depth || (!b->conditional && ways[k]->rolled != ways[0]->rolled))
             return false;
         preds[k] = ways[k]->pred;
         joined.pred = k ? pred_join(b, joined.pred, preds[k]) : preds[0];
@@ -445,31 +477,49 @@ static int64_t face_mask(int32_t sides, unsigned lane_bits, CmpOp op, int64_t k)
     return (int64_t)mask;
 }
 
-/* A roll of constant dice, pushed as a register of kind h: the next roll
- * of the schedule, which phase 1 draws for every trial.  The first way to
- * get this far in the schedule adds the roll to it; the other ways must
- * make the same roll there (on another copy of the same code, which the
- * specializer makes of what follows a branch), so that every trial makes
- * the same rolls in the same order.  False if not, or if the interpreter
- * would fail on the roll. */
-static bool add_roll(Builder *b, Path *at, BatchRoll r, Held h)
+static void add_step(Builder *b, BatchStep step)
+{
+    b->steps = room(b->steps, &b->steps_cap, b->nsteps, sizeof(BatchStep));
+    b->steps[b->nsteps++] = step;
+}
+
+/* A roll of constant dice, pushed as a register of kind h: a step of the
+ * schedule, which phase 1 draws trial by trial.  Shared, the k-th roll of
+ * every way is one step: the first way to get this far adds it, the others
+ * must make the same roll there (on another copy of the same code, which
+ * the specializer makes of what follows a branch).  Conditional, each roll
+ * is a step of its own, made by the trials of its predicate.  False if
+ * the ways differ (shared), or if the interpreter would fail on the roll. */
+static bool add_roll(Builder *b, Path *at, BatchStep r, Held h)
 {
     if (r.sides < 1 || r.sides > VM_MAX_SIDES || r.n < 0 || r.n > b->limits->max_pool)
         return false;
-    if (at->rolled < b->nrolls) {
-        const BatchRoll *was = &b->rolls[at->rolled];
+    if (!b->conditional && at->rolled < b->nsteps) {
+        const BatchStep *was = &b->steps[at->rolled];
         if (was->kind != r.kind || was->sides != r.sides || was->n != r.n || was->lo != r.lo || was->span != r.span
             || was->complement != r.complement || was->lane_bits != r.lane_bits)
             return false;
         r.dst = was->dst;
     } else {
         r.dst = new_reg(b);
-        b->rolls = room(b->rolls, &b->rolls_cap, b->nrolls, sizeof(BatchRoll));
-        b->rolls[b->nrolls++] = r;
+        r.pred = b->conditional ? at->pred : b->all;
+        r.at_op = b->nops;
+        add_step(b, r);
     }
     at->rolled++;
     h.reg = r.dst;
     at->stack[at->depth++] = h;
+    return true;
+}
+
+/* REROLL: the trials of its predicate start again (conditional only; one
+ * that every trial meets would never end, an error for the interpreter). */
+static bool add_reroll(Builder *b, Path *at)
+{
+    if (!b->conditional || at->pred == b->all)
+        return false;
+    add_step(b, (BatchStep){ .kind = STEP_REROLL, .dst = -1, .pred = at->pred, .at_op = b->nops });
+    at->live = false;
     return true;
 }
 
@@ -612,8 +662,8 @@ static bool dice(Builder *b, Path *at, OpCode op, const uint8_t *ip)
     if (!int_const(b, op == OP_ROLLK ? ip : ip + 2, &sides) || (op != OP_ROLLK && !int_const(b, ip, &n))
         || (op == OP_ROLL_COUNTK && !int_const(b, ip + 4, &k)))
         return false;
-    BatchRoll r = { .kind = op == OP_ROLLK ? ROLL_DIE : op == OP_ROLL_COUNTK ? ROLL_COUNT : ROLL_POOL,
-                    .sides = (uint64_t)sides, .n = n };
+    BatchStep r = { .kind = op == OP_ROLLK ? STEP_DIE : op == OP_ROLL_COUNTK ? STEP_COUNT : STEP_POOL,
+                    .sides = (uint64_t)sides, .n = n, .idle = op == OP_ROLLK ? 1 : 0 };
     Held h = held(-1, VAL_INT, 0);
     if (op == OP_ROLL_COUNTK) {
         CmpOp cmp = (CmpOp)ip[6];
@@ -774,6 +824,7 @@ static bool step(Builder *b, Path *at, int pc)
         return true;
     }
     case OP_RETURN: add_return(b, at, st[--at->depth]); return true;
+    case OP_REROLL: return add_reroll(b, at);
     case OP_RETURNL:
         if (at->locals[ip[0]].reg < 0)
             return false;
@@ -803,7 +854,7 @@ static bool choose_result(Builder *b, Held *out)
     for (int k = 0; k < b->nrets; k++) {
         preds[k] = b->rets[k].pred;
         values[k] = b->rets[k].value;
-        if (!same_kind(&values[k], &values[0]) || b->rets[k].rolled != b->nrolls)
+        if (!same_kind(&values[k], &values[0]) || (!b->conditional && b->rets[k].rolled != b->nsteps))
             return false;
     }
     merge_held(b, values, preds, b->nrets, out);
@@ -855,7 +906,8 @@ static int slot_of(const Builder *b, int r)
 }
 
 /* A slot of lanes for every register, by a linear scan: the constants and
- * the rolls' first (the rolls are drawn before any operation), then each
+ * the rolls' first (the rolls are drawn before any operation, and read
+ * by the decisions of phase 1), then each
  * operation's result, in a slot freed by a register read for the last
  * time by it or before (each lane of an operation is read before it is
  * written, so its result may take its operands' slot). */
@@ -865,10 +917,11 @@ static int allocate(Builder *b)
     for (int r = 0; r < b->nregs; r++)
         if (b->regs[r].const_of >= 0)
             b->consts[b->regs[r].const_of].slot = b->regs[r].slot = take_slot(&s);
-    for (int k = 0; k < b->nrolls; k++)
-        b->regs[b->rolls[k].dst].slot = take_slot(&s);
-    for (int k = 0; k < b->nrolls; k++)
-        release(b, &s, b->rolls[k].dst, -1);
+    for (int k = 0; k < b->nsteps; k++)
+        if (b->steps[k].dst >= 0)
+            b->regs[b->steps[k].dst].slot = take_slot(&s);
+    for (int k = 0; k < b->nsteps; k++)
+        release(b, &s, b->steps[k].dst, -1);
     for (int j = 0; j < b->nops; j++) {
         BatchOp *o = &b->ops[j];
         int reads[] = { o->a, o->b, o->c, o->pred };
@@ -890,13 +943,115 @@ static int allocate(Builder *b)
         o->c = slot_of(b, o->c);
         o->pred = slot_of(b, o->pred);
     }
-    for (int k = 0; k < b->nrolls; k++)
-        b->rolls[k].dst = slot_of(b, b->rolls[k].dst);
+    for (int k = 0; k < b->nsteps; k++) {
+        BatchStep *step = &b->steps[k];
+        step->dst = slot_of(b, step->dst);
+        if (step->when) {
+            BatchDecision *d = (BatchDecision *)step->when;
+            for (int j = 0; j < d->ndeps; j++)
+                d->dep[j] = slot_of(b, d->dep[j]);
+        }
+    }
     return s.n;
 }
 
-/* How many instructions the proto has: the most a run of it that never
- * jumps back can take, against the step limit. */
+/* The rolls (steps of the schedule) that register r is worked out from,
+ * added to deps (of n): through the operations that make it, back to the
+ * rolls.  False if one is a pool (its values are too many to go through)
+ * or if there are too many. */
+static bool rolls_behind(const Builder *b, int r, const int *op_of, const int *step_of, int *deps, int *n,
+                         bool *seen)
+{
+    if (r < 0 || seen[r])
+        return true;
+    seen[r] = true;
+    if (step_of[r] >= 0) {
+        if (b->steps[step_of[r]].kind == STEP_POOL || *n == DECISION_DEPS)
+            return false;
+        deps[(*n)++] = r;
+        return true;
+    }
+    if (op_of[r] < 0)
+        return true;                     /* a constant */
+    const BatchOp *o = &b->ops[op_of[r]];
+    return rolls_behind(b, o->a, op_of, step_of, deps, n, seen) && rolls_behind(b, o->b, op_of, step_of, deps, n, seen)
+           && rolls_behind(b, o->c, op_of, step_of, deps, n, seen);
+}
+
+/* A roll's value in combination `combo` of a decision (mixed radix). */
+static int64_t combo_value(const BatchDecision *d, int j, int64_t count, int64_t combo)
+{
+    return d->lo[j] + combo / d->stride[j] % count;
+}
+
+/* The decision of step k, made by the lanes of its predicate: for every
+ * combination of the values of the rolls it depends on, the operations
+ * before it run over lanes holding that combination (a batch of made-up
+ * trials), and its predicate read off.  A combination on which an
+ * operation fails is one whose trials make phase 2 fail too, so what is
+ * decided there does not matter.  NULL if it cannot be made. */
+static const BatchDecision *decide(Builder *b, int k, int64_t *lanes, const int *op_of, const int *step_of)
+{
+    const BatchStep *step = &b->steps[k];
+    BatchDecision *d = mem_alloc(sizeof *d);
+    bool *seen = mem_alloc(sizeof(bool) * (size_t)b->nregs);
+    if (!rolls_behind(b, step->pred, op_of, step_of, d->dep, &d->ndeps, seen))
+        return NULL;
+    int64_t combos = 1, count[DECISION_DEPS];
+    for (int j = 0; j < d->ndeps; j++) {
+        const BatchStep *roll = &b->steps[step_of[d->dep[j]]];
+        count[j] = roll->kind == STEP_DIE ? (int64_t)roll->sides : roll->n + 1;
+        d->lo[j] = roll->idle;
+        d->stride[j] = combos;
+        if (count[j] > DECISION_MAX / combos)
+            return NULL;
+        combos *= count[j];
+    }
+    uint8_t *takes = mem_alloc_atomic((size_t)combos);
+    for (int64_t first = 0; first < combos; first += BATCH_LANES) {
+        int n = combos - first < BATCH_LANES ? (int)(combos - first) : BATCH_LANES;
+        for (int j = 0; j < d->ndeps; j++)
+            for (int i = 0; i < n; i++)
+                lanes[(size_t)d->dep[j] * BATCH_LANES + i] = combo_value(d, j, count[j], first + i);
+        for (int o = 0; o < step->at_op; o++)
+            (void)exec_op(&b->ops[o], lanes, n);
+        for (int i = 0; i < n; i++)
+            takes[first + i] = (uint8_t)(lanes[(size_t)step->pred * BATCH_LANES + i] & 1);
+    }
+    d->takes = takes;
+    return d;
+}
+
+/* The decisions of the steps some trials do not make (conditional). */
+static bool decide_steps(Builder *b)
+{
+    int *op_of = mem_alloc_atomic(sizeof(int) * (size_t)b->nregs);
+    int *step_of = mem_alloc_atomic(sizeof(int) * (size_t)b->nregs);
+    for (int r = 0; r < b->nregs; r++)
+        op_of[r] = step_of[r] = -1;
+    for (int j = 0; j < b->nops; j++) {
+        op_of[b->ops[j].dst] = j;
+        if (b->ops[j].site_dst >= 0)
+            op_of[b->ops[j].site_dst] = j;
+    }
+    for (int k = 0; k < b->nsteps; k++)
+        if (b->steps[k].dst >= 0)
+            step_of[b->steps[k].dst] = k;
+    /* made-up trials' lanes, one slot a register, the constants filled */
+    int64_t *lanes = mem_alloc_atomic(sizeof(int64_t) * BATCH_LANES * (size_t)b->nregs);
+    memset(lanes, 0, sizeof(int64_t) * BATCH_LANES * (size_t)b->nregs);
+    for (int r = 0; r < b->nregs; r++)
+        if (b->regs[r].const_of >= 0)
+            for (int i = 0; i < BATCH_LANES; i++)
+                lanes[(size_t)r * BATCH_LANES + i] = b->consts[b->regs[r].const_of].value;
+    for (int k = 0; k < b->nsteps; k++)
+        if (b->steps[k].pred != b->all && !(b->steps[k].when = decide(b, k, lanes, op_of, step_of)))
+            return false;
+    return true;
+}
+
+/* How many instructions the proto has: the most an attempt at a run of
+ * it (it never jumps back) can take, against the step limit. */
 static uint64_t count_insns(const Proto *p)
 {
     uint64_t n = 0;
@@ -905,12 +1060,15 @@ static uint64_t count_insns(const Proto *p)
     return n;
 }
 
-const BatchCode *batch_compile(const Program *prog, int index, const VmLimits *limits)
+/* protos[index] compiled for batches with a shared or a conditional
+ * schedule (see Builder), or NULL. */
+static const BatchCode *compile(const Program *prog, int index, const VmLimits *limits, bool conditional)
 {
     const Proto *p = prog->protos[index];
-    if (p->nparams != 0 || count_insns(p) > limits->max_steps)
+    uint64_t insns = count_insns(p);
+    if (p->nparams != 0 || insns > limits->max_steps)
         return NULL;
-    Builder b = { .prog = prog, .p = p, .limits = limits };
+    Builder b = { .prog = prog, .p = p, .limits = limits, .conditional = conditional };
     b.tables = mem_alloc(sizeof(BatchTable *) * (size_t)(prog->ntables + 1));
     b.all = const_reg(&b, 1);
     Path at = { .pred = b.all, .live = true };
@@ -925,21 +1083,33 @@ const BatchCode *batch_compile(const Program *prog, int index, const VmLimits *l
             return NULL;
     }
     Held result;
-    if (at.live || b.nedges > 0 || !choose_result(&b, &result) || result.tag == VAL_POOL)
+    if (at.live || b.nedges > 0 || !choose_result(&b, &result) || result.tag == VAL_POOL || !decide_steps(&b))
         return NULL;
     note_uses(&b, &result);
     int nslots = allocate(&b);
     if (nslots > BATCH_MAX_SLOTS)
         return NULL;
     BatchCode *code = mem_alloc(sizeof *code);
-    *code = (BatchCode){ .ops = b.ops, .nops = b.nops, .rolls = b.rolls, .nrolls = b.nrolls, .consts = b.consts,
+    *code = (BatchCode){ .ops = b.ops, .nops = b.nops, .steps = b.steps, .nsteps = b.nsteps, .consts = b.consts,
                          .nconsts = b.nconsts, .nslots = nslots, .result = slot_of(&b, result.reg),
                          .result_site = slot_of(&b, result.site),
                          .kind = val_make(result.tag, result.enum_id, 0) };
+    /* past this many rerolls a trial may meet the reroll limit, or take
+     * more instructions than the step limit allows */
+    code->max_rerolls = (int64_t)(limits->max_steps / insns) - 1;
+    if (limits->max_rerolls < code->max_rerolls)
+        code->max_rerolls = limits->max_rerolls;
     code->dice_only = true;
-    for (int k = 0; k < b.nrolls; k++)
-        code->dice_only &= b.rolls[k].kind == ROLL_DIE;
+    for (int k = 0; k < b.nsteps; k++)
+        code->dice_only &= b.steps[k].kind == STEP_DIE && !b.steps[k].when;
     return code;
+}
+
+const BatchCode *batch_compile(const Program *prog, int index, const VmLimits *limits)
+{
+    /* (a shared schedule draws with no decisions: tried first) */
+    const BatchCode *code = compile(prog, index, limits, false);
+    return code ? code : compile(prog, index, limits, true);
 }
 
 BatchLanes *batch_lanes_new(const BatchCode *code)
@@ -956,42 +1126,69 @@ BatchLanes *batch_lanes_new(const BatchCode *code)
 
 /* ---- running ---- */
 
+/* Does trial t make the step of decision d?  (Its earlier rolls' lanes
+ * hold their values, or, where it did not make one, a value it can have.) */
+static inline bool decided(const BatchDecision *d, const int64_t *slot, int t)
+{
+    int64_t at = 0;
+    for (int j = 0; j < d->ndeps; j++)
+        at += (slot[(size_t)d->dep[j] * BATCH_LANES + t] - d->lo[j]) * d->stride[j];
+    return d->takes[at];
+}
+
 /* Phase 1: every trial's dice, trial after trial, each trial's in the
  * order of the schedule: the draws the interpreter makes, in its order.
  * Dice alone, the usual case, have a loop of their own, with the
  * generator's state in registers; counts and pools are drawn by rng.h's
- * loops, which hold it in registers themselves. */
-static void draw(const BatchCode *code, int64_t *slot, Rng *rng, int n)
+ * loops, which hold it in registers themselves.  A trial makes a step
+ * with a decision only where the decision says, and a reroll starts it
+ * again; false if one rerolls past code->max_rerolls. */
+static bool draw(const BatchCode *code, int64_t *slot, Rng *rng, int n)
 {
     if (code->dice_only) {
         Rng r = *rng;        /* (a copy the compiler can keep in registers) */
         for (int t = 0; t < n; t++)
-            for (int k = 0; k < code->nrolls; k++) {
-                const BatchRoll *roll = &code->rolls[k];
-                slot[(size_t)roll->dst * BATCH_LANES + t] = (int64_t)rng_below(&r, roll->sides) + 1;
+            for (int k = 0; k < code->nsteps; k++) {
+                const BatchStep *step = &code->steps[k];
+                slot[(size_t)step->dst * BATCH_LANES + t] = (int64_t)rng_below(&r, step->sides) + 1;
             }
         *rng = r;
-        return;
+        return true;
     }
     int32_t faces[255];      /* a small roll's faces, which only its counts outlive */
-    for (int t = 0; t < n; t++)
-        for (int k = 0; k < code->nrolls; k++) {
-            const BatchRoll *roll = &code->rolls[k];
-            int64_t *out = slot + (size_t)roll->dst * BATCH_LANES;
-            switch (roll->kind) {
-            case ROLL_DIE:
-                out[t] = (int64_t)rng_below(rng, roll->sides) + 1;
+    Rng r = *rng;
+    for (int t = 0; t < n; t++) {
+        int64_t rerolls = 0;
+        for (int k = 0; k < code->nsteps; k++) {
+            const BatchStep *step = &code->steps[k];
+            int64_t *out = step->dst >= 0 ? slot + (size_t)step->dst * BATCH_LANES : NULL;
+            if (step->when && !decided(step->when, slot, t)) {
+                if (out)
+                    out[t] = step->idle;
+                continue;
+            }
+            switch (step->kind) {
+            case STEP_DIE:
+                out[t] = (int64_t)rng_below(&r, step->sides) + 1;
                 break;
-            case ROLL_COUNT: {
-                int64_t c = rng_count_in(rng, roll->n, roll->sides, roll->lo, roll->span);
-                out[t] = roll->complement ? roll->n - c : c;
+            case STEP_COUNT: {
+                int64_t c = rng_count_in(&r, step->n, step->sides, step->lo, step->span);
+                out[t] = step->complement ? step->n - c : c;
                 break;
             }
-            case ROLL_POOL:
-                out[t] = (int64_t)rng_dice(rng, faces, roll->n, roll->sides, roll->lane_bits);
+            case STEP_POOL:
+                out[t] = (int64_t)rng_dice(&r, faces, step->n, step->sides, step->lane_bits);
+                break;
+            case STEP_REROLL:
+                if (++rerolls > code->max_rerolls)
+                    return false;
+                k = -1;          /* (the trial again, from its first step) */
                 break;
             }
         }
+    }
+    *rng = r;
+    return true;
 }
 
 /* A comparison of each lane of a with b (a slot's lanes, or one constant
@@ -1235,12 +1432,13 @@ static bool exec_op(const BatchOp *o, int64_t *slot, int n)
 bool batch_run(const BatchCode *code, BatchLanes *lanes, Rng *rng, int n, BatchResults *out)
 {
     Rng start = *rng;
-    draw(code, lanes->slot, rng, n);
-    for (int j = 0; j < code->nops; j++)
-        if (!exec_op(&code->ops[j], lanes->slot, n)) {
-            *rng = start;
-            return false;
-        }
+    bool ran = draw(code, lanes->slot, rng, n);
+    for (int j = 0; ran && j < code->nops; j++)
+        ran = exec_op(&code->ops[j], lanes->slot, n);
+    if (!ran) {
+        *rng = start;
+        return false;
+    }
     out->kind = code->kind;
     out->value = lanes->slot + (size_t)code->result * BATCH_LANES;
     out->site = code->result_site >= 0 ? lanes->slot + (size_t)code->result_site * BATCH_LANES : NULL;

@@ -9,15 +9,16 @@
  * int64 per trial (a lane), with no Value boxing and no dispatch per trial.
  *
  * A batch gives exactly what the interpreter gives, trial by trial, from
- * the same generator: first every trial's dice are drawn in trial order
- * (each trial's rolls in the order its code makes them, which is the same
- * for every trial, since only code that rolls the same dice on every path
- * qualifies), then the instructions run over the lanes, a forward branch
- * as a choice per lane.  Where some trial needs what a batch cannot do (an
- * integer overflow, a division by zero, a table cell with no value given,
- * a '?' whose value is needed), the batch gives up before anything is
- * counted and puts the generator back where it was, for the caller to run
- * those trials through the interpreter instead.
+ * the same generator: first every trial's dice are drawn in trial order,
+ * each trial's rolls in the order its code makes them (a roll made on some
+ * ways only, or a reroll, where the trial's earlier rolls decide, from a
+ * table worked out when compiling), then the instructions run over the
+ * lanes, a forward branch as a choice per lane.  Where some trial needs
+ * what a batch cannot do (an integer overflow, a division by zero, a table
+ * cell with no value given, a '?' whose value is needed, more rerolls than
+ * the limits allow), the batch gives up before anything is counted and
+ * puts the generator back where it was, for the caller to run those trials
+ * through the interpreter instead.
  */
 #ifndef MUSTER_VM_BATCH_H
 #define MUSTER_VM_BATCH_H
@@ -47,16 +48,17 @@ typedef struct BatchResults {
 
 /* protos[index] of prog, a procedure of no parameters, compiled for
  * batches on machines with these limits; NULL when it does not qualify:
- * it calls, loops, rerolls, rolls a die on some paths only, computes with
- * anything but ints, bools and members (a pool only as the counts of a
- * small roll), or uses an instruction the batch does not know. */
+ * it calls, computes with anything but ints, bools and members (a pool
+ * only as the counts of a small roll), makes a roll or a reroll on some
+ * ways only that a pool or too many values of earlier rolls decide, or
+ * uses an instruction the batch does not know. */
 const BatchCode *batch_compile(const Program *prog, int index, const VmLimits *limits);
 
 /* Registers for code, for one thread. */
 BatchLanes *batch_lanes_new(const BatchCode *code);
 
 /* n (1..BATCH_LANES) trials of code, drawing from rng as n runs of the
- * proto by the interpreter would: true with their results in *out (valid
+ * proto by the interpreter with seeded dice (RngDice) and no trace would: true with their results in *out (valid
  * until the next batch on these lanes); false if a trial needs what a
  * batch cannot do, with rng as it was before the call. */
 bool batch_run(const BatchCode *code, BatchLanes *lanes, Rng *rng, int n, BatchResults *out);

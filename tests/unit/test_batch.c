@@ -47,7 +47,16 @@ static const char *batch_src =
     "proc rerolls() -> int {\n  let d = roll d6\n  if d == 1 { reroll }\n  return d\n}\n"
     "proc rational() -> rat { return roll d6 / 4 }\n"
     "proc maybe_roll() -> int {\n  let a = roll d6\n  if a == 6 { return a + roll d6 }\n  return a\n}\n"
-    "proc many(n: int) -> int { return count(roll n d6 >= 4) * 2 - count(roll 3 d8 != 2) }\n";
+    "proc many(n: int) -> int { return count(roll n d6 >= 4) * 2 - count(roll 3 d8 != 2) }\n"
+    "proc melee() -> int {\n  let d = roll d6 - roll d6\n  if d == 0 { reroll }\n  return d\n}\n"
+    "proc reorg() -> int {\n  let d = roll d6\n  if d == 6 { return 0 }\n  if d == 1 { return roll d3 }\n"
+    "  if d >= 4 { return 4 }\n  return roll d3 + 4\n}\n"
+    "proc chain() -> int {\n  let a = roll d6\n  if a >= 4 {\n    let b = roll d4\n"
+    "    if b == 4 { return a + roll d8 }\n    return b\n  }\n  return count(roll 3 d6 >= 5)\n}\n"
+    "proc late_reroll() -> int {\n  let a = roll d6\n  let b = 0\n  if a > 3 { b = count(roll 2 d6 >= 5) }\n"
+    "  if a + b == 6 { reroll }\n  return a * 10 + b\n}\n"
+    "proc wide() -> int {\n  let a = roll d100\n  let b = roll d100\n  if a > b { return roll d6 }\n  return 0\n}\n"
+    "proc on_pool() -> int {\n  let p = roll 3 d6\n  if any(p == 6) { return roll d6 }\n  return 0\n}\n";
 
 static Compiled *batch_compiled(void)
 {
@@ -98,15 +107,15 @@ typedef struct Compared {
 } Compared;
 
 /* `batches` batches of the call at `index` of prog, each of `lanes`
- * trials, from seed: each batch through batch_run, and its trials one by
+ * trials, from seed, on machines with these limits: each batch through batch_run, and its trials one by
  * one through the interpreter on a generator of its own from the same
  * seed.  A batch that runs must give each trial's result and leave its
  * generator where the interpreter's is; one that gives up must leave its
  * generator untouched, and is then put where the interpreter's is. */
-static Compared compare(const Program *prog, int index, uint64_t seed, int batches, int lanes)
+static Compared compare(const Program *prog, int index, const VmLimits *limits, uint64_t seed, int batches, int lanes)
 {
     Compared out = { 0 };
-    const BatchCode *code = batch_compile(prog, index, &vm_default_limits);
+    const BatchCode *code = batch_compile(prog, index, limits);
     CU_ASSERT_PTR_NOT_NULL_FATAL(code);
     BatchLanes *regs = batch_lanes_new(code);
     RngDice dice;
@@ -114,6 +123,7 @@ static Compared compare(const Program *prog, int index, uint64_t seed, int batch
     Rng rng = dice.rng;
     Vm vm;
     vm_init(&vm, prog, &dice.base);
+    vm.limits = *limits;
     Arena arena = { 0 };
     vm.scratch = &arena;
     for (int k = 0; k < batches; k++) {
@@ -150,8 +160,8 @@ static Compared compare_call(const char *proc, const Value *args, int nargs, uin
 {
     int index;
     const Program *prog = specialized(proc, args, nargs, &index);
-    Compared whole = compare(prog, index, seed, 40, BATCH_LANES);
-    Compared few = compare(prog, index, seed + 1, 40, 7);
+    Compared whole = compare(prog, index, &vm_default_limits, seed, 40, BATCH_LANES);
+    Compared few = compare(prog, index, &vm_default_limits, seed + 1, 40, 7);
     CU_ASSERT_EQUAL(few.mismatches, 0);
     CU_ASSERT_EQUAL(few.gave_up, few.failing);
     return whole;
@@ -206,6 +216,32 @@ static void test_pools_and_branches(void)
     runs_alike("after_branch", 1, val_int(2));
     runs_alike("both", 1, val_int(1));
     runs_alike("both", 1, val_int(-2));
+}
+
+/* Rolls that some trials make and others do not, and rerolls: each
+ * trial's dice drawn as the interpreter draws them, decided by its
+ * earlier rolls. */
+static void test_rolls_on_some_ways(void)
+{
+    runs_alike("rerolls", 0, val_int(0));
+    runs_alike("melee", 0, val_int(0));
+    runs_alike("maybe_roll", 0, val_int(0));
+    runs_alike("reorg", 0, val_int(0));
+    runs_alike("chain", 0, val_int(0));
+    runs_alike("late_reroll", 0, val_int(0));
+    /* past the reroll limit, the interpreter's error: the batch gives up */
+    int index;
+    const Program *prog = specialized("rerolls", NULL, 0, &index);
+    VmLimits none = vm_default_limits;
+    none.max_rerolls = 0;
+    Compared c = compare(prog, index, &none, 9, 20, BATCH_LANES);
+    CU_ASSERT_EQUAL(c.mismatches, 0);
+    CU_ASSERT_EQUAL(c.gave_up, c.batches);
+    CU_ASSERT_EQUAL(c.failing, c.batches);
+    c = compare(prog, index, &none, 9, 20, 2);
+    CU_ASSERT_EQUAL(c.mismatches, 0);
+    CU_ASSERT(c.gave_up > 0 && c.gave_up < c.batches);
+    CU_ASSERT_EQUAL(c.gave_up, c.failing);
 }
 
 /* A '?' that is a result is one for its trial; one whose value is needed
@@ -362,7 +398,21 @@ static const char *gen_proc(Gen *g)
     gen_bool(g, 0);
     gen_put(g, " {\n    c = ");
     gen_int(g, 0);
-    gen_put(g, "\n  }\n  if ");
+    gen_put(g, "\n  }\n");
+    /* a roll that some trials make, a reroll that some make, as the dice
+     * decide (not a pool's: its values are too many to decide on) */
+    static const char *const decided[] = { "a > 2", "b == 3", "a + b < 5", "a * k > 6", "b != a" };
+    if (gen_below(g, 2)) {
+        gen_put(g, "  if ");
+        gen_put(g, decided[gen_below(g, 5)]);
+        gen_put(g, " {\n    c = c + roll d4\n  }\n");
+    }
+    if (gen_below(g, 3) == 0) {
+        gen_put(g, "  if a == 6 and ");
+        gen_put(g, decided[gen_below(g, 5)]);
+        gen_put(g, " {\n    reroll\n  }\n");
+    }
+    gen_put(g, "  if ");
     gen_bool(g, 0);
     gen_put(g, " {\n    return ");
     gen_int(g, 0);
@@ -395,31 +445,32 @@ static void test_random_procedures(void)
         if (!prog || !batch_compile(prog, index, &vm_default_limits))
             continue;
         qualified++;
-        Compared got = compare(prog, index, 1000 + (uint64_t)n, 6, BATCH_LANES);
+        Compared got = compare(prog, index, &vm_default_limits, 1000 + (uint64_t)n, 6, BATCH_LANES);
         ran += got.batches - got.gave_up;
         if (got.mismatches)
             fprintf(stderr, "\nbatches differ from the interpreter, k = %lld:\n%s", (long long)k.as.i, src);
         CU_ASSERT_EQUAL(got.mismatches, 0);
     }
-    CU_ASSERT(qualified > programs / 2);
+    CU_ASSERT(qualified > programs / 3);
     CU_ASSERT(ran > 2 * qualified);
 }
 
-/* What does not qualify: a reroll, a rational, a roll on one way only,
- * a proto with parameters, one past the step limit. */
+/* What does not qualify: a rational; a roll decided by a pool, or by
+ * too many values of earlier rolls; a proto with parameters; one past the
+ * step limit. */
 static void test_not_qualifying(void)
 {
     Compiled *c = batch_compiled();
     int index;
-    const Program *prog = specialized("rerolls", NULL, 0, &index);
-    CU_ASSERT_PTR_NULL(batch_compile(prog, index, &vm_default_limits));
-    prog = specialized("rational", NULL, 0, &index);
-    CU_ASSERT_PTR_NULL(batch_compile(prog, index, &vm_default_limits));
-    prog = specialized("maybe_roll", NULL, 0, &index);
+    const Program *prog = specialized("rational", NULL, 0, &index);
     CU_ASSERT_PTR_NULL(batch_compile(prog, index, &vm_default_limits));
     /* (the second roll only when the first has no doubles) */
     Value two = val_int(2);
     prog = specialized("pair_or", &two, 1, &index);
+    CU_ASSERT_PTR_NULL(batch_compile(prog, index, &vm_default_limits));
+    prog = specialized("on_pool", NULL, 0, &index);
+    CU_ASSERT_PTR_NULL(batch_compile(prog, index, &vm_default_limits));
+    prog = specialized("wide", NULL, 0, &index);   /* (10000 pairs of d100s) */
     CU_ASSERT_PTR_NULL(batch_compile(prog, index, &vm_default_limits));
     CU_ASSERT_PTR_NULL(batch_compile(c->prog, chunk_find_proto(c->prog, "fire"), &vm_default_limits));
     prog = specialized("plain", NULL, 0, &index);
@@ -491,10 +542,14 @@ static void test_simulation_counts_alike(void)
     prints_alike(1, 30000, "big", "k=100000000000000000");
     prints_alike(2, 30000, "off", NULL);
     prints_alike(1, 30000, "quot", "k=-7");
+    prints_alike(3, 30000, "reorg", NULL);
+    prints_alike(1, 30000, "chain", NULL);
+    prints_alike(2, 30000, "late_reroll", NULL);
     /* (each of them through batches: they qualify) */
     struct { const char *proc; int nargs; } batched[] = {
         { "plain", 0 }, { "fire", 1 }, { "volley", 1 }, { "shoot", 1 }, { "hit", 1 }, { "grade", 1 },
         { "gap", 0 }, { "gap_needed", 0 }, { "big", 1 }, { "off", 0 }, { "quot", 1 },
+        { "reorg", 0 }, { "chain", 0 }, { "late_reroll", 0 },
     };
     Value one = val_int(1);
     for (size_t k = 0; k < sizeof batched / sizeof batched[0]; k++) {
@@ -510,6 +565,7 @@ void register_tests(void)
         { "straight lines run as the interpreter runs them", test_straight_lines },
         { "tables, bands open at either end", test_tables },
         { "small rolls and branches", test_pools_and_branches },
+        { "rolls on some ways only, rerolls", test_rolls_on_some_ways },
         { "a '?' as a result, and one needed", test_unknowns },
         { "an overflow or a key with no row gives the batch up", test_giving_up },
         { "random procedures run as the interpreter runs them", test_random_procedures },
