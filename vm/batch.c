@@ -1136,25 +1136,24 @@ static inline bool decided(const BatchDecision *d, const int64_t *slot, int t)
     return d->takes[at];
 }
 
-/* Phase 1: every trial's dice, trial after trial, each trial's in the
- * order of the schedule: the draws the interpreter makes, in its order.
- * Dice alone, the usual case, have a loop of their own, with the
- * generator's state in registers; counts and pools are drawn by rng.h's
- * loops, which hold it in registers themselves.  A trial makes a step
- * with a decision only where the decision says, and a reroll starts it
- * again; false if one rerolls past code->max_rerolls. */
-static bool draw(const BatchCode *code, int64_t *slot, Rng *rng, int n)
+/* Phase 1 when every step is one die every trial rolls, the usual case:
+ * a loop of its own, with the generator's state in registers. */
+static __attribute__((noinline)) void draw_dice(const BatchCode *code, int64_t *slot, Rng *rng, int n)
 {
-    if (code->dice_only) {
-        Rng r = *rng;        /* (a copy the compiler can keep in registers) */
-        for (int t = 0; t < n; t++)
-            for (int k = 0; k < code->nsteps; k++) {
-                const BatchStep *step = &code->steps[k];
-                slot[(size_t)step->dst * BATCH_LANES + t] = (int64_t)rng_below(&r, step->sides) + 1;
-            }
-        *rng = r;
-        return true;
-    }
+    Rng r = *rng;            /* (a copy the compiler can keep in registers) */
+    for (int t = 0; t < n; t++)
+        for (int k = 0; k < code->nsteps; k++) {
+            const BatchStep *step = &code->steps[k];
+            slot[(size_t)step->dst * BATCH_LANES + t] = (int64_t)rng_below(&r, step->sides) + 1;
+        }
+    *rng = r;
+}
+
+/* Phase 1 for any schedule: a trial makes a step with a decision only
+ * where the decision says, and a reroll starts it again; false if one
+ * rerolls past code->max_rerolls. */
+static __attribute__((noinline)) bool draw_steps(const BatchCode *code, int64_t *slot, Rng *rng, int n)
+{
     int32_t faces[255];      /* a small roll's faces, which only its counts outlive */
     Rng r = *rng;
     for (int t = 0; t < n; t++) {
@@ -1189,6 +1188,19 @@ static bool draw(const BatchCode *code, int64_t *slot, Rng *rng, int n)
     }
     *rng = r;
     return true;
+}
+
+/* Phase 1: every trial's dice, trial after trial, each trial's in the
+ * order of the schedule: the draws the interpreter makes, in its order
+ * (counts and pools by rng.h's loops, as it draws them).  False if a
+ * trial rerolls too often, with rng left part way. */
+static bool draw(const BatchCode *code, int64_t *slot, Rng *rng, int n)
+{
+    if (code->dice_only) {
+        draw_dice(code, slot, rng, n);
+        return true;
+    }
+    return draw_steps(code, slot, rng, n);
 }
 
 /* A comparison of each lane of a with b (a slot's lanes, or one constant
