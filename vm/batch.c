@@ -843,8 +843,9 @@ static bool step(Builder *b, Path *at, int pc)
 }
 
 /* The result: each RETURN's value in the lanes of its predicate (every
- * lane meets exactly one); false if they are not all of one kind that a
- * tally counts. */
+ * lane meets exactly one, in its last attempt); false if they are not all
+ * of one kind that a tally counts, or if a way misses some rolls of a
+ * shared schedule. */
 static bool choose_result(Builder *b, Held *out)
 {
     if (b->nrets == 0)
