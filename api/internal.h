@@ -26,6 +26,8 @@ struct muster_ctx {
     Diag diag;
     VmLimits limits;
     bool quiet_fallback;     /* a grid of calls says once, not per call, that it simulates */
+    bool no_batch;           /* simulate without the batch path (vm/batch.h): for the tests that
+                                compare the two, which must count alike */
 };
 
 struct muster_program {

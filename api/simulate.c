@@ -4,14 +4,16 @@
  * the run's seed and the block's number, and the blocks are shared out among
  * the threads, so the counts are the same whatever the number of threads.
  * simulate and tally are the hot loop of `muster prob`: each trial is one
- * call on the VM (or a block of calls of the specialized proto) and one
- * count, with no allocation once the worker has warmed up.
+ * call on the VM (or a block of calls of the specialized proto, or a batch
+ * of it run instruction by instruction, vm/batch.h) and one count, with no
+ * allocation once the worker has warmed up.
  */
 #include "config.h"
 #include "api/internal.h"
 #include "api/pace.h"
 #include "api/progress.h"
 #include "compiler/specialize.h"
+#include "vm/batch.h"
 
 #include <string.h>
 #include <pthread.h>
@@ -46,6 +48,46 @@ static inline void tally(Tallies *t, const Value *vp)
         }
     }
     tally_hashed(t, vp);
+}
+
+/* A result of a batch: its payload x as a value of kind's tag and enum. */
+static inline Value lane_value(Value kind, int64_t x)
+{
+    return kind.tag == VAL_BOOL ? val_bool(x != 0) : val_make(kind.tag, kind.enum_id, x);
+}
+
+/* The n results of a batch, all of one kind, but for those that are a '?'
+ * (site[i] >= 0, when site is not NULL), which are counted apart: counted
+ * as tally counts them, straight into the array where they fall in it (no
+ * value made of each, and no branch on which are a '?', which falls as
+ * the dice do). */
+static void tally_lanes(Tallies *t, Value kind, const int64_t *x, const int64_t *site, uint64_t n)
+{
+    uint64_t i = 0;
+    while (!t->direct && i < n) {
+        /* (the first result counted makes the array) */
+        if (!site || site[i] < 0) {
+            Value v = lane_value(kind, x[i]);
+            tally(t, &v);
+        }
+        i++;
+    }
+    if (t->direct && t->direct_tag == kind.tag && t->direct_enum == kind.enum_id)
+        for (; i < n; i++) {
+            uint64_t k = (uint64_t)x[i] - (uint64_t)TALLY_DIRECT_LO;   /* (unsigned: no overflow) */
+            uint64_t given = site ? (uint64_t)site[i] >> 63 : 1;       /* (1: not a '?') */
+            if (k < TALLY_DIRECT_N) {
+                t->direct[k] += given;
+            } else if (given) {
+                Value v = lane_value(kind, x[i]);
+                tally_hashed(t, &v);
+            }
+        }
+    for (; i < n; i++)
+        if (!site || site[i] < 0) {
+            Value v = lane_value(kind, x[i]);
+            tally(t, &v);
+        }
 }
 
 /* The slot of v in a table of cap slots (a power of two): its own, or the
@@ -154,6 +196,7 @@ typedef struct Sim {
                                           * call's program, else the compiled one */
     int spec;                            /* the call specialized for its arguments (in prog), or -1 */
     SpecCodes codes;                     /* its record result returned as a code (codes.n > 0) */
+    const BatchCode *batch;              /* the specialized call compiled for batches, or NULL */
 } Sim;
 
 typedef struct Worker {
@@ -165,6 +208,24 @@ typedef struct Worker {
     const Proto *unknown_at;
     uint32_t unknown_offset;
 } Worker;
+
+/* What a worker's thread runs its trials with: on that thread's own stack,
+ * so that what it writes every trial (the dice's state above all) is never
+ * next to another thread's. */
+typedef struct Runner {
+    Worker *w;
+    Sim *sim;
+    Vm *vm;
+    RngDice rng;
+    Arena arena;                         /* the trial's pools: no allocation per trial once it has grown */
+    Value *argv;
+    Value *results;                      /* a block's results, before they are counted */
+    bool defaults;                       /* any left to work out per trial? */
+    BatchLanes *lanes;                   /* the batch path's registers, or NULL */
+    uint64_t batches, gave_up;           /* batches tried, and those that gave their trials back */
+} Runner;
+
+#define BATCH_TRIES 8                    /* batches that may give up before the worker judges them */
 
 /* Trial number `trial` met a value the rules text does not give where its
  * value was needed, or its result (the field asked about) holds one: it is
@@ -204,30 +265,168 @@ static void sim_progress(Sim *sim)
     pthread_mutex_unlock(&sim->lock);
 }
 
+/* Trials i..to of block b (which began at trial `from`) through the
+ * interpreter; false when one failed, which ends the block. */
+static bool run_trials(Runner *run, uint64_t b, uint64_t from, uint64_t i, uint64_t to)
+{
+    Worker *w = run->w;
+    Sim *sim = run->sim;
+    const ProcSig *sig = sim->sig;
+    Vm *vm = run->vm;
+    for (; i < to; i++) {
+        Value r;
+        arena_reset(&run->arena);
+        if (sim->spec >= 0) {
+            /* the specialized call (its result is already the field asked
+             * for), the rest of the trials in one go */
+            uint64_t done, unknown;
+            /* once this worker knows where its first '?' is, the later
+             * ones are only counted, without leaving the interpreter */
+            vm->skip_unknown = w->unknown > 0;
+            int rc = vm_call_many(vm, sim->spec, to - i, run->results, &done, &unknown);
+            for (uint64_t k = 0; k < done; k++) {
+                const Value *u = val_find_unknown(&run->results[k]);
+                if (__builtin_expect(u != NULL, 0))
+                    count_unknown(w, vm->prog->protos[sig->proto], i + k, vm_unknown_offset(vm->prog, *u));
+                else
+                    tally(&w->t, &run->results[k]);
+            }
+            w->unknown += unknown;
+            i += done + unknown;
+            if (rc == 0) {
+                i--;            /* (the loop's i++ moves past the last) */
+                continue;
+            }
+            /* It rolled what the original rolls up to the error, so the
+             * dice are in step; a '?' after the first is only counted. */
+            if (vm->error_unknown && w->unknown && i > w->unknown_first) {
+                w->unknown++;
+                continue;
+            }
+            /* Otherwise the same trial again with the original, which
+             * says where the error is: back to the dice this trial
+             * started with, by replaying the block up to it. */
+            rng_seed(&run->rng.rng, block_seed(sim->seed, b));
+            for (uint64_t k = from; k < i; k++) {
+                Value ignored;
+                arena_reset(&run->arena);
+                (void)vm_call(vm, sim->spec, NULL, 0, &ignored);
+            }
+            arena_reset(&run->arena);
+        }
+        if ((run->defaults && api_fill_defaults(sig, sim->given, vm, run->argv))
+            || vm_call(vm, sig->proto, run->argv, sig->nparams, &r)) {
+            if (vm->error_unknown) {
+                /* the odds of reaching a gap in the rules are part of the answer */
+                count_unknown(w, vm->error_proto, i, vm->error_offset);
+                continue;
+            }
+            pthread_mutex_lock(&sim->lock);
+            if (i < sim->failed_trial) {
+                sim->failed_trial = i;
+                sim->failed_vm = *vm;
+            }
+            pthread_mutex_unlock(&sim->lock);
+            return false;
+        }
+        /* the field asked about (of a record the rules text does not give: that unknown) */
+        const Value *asked = sim->field >= 0 && r.tag == VAL_RECORD ? &r.as.r->field[sim->field] : &r;
+        const Value *u = val_find_unknown(asked);
+        if (u)
+            count_unknown(w, vm->prog->protos[sig->proto], i, vm_unknown_offset(vm->prog, *u));
+        else
+            tally(&w->t, asked);
+    }
+    return true;
+}
+
+/* The results of a batch's n trials, from trial `first`, that are a '?':
+ * counted apart, as count_unknown counts them, which keeps the place of
+ * the first trial's '?' (the later ones of a batch are only counted). */
+static void count_lane_unknowns(Worker *w, const Sim *sim, const BatchResults *r, uint64_t first, uint64_t n)
+{
+    uint64_t count = 0;
+    for (uint64_t k = 0; k < n; k++)
+        count += r->site[k] >= 0;
+    if (count == 0)
+        return;
+    uint64_t k = 0;
+    while (r->site[k] < 0)
+        k++;
+    uint32_t offset = vm_unknown_offset(sim->prog, val_unknown((int32_t)r->site[k], 0));
+    count_unknown(w, sim->prog->protos[sim->sig->proto], first + k, offset);
+    w->unknown += count - 1;
+}
+
+/* Trials i..to as one batch: counted, or false when the batch gave up,
+ * the dice as they were before it. */
+static bool run_batch(Runner *run, uint64_t i, uint64_t to)
+{
+    Worker *w = run->w;
+    const Sim *sim = run->sim;
+    BatchResults r;
+    run->batches++;
+    if (!batch_run(sim->batch, run->lanes, &run->rng.rng, (int)(to - i), &r)) {
+        run->gave_up++;
+        return false;
+    }
+    if (r.site)
+        count_lane_unknowns(w, sim, &r, i, to - i);
+    tally_lanes(&w->t, r.kind, r.value, r.site, to - i);
+    return true;
+}
+
+/* Whether to try the next trials as a batch: while batches mostly do
+ * not give up (a batch that gives up costs its dice drawn twice, and a
+ * call whose trials mostly need a '?' would give up nearly every time). */
+static bool batch_pays(const Runner *run)
+{
+    return run->lanes && (run->gave_up < BATCH_TRIES || 2 * run->gave_up < run->batches);
+}
+
+/* The trials from..to of block b: a batch at a time where the batch path
+ * takes them, else (and where a batch gives up) through the interpreter. */
+static void run_block(Runner *run, uint64_t b, uint64_t from, uint64_t to)
+{
+    for (uint64_t i = from; i < to;) {
+        uint64_t end = to;
+        if (batch_pays(run)) {
+            end = to - i > BATCH_LANES ? i + BATCH_LANES : to;
+            if (run_batch(run, i, end)) {
+                i = end;
+                continue;
+            }
+        }
+        if (!run_trials(run, b, from, i, end))
+            return;
+        i = end;
+    }
+}
+
 static void *simulate(void *arg)
 {
     Worker *w = arg;
     Sim *sim = w->sim;
     const ProcSig *sig = sim->sig;
-    RngDice rng;
-    dice_rng_init(&rng, 0);
+    Runner run = { .w = w, .sim = sim };
+    dice_rng_init(&run.rng, 0);
     /* each worker's machine on cache lines of its own: two threads writing
      * next to each other would slow both (false sharing) */
     struct { char before[128]; Vm vm; char after[128]; } *own = mem_alloc(sizeof *own);
-    Vm *vm = &own->vm;
-    vm_init(vm, sim->prog, &rng.base);
+    Vm *vm = run.vm = &own->vm;
+    vm_init(vm, sim->prog, &run.rng.base);
     vm->limits = sim->ctx->limits;
     vm->choices = sim->choices;
     vm->memo = true;
     vm->quiet_unknown = true;
-    Value *argv = mem_alloc(sizeof(Value) * (size_t)(sig->nparams + 1));
-    memcpy(argv, sim->argv, sizeof(Value) * (size_t)sig->nparams);
-    Arena arena = { 0 };     /* the trial's pools: no allocation per trial once it has grown */
-    vm->scratch = &arena;
-    Value *results = mem_alloc(sizeof(Value) * SIM_BLOCK);   /* a block's results, before they are counted */
-    bool defaults = false;   /* any left to work out per trial? */
+    run.argv = mem_alloc(sizeof(Value) * (size_t)(sig->nparams + 1));
+    memcpy(run.argv, sim->argv, sizeof(Value) * (size_t)sig->nparams);
+    vm->scratch = &run.arena;
+    run.results = mem_alloc(sizeof(Value) * SIM_BLOCK);
     for (int p = 0; p < sig->nparams; p++)
-        defaults |= !sim->given[p];
+        run.defaults |= !sim->given[p];
+    if (sim->batch)
+        run.lanes = batch_lanes_new(sim->batch);
     for (;;) {
         pthread_mutex_lock(&sim->lock);
         uint64_t b = sim->next_block++;
@@ -237,72 +436,10 @@ static void *simulate(void *arg)
         pthread_mutex_unlock(&sim->lock);
         if (stop)
             break;
-        rng_seed(&rng.rng, block_seed(sim->seed, b));
+        rng_seed(&run.rng.rng, block_seed(sim->seed, b));
         uint64_t from = b * SIM_BLOCK, to = from + SIM_BLOCK < sim->trials ? from + SIM_BLOCK : sim->trials;
         w->trials += to - from;
-        for (uint64_t i = from; i < to; i++) {
-            Value r;
-            arena_reset(&arena);
-            if (sim->spec >= 0) {
-                /* the specialized call (its result is already the field asked
-                 * for), the rest of the block in one go */
-                uint64_t done, unknown;
-                /* once this worker knows where its first '?' is, the later
-                 * ones are only counted, without leaving the interpreter */
-                vm->skip_unknown = w->unknown > 0;
-                int rc = vm_call_many(vm, sim->spec, to - i, results, &done, &unknown);
-                for (uint64_t k = 0; k < done; k++) {
-                    const Value *u = val_find_unknown(&results[k]);
-                    if (__builtin_expect(u != NULL, 0))
-                        count_unknown(w, vm->prog->protos[sig->proto], i + k, vm_unknown_offset(vm->prog, *u));
-                    else
-                        tally(&w->t, &results[k]);
-                }
-                w->unknown += unknown;
-                i += done + unknown;
-                if (rc == 0) {
-                    i--;            /* (the loop's i++ moves past the last) */
-                    continue;
-                }
-                /* It rolled what the original rolls up to the error, so the
-                 * dice are in step; a '?' after the first is only counted. */
-                if (vm->error_unknown && w->unknown && i > w->unknown_first) {
-                    w->unknown++;
-                    continue;
-                }
-                /* Otherwise the same trial again with the original, which
-                 * says where the error is: back to the dice this trial
-                 * started with, by replaying the block up to it. */
-                rng_seed(&rng.rng, block_seed(sim->seed, b));
-                for (uint64_t k = from; k < i; k++) {
-                    Value ignored;
-                    arena_reset(&arena);
-                    (void)vm_call(vm, sim->spec, NULL, 0, &ignored);
-                }
-                arena_reset(&arena);
-            }
-            if ((defaults && api_fill_defaults(sig, sim->given, vm, argv)) || vm_call(vm, sig->proto, argv, sig->nparams, &r)) {
-                if (vm->error_unknown) {
-                    /* the odds of reaching a gap in the rules are part of the answer */
-                    count_unknown(w, vm->error_proto, i, vm->error_offset);
-                    continue;
-                }
-                pthread_mutex_lock(&sim->lock);
-                if (i < sim->failed_trial) {
-                    sim->failed_trial = i;
-                    sim->failed_vm = *vm;
-                }
-                pthread_mutex_unlock(&sim->lock);
-                break;
-            }
-            /* the field asked about (of a record the rules text does not give: that unknown) */
-            const Value *asked = sim->field >= 0 && r.tag == VAL_RECORD ? &r.as.r->field[sim->field] : &r;
-            const Value *u = val_find_unknown(asked);
-            if (u)
-                count_unknown(w, vm->prog->protos[sig->proto], i, vm_unknown_offset(vm->prog, *u));
-            else
-                tally(&w->t, asked);
-        }
+        run_block(&run, b, from, to);
         if (sim->bar.to)
             sim_progress(sim);
     }
@@ -338,6 +475,9 @@ int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts
                                         : specialize_call(vm, sig->proto, argv, sig->nparams, field, &sim.spec);
         if (spec)
             sim.prog = spec;
+        /* and, where it qualifies, once more for batches (see vm/batch.h) */
+        if (spec && !ctx->no_batch)
+            sim.batch = batch_compile(spec, sim.spec, &ctx->limits);
     }
     progress_init(&sim.bar, trials >= SIM_PROGRESS ? ctx->err : NULL);
     sim.interrupt = opts->interrupt;

@@ -85,6 +85,18 @@ static inline int64_t pool_count_lanes(const Pool *p, CmpOp op, int64_t k)
     default: return 0;
     }
 }
+/* The faces of a die of `sides` sides that compare (op) to k: those in
+ * [*lo, *lo + *span), or for != all but those.  (count(roll n dS >= k) is
+ * a count of the dice in a range, with k clamped to the faces.) */
+static inline void pool_face_span(CmpOp op, int64_t k, int64_t sides, int64_t *lo, uint64_t *span)
+{
+    k = k < 0 ? 0 : k > sides ? sides + 1 : k;
+    int64_t from = op == CMP_GT || op == CMP_GE ? (op == CMP_GT ? k + 1 : k) : op == CMP_LT || op == CMP_LE ? 1 : k;
+    int64_t to = op == CMP_LT ? k - 1 : op == CMP_LE || op == CMP_EQ || op == CMP_NE ? k : sides;
+    *lo = from;
+    *span = to >= from ? (uint64_t)(to - from + 1) : 0;
+}
+
 /* A pool's faces: p itself, or for a lazy pool (dice.h) the faces its
  * source works out.  The functions below take plain pools only, except
  * pool_keep, which goes through this. */

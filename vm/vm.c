@@ -17,7 +17,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-#define MAX_SIDES (1 << 20)
 #define SCAN_DICE 64             /* a pool this small is counted in one pass, inline */
 
 const VmLimits vm_default_limits = {
@@ -415,11 +414,9 @@ static COLD void grow_for_call(Vm *vm, int depth, ptrdiff_t need, Value **base, 
  * the interpreter's, its count and index lived on the stack). */
 static __attribute__((noinline)) int64_t count_roll(Rng *rng, int64_t n, int64_t sides, CmpOp cmp, int64_t k)
 {
-    /* the faces that count: [lo, lo + span), or all but them (!=) */
-    k = k < 0 ? 0 : k > sides ? sides + 1 : k;
-    int64_t lo = cmp == CMP_GT || cmp == CMP_GE ? (cmp == CMP_GT ? k + 1 : k) : cmp == CMP_LT || cmp == CMP_LE ? 1 : k;
-    int64_t hi = cmp == CMP_LT ? k - 1 : cmp == CMP_LE || cmp == CMP_EQ || cmp == CMP_NE ? k : sides;
-    uint64_t span = hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
+    int64_t lo;
+    uint64_t span;
+    pool_face_span(cmp, k, sides, &lo, &span);
     int64_t c = rng_count_in(rng, n, (uint64_t)sides, lo, span);
     return cmp == CMP_NE ? n - c : c;
 }
@@ -439,8 +436,8 @@ static __attribute__((noinline)) void draw_pool(Rng *rng, Pool *pool)
 static bool roll_pool(Vm *vm, const Proto *p, const uint8_t *at, Rng *rng, int64_t n, int64_t sides,
                       const Pool **out, char *err, size_t errlen)
 {
-    if (sides < 1 || sides > MAX_SIDES) {
-        snprintf(err, errlen, "a die must have 1 to %d sides, not %lld", MAX_SIDES, (long long)sides);
+    if (sides < 1 || sides > VM_MAX_SIDES) {
+        snprintf(err, errlen, "a die must have 1 to %d sides, not %lld", VM_MAX_SIDES, (long long)sides);
         return false;
     }
     if (n < 0) {
@@ -1030,8 +1027,8 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             operand = --sp;
         roll: {
             int64_t sides = operand->as.i;
-            if (sides < 1 || sides > MAX_SIDES)
-                ERR("a die must have 1 to %d sides, not %lld", MAX_SIDES, (long long)sides);
+            if (sides < 1 || sides > VM_MAX_SIDES)
+                ERR("a die must have 1 to %d sides, not %lld", VM_MAX_SIDES, (long long)sides);
             int32_t face;
             if (rng)
                 face = (int32_t)rng_below(rng, (uint64_t)sides) + 1;
@@ -1131,7 +1128,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             int64_t n = p->consts[chunk_u16(ip)].as.i, sides = p->consts[chunk_u16(ip + 2)].as.i;
             operand = &p->consts[chunk_u16(ip + 4)];
             CmpOp cmp = (CmpOp)ip[6];
-            if (rng && !vm->trace && operand->tag == VAL_INT && sides >= 1 && sides <= MAX_SIDES && n >= 0
+            if (rng && !vm->trace && operand->tag == VAL_INT && sides >= 1 && sides <= VM_MAX_SIDES && n >= 0
                 && n <= lim->max_pool) {
                 int64_t c = count_roll(rng, n, sides, cmp, operand->as.i);
                 ip += 7;

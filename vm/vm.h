@@ -37,6 +37,9 @@ typedef struct VmLimits {
 
 extern const VmLimits vm_default_limits;
 
+/* The most sides a die may have (a roll of more is an error). */
+#define VM_MAX_SIDES (1 << 20)
+
 /* What a run reports as it goes, for explanations and logs (all optional). */
 typedef struct VmTrace {
     void *ud;

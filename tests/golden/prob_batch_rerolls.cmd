@@ -1,0 +1,1 @@
+prob batch.muster rally --seed 7 --trials 20000
