@@ -446,6 +446,12 @@ static const BatchTable *batch_table(const Table *t)
     for (int64_t i = -1; i <= t->fast_n; i++) {
         const Value *cell = t->fast[i];
         value[i + 1] = 0;
+        if (cell && cell->tag == VAL_UNKNOWN) {
+            /* a '?' cell (its unknown, the key left to fill in: Table.fast) */
+            site[i + 1] = cell->enum_id;
+            bt->unknowns = true;
+            continue;
+        }
         if (!cell) {
             int row = fast_row(t, i);
             bool unknown = row >= 0 && t->kinds[row] == CELL_UNKNOWN && t->unknown_site;
