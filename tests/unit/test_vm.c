@@ -238,7 +238,7 @@ static void test_integer_quotients(void)
     CU_ASSERT(uses_op(c, "k0", OP_IDIVK) && !uses_op(c, "k0", OP_DIV));
     CU_ASSERT(uses_op(c, "g0", OP_DIV) && uses_op(c, "g0", OP_FLOOR) && !uses_op(c, "g0", OP_IDIV));
     for (int m = 0; m < 3; m++) {
-        char f[4], g[4];
+        char f[16], g[16];
         snprintf(f, sizeof f, "f%d", m);
         snprintf(g, sizeof g, "g%d", m);
         for (size_t i = 0; i < sizeof quotient_as / sizeof *quotient_as; i++)
