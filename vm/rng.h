@@ -50,6 +50,28 @@ static inline uint64_t rng_below(Rng *r, uint64_t n)
     return (uint64_t)(m >> 64);
 }
 
+/* One die of `sides` faces, its face less 1, drawn as rng_below draws it
+ * from a generator whose state the caller holds in four locals (so that a
+ * loop over many dice keeps it in registers). */
+static inline __attribute__((always_inline)) uint64_t rng_face_in(uint64_t st[4], uint64_t sides)
+{
+    unsigned __int128 m;
+    uint64_t low;
+    do {
+        uint64_t x = rng_rotl(st[1] * 5, 7) * 9;
+        uint64_t t = st[1] << 17;
+        st[2] ^= st[0];
+        st[3] ^= st[1];
+        st[1] ^= st[2];
+        st[0] ^= st[3];
+        st[2] ^= t;
+        st[3] = rng_rotl(st[3], 45);
+        m = (unsigned __int128)x * sides;
+        low = (uint64_t)m;
+    } while (low < sides && low < (0 - sides) % sides);
+    return (uint64_t)(m >> 64);
+}
+
 /* n dice of `sides` faces into out: the same draws as n calls of
  * rng_below(r, sides) + 1, with the generator's state kept in registers
  * for the whole pool.  With lane_bits 8 or 4 it also counts the dice
@@ -58,30 +80,15 @@ static inline uint64_t rng_below(Rng *r, uint64_t n)
  * returns that word; 0 with lane_bits 0. */
 static inline uint64_t rng_dice(Rng *r, int32_t *out, int64_t n, uint64_t sides, unsigned lane_bits)
 {
-    uint64_t s0 = r->s[0], s1 = r->s[1], s2 = r->s[2], s3 = r->s[3];
+    uint64_t st[4] = { r->s[0], r->s[1], r->s[2], r->s[3] };
     uint64_t lanes = 0;
     for (int64_t i = 0; i < n; i++) {
-        unsigned __int128 m;
-        uint64_t low;
-        do {
-            uint64_t x = rng_rotl(s1 * 5, 7) * 9;
-            uint64_t t = s1 << 17;
-            s2 ^= s0;
-            s3 ^= s1;
-            s1 ^= s2;
-            s0 ^= s3;
-            s2 ^= t;
-            s3 = rng_rotl(s3, 45);
-            m = (unsigned __int128)x * sides;
-            low = (uint64_t)m;
-        } while (low < sides && low < (0 - sides) % sides);
-        out[i] = (int32_t)(m >> 64) + 1;
-        lanes += lane_bits ? (uint64_t)1 << (lane_bits * (unsigned)(m >> 64)) : 0;
+        uint64_t face = rng_face_in(st, sides);
+        out[i] = (int32_t)face + 1;
+        lanes += lane_bits ? (uint64_t)1 << (lane_bits * (unsigned)face) : 0;
     }
-    r->s[0] = s0;
-    r->s[1] = s1;
-    r->s[2] = s2;
-    r->s[3] = s3;
+    for (int k = 0; k < 4; k++)
+        r->s[k] = st[k];
     return lanes;
 }
 
@@ -89,29 +96,12 @@ static inline uint64_t rng_dice(Rng *r, int32_t *out, int64_t n, uint64_t sides,
  * face in [lo, lo + span).  (count(roll 8d6 >= 4) needs no pool.) */
 static inline int64_t rng_count_in(Rng *r, int64_t n, uint64_t sides, int64_t lo, uint64_t span)
 {
-    uint64_t s0 = r->s[0], s1 = r->s[1], s2 = r->s[2], s3 = r->s[3];
+    uint64_t st[4] = { r->s[0], r->s[1], r->s[2], r->s[3] };
     int64_t count = 0;
-    for (int64_t i = 0; i < n; i++) {
-        unsigned __int128 m;
-        uint64_t low;
-        do {
-            uint64_t x = rng_rotl(s1 * 5, 7) * 9;
-            uint64_t t = s1 << 17;
-            s2 ^= s0;
-            s3 ^= s1;
-            s1 ^= s2;
-            s0 ^= s3;
-            s2 ^= t;
-            s3 = rng_rotl(s3, 45);
-            m = (unsigned __int128)x * sides;
-            low = (uint64_t)m;
-        } while (low < sides && low < (0 - sides) % sides);
-        count += (uint64_t)((int64_t)(m >> 64) + 1 - lo) < span;
-    }
-    r->s[0] = s0;
-    r->s[1] = s1;
-    r->s[2] = s2;
-    r->s[3] = s3;
+    for (int64_t i = 0; i < n; i++)
+        count += (uint64_t)((int64_t)rng_face_in(st, sides) + 1 - lo) < span;
+    for (int k = 0; k < 4; k++)
+        r->s[k] = st[k];
     return count;
 }
 
