@@ -157,6 +157,34 @@ static int lint_order(const void *a, const void *b)
     return (x->span.begin > y->span.begin) - (x->span.begin < y->span.begin);
 }
 
+/* The choices the rules leave to the players (a reading of the text they
+ * may disagree on, or a house option): each with its question, its
+ * options and its default, and how to pick one. */
+static void list_choices(muster_ctx *ctx, const Compiled *c)
+{
+    int n = 0;
+    for (int i = 0; i < c->module->n; i++) {
+        const Decl *d = c->module->decls[i];
+        if (d->kind != DECL_ENUM || d->as.enm.flavour != ENUM_CHOICE)
+            continue;
+        char options[512] = "";
+        size_t at = 0;
+        for (int k = 0; k < d->as.enm.n && at < sizeof options; k++) {
+            const char *name = d->as.enm.items[k].name;
+            bool deflt = d->as.enm.deflt ? !strcmp(d->as.enm.deflt, name) : k == 0;
+            at += (size_t)snprintf(options + at, sizeof options - at, "%s%s%s", k ? ", " : "", name,
+                                   deflt ? " (default)" : "");
+        }
+        diag_brief(&ctx->diag, DIAG_NOTE, d->src, d->name_span, "choice %s, \"%s\": %s; pick one with --choose %s=OPTION",
+                   d->name, d->as.enm.prompt ? d->as.enm.prompt : d->name, options, d->name);
+        n++;
+    }
+    if (n) {
+        diag_put_text(ctx->err, c->src->path);
+        api_err_printf(ctx, ": %d %s left to the players (marked 'choice')\n", n, n == 1 ? "choice is" : "choices are");
+    }
+}
+
 int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed)
 {
     const Compiled *c = prog->compiled;
@@ -171,6 +199,7 @@ int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *
         diag_put_text(ctx->err, c->src->path);
         api_err_printf(ctx, ": %d values are not given in the rules text (marked '?')\n", c->nunknowns);
     }
+    list_choices(ctx, c);
     int status = MUSTER_OK;
     int held = 0, changed = 0;
     for (int i = 0; i < c->nexamples; i++) {
