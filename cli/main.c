@@ -186,12 +186,17 @@ static void find_scripts(const char *dir, Seen *seen, char ***files, int *n, int
     struct dirent *e;
     char **here = NULL;
     int nhere = 0, caphere = 0;
+    /* "rules/" and "rules//" give "rules/x.muster", as "rules" does */
+    int dlen = (int)strlen(dir);
+    while (dlen > 1 && dir[dlen - 1] == '/')
+        dlen--;
+    const char *sep = dir[dlen - 1] == '/' ? "" : "/";
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.')
             continue;
-        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        size_t len = (size_t)dlen + strlen(e->d_name) + 2;
         char *path = malloc(len);
-        snprintf(path, len, "%s/%s", dir, e->d_name);
+        snprintf(path, len, "%.*s%s%s", dlen, dir, sep, e->d_name);
         if (nhere == caphere) {
             caphere = caphere ? caphere * 2 : 16;
             here = realloc(here, sizeof *here * (size_t)caphere);
