@@ -150,6 +150,15 @@ static void consider(Suggest *s, const char *name)
     }
 }
 
+const char *compiler_closest(const char *target, const char *const *names, int n)
+{
+    Suggest s = { target, NULL, 99 };
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], target))
+            consider(&s, names[i]);
+    return s.best;
+}
+
 /* The table of built-in functions is with the code that compiles their calls. */
 typedef struct Builtin Builtin;
 static const Builtin *find_builtin(const char *name);
