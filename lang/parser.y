@@ -27,6 +27,7 @@ void lang_yyerror(Span *loc, Parser *ps, const char *msg);
 #include "lang/parser_state.h"
 #include "base/mem.h"
 
+#include <ctype.h>
 #include <string.h>
 
 /* Bison's stacks hold tree pointers: keep them where the collector looks. */
@@ -1015,7 +1016,48 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
     bool brace = false;   /* is a '{' one of the things that could come here? */
     for (int i = 0; i < n; i++)
         brace |= expected[i] == YYTRANSLATE('{');
-    if (keyword && !new_decl && len < sizeof msg)
+    /* `{ 3 }` or `{ x + 1 }`: a procedure's value written without `return` */
+    int inner = ps->nopen - 1 + (found == YYTRANSLATE('}'));   /* a '}' found has closed its '{' */
+    while (inner >= 0 && ps->open_ch[inner] != '{')
+        inner--;
+    bool in_body = inner >= 0 && ps->open_kind[inner] == 0 && !ps->table_depth;
+    bool value_start = found == YYSYMBOL_INT || found == YYSYMBOL_DECIMAL || found == YYSYMBOL_STRING
+                       || found == YYSYMBOL_ROLL || found == YYSYMBOL_TRUE || found == YYSYMBOL_FALSE
+                       || found == YYSYMBOL_NOT || found == YYSYMBOL_DPAREN
+                       || (loc->end == loc->begin + 1 && (first == '(' || first == '-'));
+    uint32_t back = loc->begin;   /* the value starts a statement: first on its line, or after '{' ';' '}' */
+    while (back > 0 && (ps->src->text[back - 1] == ' ' || ps->src->text[back - 1] == '\t'))
+        back--;
+    bool starts = back == 0 || strchr("\n\r{};", ps->src->text[back - 1]);
+    bool bare_value = in_body && value_start && starts && expects(expected, n, YYSYMBOL_RETURN);
+    int name_len = 0;   /* `x + 1`: the name before the token, where only '=' could come */
+    if (in_body && n == 1 && expected[0] == YYTRANSLATE('=') && found != YYSYMBOL_INT && found != YYSYMBOL_IDENT
+        && found != YYSYMBOL_DIE && found != YYSYMBOL_DECIMAL && found != YYSYMBOL_STRING) {
+        uint32_t at = loc->begin;
+        while (at > 0 && (ps->src->text[at - 1] == ' ' || ps->src->text[at - 1] == '\t'))
+            at--;
+        uint32_t end = at;
+        while (at > 0 && (isalnum((unsigned char)ps->src->text[at - 1]) || ps->src->text[at - 1] == '_'))
+            at--;
+        uint32_t before = at;
+        while (before > 0 && (ps->src->text[before - 1] == ' ' || ps->src->text[before - 1] == '\t'))
+            before--;
+        if (end > at && !(before > 0 && ps->src->text[before - 1] == ':'))
+            name_len = (int)(end - at);
+        if (name_len > 40)
+            name_len = 0;
+        if (name_len)
+            snprintf(msg + head, sizeof msg - head,
+                     "; a procedure's value is given with 'return': write 'return' before '%.*s' "
+                     "('%.*s = ...' gives %.*s a new value)",
+                     name_len, ps->src->text + at, name_len, ps->src->text + at, name_len, ps->src->text + at);
+    }
+    if (name_len)
+        ;
+    else if (bare_value && found != YYSYMBOL_YYEOF)
+        snprintf(msg + head, sizeof msg - head,
+                 "; a procedure's value is given with 'return': write 'return' before it");
+    else if (keyword && !new_decl && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " ('%.*s' is a keyword; choose another name)",
                  (int)(loc->end - loc->begin), ps->src->text + loc->begin);
     else if (found == YYSYMBOL_DIE && expects(expected, n, YYSYMBOL_IDENT) && !expects(expected, n, YYTRANSLATE('+'))
