@@ -1105,7 +1105,33 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
             top = -1;
         ps->skip_to = top;
     }
-    if ((found == YYSYMBOL_YYEOF || new_decl) && ps->nopen > 0) {
+    if ((found == YYSYMBOL_YYEOF || new_decl) && ps->nopen > 0 && ps->unsure_open
+        && ps->unsure_open - 1 > ps->open[ps->nopen - 1]) {
+        /* the '{' that lost its '}' is more likely an inner one: a '}'
+         * meant for an outer block closed it */
+        uint32_t at = ps->unsure_open - 1;
+        Span open = { at, at + 1 };
+        int close_line, outer_line = 0, col;
+        source_linecol(ps->src, ps->unsure_close - 1, &close_line, &col);
+        if (ps->unsure_outer)
+            source_linecol(ps->src, ps->unsure_outer - 1, &outer_line, &col);
+        uint32_t word = at;   /* the line's first word: 'if' or 'else' names the block */
+        while (word > 0 && ps->src->text[word - 1] != '\n')
+            word--;
+        while (ps->src->text[word] == ' ' || ps->src->text[word] == '\t')
+            word++;
+        const char *w = ps->src->text + word;
+        const char *what = !strncmp(w, "if ", 3) ? " of the 'if'"
+                           : !strncmp(w, "} else", 6) || !strncmp(w, "else", 4) ? " of the 'else'" : "";
+        if (outer_line)
+            diag_report(ps->diag, DIAG_NOTE, ps->src, open,
+                        "this '{'%s is never closed: the '}' on line %d lines up with the '{' on line %d "
+                        "but closes this one", what, close_line, outer_line);
+        else
+            diag_report(ps->diag, DIAG_NOTE, ps->src, open,
+                        "this '{'%s is never closed: the '}' on line %d is indented as for an outer block "
+                        "but closes this one", what, close_line);
+    } else if ((found == YYSYMBOL_YYEOF || new_decl) && ps->nopen > 0) {
         Span open = { ps->open[ps->nopen - 1], ps->open[ps->nopen - 1] + 1 };
         diag_report(ps->diag, DIAG_NOTE, ps->src, open, "this '%c' is never closed", ps->open_ch[ps->nopen - 1]);
     }
