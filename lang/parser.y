@@ -980,6 +980,60 @@ static bool expects(const yysymbol_kind_t *list, int n, yysymbol_kind_t sym)
     return false;
 }
 
+/* `hits(facing=rear)`: is the '=' at offset at just after a name that
+ * starts an argument of a call?  Then the argument as it is written
+ * (`facing: rear`), else NULL. */
+static const char *call_argument(const Parser *ps, uint32_t at)
+{
+    if (ps->nopen <= 0 || ps->open_ch[ps->nopen - 1] != '(')
+        return NULL;
+    const char *text = ps->src->text;
+    uint32_t paren = ps->open[ps->nopen - 1];
+    uint32_t p = paren;   /* a call: a name just before the '(' */
+    while (p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t'))
+        p--;
+    uint32_t w = p;
+    while (w > 0 && (isalnum((unsigned char)text[w - 1]) || text[w - 1] == '_'))
+        w--;
+    /* not a call, or a built-in function, whose arguments have no names */
+    static const char *const words[] = {
+        "return", "if", "and", "or", "not", "else", "roll", "cap", "each", "expect",
+        "floor", "ceil", "round", "abs", "min", "max", "clamp", "count", "sum", "highest", "lowest",
+        "any", "all", "doubles", "shift", "choose", "text", "prob",
+    };
+    if (w == p || isdigit((unsigned char)text[w]))
+        return NULL;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strlen(words[i]) == p - w && !strncmp(words[i], text + w, p - w))
+            return NULL;
+    uint32_t end = at;   /* the name before the '=' */
+    while (end > paren && (text[end - 1] == ' ' || text[end - 1] == '\t'))
+        end--;
+    uint32_t begin = end;
+    while (begin > paren && (isalnum((unsigned char)text[begin - 1]) || text[begin - 1] == '_'))
+        begin--;
+    if (begin == end || end - begin > 40 || isdigit((unsigned char)text[begin]))
+        return NULL;
+    uint32_t before = begin;   /* and before it, the '(' or a ',' */
+    while (before > paren + 1 && (text[before - 1] == ' ' || text[before - 1] == '\t' || text[before - 1] == '\n'))
+        before--;
+    if (before != paren + 1 && text[before - 1] != ',')
+        return NULL;
+    /* the value: the word after the '=', if there is one */
+    uint32_t v = at + 1;
+    while (v < ps->src->len && (text[v] == ' ' || text[v] == '\t'))
+        v++;
+    uint32_t vend = v;
+    while (vend < ps->src->len && vend - v < 40 && (isalnum((unsigned char)text[vend]) || text[vend] == '_' || text[vend] == '.'))
+        vend++;
+    static char shown[128];
+    if (vend > v)
+        snprintf(shown, sizeof shown, "%.*s: %.*s", (int)(end - begin), text + begin, (int)(vend - v), text + v);
+    else
+        snprintf(shown, sizeof shown, "%.*s: ...", (int)(end - begin), text + begin);
+    return shown;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
 {
     if (ps->aborted)
@@ -1067,6 +1121,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
         snprintf(msg + len, sizeof msg - len, " (dice are rolled with 'roll', as in 'roll 2d6')");
     else if (first == '?' && loc->end == loc->begin + 1 && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " ('?' stands for a value the rules text does not give, where a value is written)");
+    else if (loc->end == loc->begin + 1 && first == '=' && call_argument(ps, loc->begin) && len < sizeof msg)
+        snprintf(msg + head, sizeof msg - head, " (an argument is written with ':', as in '%s'; to compare, write '==')", call_argument(ps, loc->begin));
     else if (comparison && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (comparisons do not chain: write 'a < x and x < b')");
     else if (loc->end == loc->begin + 1 && first == '=' && expects(expected, n, YYSYMBOL_EQ) && len < sizeof msg)
