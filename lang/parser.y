@@ -1123,7 +1123,17 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
         snprintf(msg + len, sizeof msg - len, " ('?' stands for a value the rules text does not give, where a value is written)");
     else if (loc->end == loc->begin + 1 && first == '=' && call_argument(ps, loc->begin) && len < sizeof msg)
         snprintf(msg + head, sizeof msg - head, " (an argument is written with ':', as in '%s'; to compare, write '==')", call_argument(ps, loc->begin));
-    else if (comparison && len < sizeof msg)
+    else if (first == '+' && loc->end == loc->begin + 1 && expects(expected, n, YYSYMBOL_DOTDOT) && loc->begin > 0
+             && isdigit((unsigned char)ps->src->text[loc->begin - 1]) && len < sizeof msg) {
+        /* `6+ : ...` in a table's key: 6 or more */
+        uint32_t b = loc->begin;
+        while (b > 0 && isdigit((unsigned char)ps->src->text[b - 1]) && loc->begin - b < 18)
+            b--;
+        int nd = (int)(loc->begin - b);
+        const char *num = ps->src->text + b;
+        snprintf(msg + head, sizeof msg - head, "; a range is written '%.*s..' (%.*s or more) or like '%.*s..10' (%.*s to 10)",
+                 nd, num, nd, num, nd, num, nd, num);
+    } else if (comparison && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (comparisons do not chain: write 'a < x and x < b')");
     else if (loc->end == loc->begin + 1 && first == '=' && expects(expected, n, YYSYMBOL_EQ) && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (to compare, write '==')");
