@@ -980,6 +980,15 @@ static bool expects(const yysymbol_kind_t *list, int n, yysymbol_kind_t sym)
     return false;
 }
 
+/* Is the innermost open '{' a modifiers block's? */
+static bool in_modifiers(const Parser *ps)
+{
+    for (int i = ps->nopen - 1; i >= 0; i--)
+        if (ps->open_ch[i] == '{')
+            return ps->open_kind[i] == 'm';
+    return false;
+}
+
 /* `hits(facing=rear)`: is the '=' at offset at just after a name that
  * starts an argument of a call?  Then the argument as it is written
  * (`facing: rear`), else NULL. */
@@ -1133,6 +1142,42 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
         const char *num = ps->src->text + b;
         snprintf(msg + head, sizeof msg - head, "; a range is written '%.*s..' (%.*s or more) or like '%.*s..10' (%.*s to 10)",
                  nd, num, nd, num, nd, num, nd, num);
+    } else if (found == YYSYMBOL_EACH && in_modifiers(ps) && len < sizeof msg) {
+        /* `optics : -1 each`: the count comes first */
+        const char *text = ps->src->text;
+        uint32_t b = loc->begin;
+        while (b > 0 && text[b - 1] != '\n')
+            b--;
+        while (text[b] == ' ' || text[b] == '\t')
+            b++;
+        const char *colon = memchr(text + b, ':', loc->begin - b);
+        uint32_t e = colon ? (uint32_t)(colon - text) : b;
+        while (e > b && (text[e - 1] == ' ' || text[e - 1] == '\t'))
+            e--;
+        uint32_t a = colon ? (uint32_t)(colon - text) + 1 : b;   /* the amount, between the ':' and 'each' */
+        while (a < loc->begin && (text[a] == ' ' || text[a] == '\t'))
+            a++;
+        uint32_t ae = loc->begin;
+        while (ae > a && (text[ae - 1] == ' ' || text[ae - 1] == '\t'))
+            ae--;
+        uint32_t l = loc->end;   /* the label after 'each', if it is there */
+        while (l < ps->src->len && (text[l] == ' ' || text[l] == '\t'))
+            l++;
+        uint32_t le = l + 1;
+        while (l < ps->src->len && text[l] == '"' && le < ps->src->len && le - l < 60 && text[le] != '"' && text[le] != '\n')
+            le++;
+        const char *label = "\"Label\"";
+        int label_len = 7;
+        if (l < ps->src->len && text[l] == '"' && le < ps->src->len && text[le] == '"') {
+            label = text + l;
+            label_len = (int)(le + 1 - l);
+        }
+        if (colon && e > b && e - b <= 40 && ae > a && ae - a <= 20)
+            snprintf(msg + head, sizeof msg - head, "; an amount for each of a count is written with 'each' first: "
+                     "'each %.*s : %.*s %.*s'", (int)(e - b), text + b, (int)(ae - a), text + a, label_len, label);
+        else
+            snprintf(msg + head, sizeof msg - head, "; an amount for each of a count is written with 'each' first: "
+                     "'each COUNT : AMOUNT \"Label\"'");
     } else if (comparison && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (comparisons do not chain: write 'a < x and x < b')");
     else if (loc->end == loc->begin + 1 && first == '=' && expects(expected, n, YYSYMBOL_EQ) && len < sizeof msg)
