@@ -1195,6 +1195,10 @@ Type comp_expr(Compiler *c, const Expr *e, Type hint)
             comp_emit_op(c, OP_NOT, e->span);
             return T_BOOL;
         }
+        if (t.kind == TY_POOL && e->as.unary.op == OPR_NEG) {
+            comp_error(c, e->as.unary.operand->span, "cannot negate a pool; for the negative of its total, write '-sum(...)'");
+            return T_ERR;
+        }
         if (!is_num(t) && !is_err(t)) {
             comp_error(c, e->as.unary.operand->span, "cannot %s %s", e->as.unary.op == OPR_POS ? "put '+' before" : "negate",
                        comp_type_name(c, t));

@@ -980,6 +980,16 @@ static bool expects(const yysymbol_kind_t *list, int n, yysymbol_kind_t sym)
     return false;
 }
 
+/* Is the text just before offset at (blanks aside) the word 'roll'? */
+static bool after_roll(const Parser *ps, uint32_t at)
+{
+    const char *text = ps->src->text;
+    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t'))
+        at--;
+    return at >= 4 && !strncmp(text + at - 4, "roll", 4)
+           && (at == 4 || !(isalnum((unsigned char)text[at - 5]) || text[at - 5] == '_'));
+}
+
 /* Is the innermost open '{' a modifiers block's? */
 static bool in_modifiers(const Parser *ps)
 {
@@ -1142,6 +1152,30 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
         const char *num = ps->src->text + b;
         snprintf(msg + head, sizeof msg - head, "; a range is written '%.*s..' (%.*s or more) or like '%.*s..10' (%.*s to 10)",
                  nd, num, nd, num, nd, num, nd, num);
+    } else if (loc->end == loc->begin + 1 && first == '-' && after_roll(ps, loc->begin) && len < sizeof msg) {
+        /* `roll -2d6`: a count below zero */
+        const char *text = ps->src->text;
+        uint32_t v = loc->end, ve = loc->end;
+        while (ve < ps->src->len && ve - v < 30 && (isalnum((unsigned char)text[ve]) || text[ve] == '_'))
+            ve++;
+        bool one_die = ve > v + 1 && text[v] == 'd' && strspn(text + v + 1, "0123456789") == ve - v - 1;
+        uint32_t d = ve;   /* `-n d6`: the die after a count's name */
+        while (d < ps->src->len && (text[d] == ' ' || text[d] == '\t'))
+            d++;
+        if (!one_die && d > ve && text[d] == 'd' && isdigit((unsigned char)text[d + 1])) {
+            ve = d + 1;
+            while (ve < ps->src->len && ve - v < 30 && isdigit((unsigned char)text[ve]))
+                ve++;
+        }
+        if (one_die)
+            snprintf(msg + head, sizeof msg - head, "; a die cannot be rolled negative: for the negative of its roll, "
+                     "write '-(roll %.*s)'", (int)(ve - v), text + v);
+        else if (ve > v)
+            snprintf(msg + head, sizeof msg - head, "; a pool's count cannot be negative: for the negative of its total, "
+                     "write '-sum(roll %.*s)'", (int)(ve - v), text + v);
+        else
+            snprintf(msg + head, sizeof msg - head, "; a pool's count cannot be negative: for the negative of its total, "
+                     "write '-sum(roll ...)'");
     } else if (found == YYSYMBOL_EACH && in_modifiers(ps) && len < sizeof msg) {
         /* `optics : -1 each`: the count comes first */
         const char *text = ps->src->text;
