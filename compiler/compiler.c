@@ -193,6 +193,42 @@ static const char *suggest_name(Compiler *c, const char *name, bool values, bool
     return s.best;
 }
 
+/* The value of a constant whole-number expression (numbers, '+', '-',
+ * '*', and a decimal such as 0.0), without overflow; false if e is not one. */
+static bool const_whole(const Expr *e, int64_t *out)
+{
+    int64_t a, b;
+    switch (e->kind) {
+    case EX_INT:
+        *out = e->as.i;
+        return true;
+    case EX_UNARY:
+        if (e->as.unary.op == OPR_NOT || !const_whole(e->as.unary.operand, &a))
+            return false;
+        if (e->as.unary.op == OPR_POS) {
+            *out = a;
+            return true;
+        }
+        return !__builtin_sub_overflow((int64_t)0, a, out);
+    case EX_BINARY:
+        if (!const_whole(e->as.binary.left, &a) || !const_whole(e->as.binary.right, &b))
+            return false;
+        switch (e->as.binary.op) {
+        case OPR_ADD: return !__builtin_add_overflow(a, b, out);
+        case OPR_SUB: return !__builtin_sub_overflow(a, b, out);
+        case OPR_MUL: return !__builtin_mul_overflow(a, b, out);
+        case OPR_DIV:
+            if (b == 0 || a % b != 0 || (a == INT64_MIN && b == -1))
+                return false;
+            *out = a / b;
+            return true;
+        default: return false;
+        }
+    default:
+        return false;
+    }
+}
+
 /* ---- emitting ---- */
 
 void comp_emit_byte(Compiler *c, uint8_t b, Span at)
@@ -437,6 +473,10 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
         comp_error(c, e->span, "'%%' needs two ints (round a rational first with floor, ceil or round)");
         return T_ERR;
     }
+    int64_t divisor;
+    if ((op == OPR_DIV || op == OPR_MOD) && const_whole(r, &divisor) && divisor == 0)
+        comp_error(c, r->span, "division by zero: the %s here is always 0, so every run would stop with an error",
+                   op == OPR_DIV ? "divisor" : "divisor of '%'");
     comp_emit_op(c, ops[op - OPR_ADD], e->as.binary.op_span);
     if (op == OPR_DIV)
         return T_RAT;
