@@ -15,7 +15,9 @@
 #include "lang/ast.h"
 #include "lang/parse.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -325,6 +327,72 @@ static Module *load_module(muster_ctx *ctx, const Source *src, Loaded *seen, Cha
     return all;
 }
 
+/* The procedures of the standard library, read the first time one is
+ * asked for: each module's name and what it declares. */
+typedef struct StdlibProc {
+    const char *name, *module;
+} StdlibProc;
+
+static StdlibProc *stdlib_procs;
+static int stdlib_nprocs = -1;
+static pthread_mutex_t stdlib_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void read_stdlib(void)
+{
+    int cap = 0;
+    stdlib_nprocs = 0;
+    static const char *const libs[] = { MUSTER_DATADIR, MUSTER_SOURCE_STDLIB };
+    for (size_t l = 0; l < sizeof libs / sizeof libs[0]; l++) {
+        DIR *dir = opendir(libs[l]);
+        if (!dir)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(dir))) {
+            size_t len = strlen(e->d_name);
+            if (len <= 7 || e->d_name[0] == '.' || strcmp(e->d_name + len - 7, ".muster"))
+                continue;
+            char *module = mem_strndup(e->d_name, len - 7);
+            bool known = false;   /* the installed module comes first */
+            for (int i = 0; i < stdlib_nprocs && !known; i++)
+                known = !strcmp(stdlib_procs[i].module, module);
+            if (known)
+                continue;
+            char path[8192], err[256];
+            snprintf(path, sizeof path, "%s/%s", libs[l], e->d_name);
+            Source *src = source_read(path, err, sizeof err);
+            if (!src)
+                continue;
+            FILE *null = fopen("/dev/null", "w");
+            if (!null)
+                continue;
+            Diag quiet;
+            diag_init(&quiet, null, 0);
+            Module *m = parse_module(src, &quiet);
+            fclose(null);
+            for (int i = 0; m && i < m->n; i++) {
+                DeclKind k = m->decls[i]->kind;
+                if (k != DECL_PROC && k != DECL_TABLE && k != DECL_BANDS && k != DECL_MODIFIERS)
+                    continue;
+                stdlib_procs = ast_grow(stdlib_procs, stdlib_nprocs, &cap, sizeof *stdlib_procs);
+                stdlib_procs[stdlib_nprocs++] = (StdlibProc){ m->decls[i]->name, module };
+            }
+        }
+        closedir(dir);
+    }
+}
+
+static const char *stdlib_module_of(const char *name)
+{
+    pthread_mutex_lock(&stdlib_lock);
+    if (stdlib_nprocs < 0)
+        read_stdlib();
+    pthread_mutex_unlock(&stdlib_lock);
+    for (int i = 0; i < stdlib_nprocs; i++)
+        if (!strcmp(stdlib_procs[i].name, name))
+            return stdlib_procs[i].module;
+    return NULL;
+}
+
 static muster_program *load_source(muster_ctx *ctx, const Source *src)
 {
     Loaded seen = { 0 };
@@ -332,7 +400,7 @@ static muster_program *load_source(muster_ctx *ctx, const Source *src)
     Module *m = load_module(ctx, src, &seen, &chain);
     if (!m)
         return NULL;
-    Compiled *c = compiler_compile(m, &ctx->diag);
+    Compiled *c = compiler_compile_with(m, &ctx->diag, stdlib_module_of);
     if (!c)
         return NULL;
     muster_program *p = mem_alloc(sizeof *p);
@@ -378,7 +446,7 @@ muster_program *muster_load_expression(muster_ctx *ctx, const char *expression)
     ast_stmt_push(&d->as.proc.body, ret);
     d->as.proc.body_end = (Span){ (uint32_t)n, (uint32_t)n };
     ast_module_push(m, d);
-    Compiled *c = compiler_compile(m, &ctx->diag);
+    Compiled *c = compiler_compile_with(m, &ctx->diag, stdlib_module_of);
     if (!c)
         return NULL;
     c->expression = mem_strdup(expression);

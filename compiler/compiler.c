@@ -1123,8 +1123,12 @@ static Type call(Compiler *c, const Expr *e)
     if (sig)
         return comp_call_proc(c, e, sig);
     const char *s = suggest_name(c, e->as.call.callee, false, true);
+    const char *module = c->stdlib ? c->stdlib(e->as.call.callee) : NULL;
     if (comp_find_local(c, e->as.call.callee))
         comp_error(c, e->as.call.callee_span, "'%s' is a value, not a procedure", e->as.call.callee);
+    else if (module)
+        comp_error(c, e->as.call.callee_span, "unknown procedure '%s'; the standard library has it: "
+                   "write 'import \"%s\"' at the top of the script", e->as.call.callee, module);
     else if (s)
         comp_error(c, e->as.call.callee_span, "unknown procedure '%s'; did you mean '%s'?", e->as.call.callee, s);
     else
@@ -1825,11 +1829,16 @@ static SigKind sig_kind(DeclKind k)
 
 Compiled *compiler_compile(const Module *m, Diag *diag)
 {
+    return compiler_compile_with(m, diag, NULL);
+}
+
+Compiled *compiler_compile_with(const Module *m, Diag *diag, StdlibLookup *stdlib)
+{
     int errors_before = diag->errors;
     Compiled *out = mem_alloc(sizeof *out);
     out->src = m->src;
     out->module = m;
-    Compiler c = { .diag = diag, .src = m->src, .prog = chunk_program_new(), .out = out };
+    Compiler c = { .diag = diag, .stdlib = stdlib, .src = m->src, .prog = chunk_program_new(), .out = out };
     out->prog = c.prog;
     c.src_start = source_start(&c, m->src);   /* the main file starts at 0 */
 
