@@ -122,7 +122,35 @@ static bool readable(const char *path, char **loop)
 /* Where `import "name"` finds its file: beside the importing file, then in
  * each folder of MUSTER_PATH, then in the installed library.  NULL if
  * nowhere; *loop is then set if some place had a loop of links instead. */
-static char *find_import(const char *from, const char *name, char **loop)
+static char *find_import_in(const char *from, const char *name, char **loop, char **shadowed);
+
+/* The module of the standard library that a file found for `import
+ * "name"` elsewhere hides, if there is one and it is another file. */
+static char *stdlib_shadowed(const char *file, const char *found)
+{
+    static const char *const libs[] = { MUSTER_DATADIR, MUSTER_SOURCE_STDLIB };
+    char buf[8192];
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+        snprintf(buf, sizeof buf, "%s/%s", libs[i], file);
+        char *lib = realpath(buf, NULL);
+        if (!lib)
+            continue;
+        char *here = realpath(found, NULL);
+        bool other = here && strcmp(here, lib);
+        free(here);
+        free(lib);
+        return other ? mem_strdup(buf) : NULL;
+    }
+    return NULL;
+}
+
+static char *find_import(const char *from, const char *name, char **loop, char **shadowed)
+{
+    *shadowed = NULL;
+    return find_import_in(from, name, loop, shadowed);
+}
+
+static char *find_import_in(const char *from, const char *name, char **loop, char **shadowed)
 {
     size_t nl = strlen(name);
     bool has_ext = nl > 7 && !strcmp(name + nl - 7, ".muster");
@@ -155,16 +183,20 @@ static char *find_import(const char *from, const char *name, char **loop)
         if (!same)
             snprintf(buf, sizeof buf, "%s", raw);
     }
-    if (readable(buf, loop))
+    if (readable(buf, loop)) {
+        *shadowed = stdlib_shadowed(file, buf);
         return mem_strdup(buf);
+    }
     const char *path = getenv("MUSTER_PATH");
     while (path && *path) {
         const char *end = strchr(path, ':');
         size_t len = end ? (size_t)(end - path) : strlen(path);
         if (len) {
             snprintf(buf, sizeof buf, "%.*s/%s", (int)len, path, file);
-            if (readable(buf, loop))
+            if (readable(buf, loop)) {
+                *shadowed = stdlib_shadowed(file, buf);
                 return mem_strdup(buf);
+            }
         }
         path = end ? end + 1 : NULL;
     }
@@ -184,8 +216,12 @@ static char *find_import(const char *from, const char *name, char **loop)
 static char *locate(muster_ctx *ctx, const Source *from, Span at, const char *name, const char *kind,
                     const char *what)
 {
-    char *loop = NULL;
-    char *path = find_import(from->path, name, &loop);
+    char *loop = NULL, *shadowed = NULL;
+    char *path = find_import(from->path, name, &loop, &shadowed);
+    if (path && shadowed)
+        diag_report(&ctx->diag, DIAG_WARNING, from, at,
+                    "%s'%s' is %s, which hides the standard library's module '%s'; rename that file "
+                    "if the standard one is meant", what, name, path, name);
     if (!path && loop)
         diag_report(&ctx->diag, DIAG_ERROR, from, at, "%s cycle: '%s' goes round a loop of symbolic links", kind,
                     loop);
