@@ -25,6 +25,18 @@ void api_print_signature(FILE *out, const Compiled *c, const ProcSig *sig)
     fprintf(out, ") -> %s", compiler_type_name(c, sig->ret));
 }
 
+/* "; did you mean 'rear'?" after a value of an enum that is not one of
+ * its members but is close to one */
+static void print_near(muster_ctx *ctx, const Compiled *c, Type t, const char *text)
+{
+    if (t.kind != TY_ENUM)
+        return;
+    const EnumDesc *e = &c->prog->enums[t.enum_id];
+    const char *near = compiler_closest(text, e->members, e->nmembers);
+    if (near)
+        api_err_printf(ctx, "; did you mean '%s'?", near);
+}
+
 static void print_choices(FILE *out, const Compiled *c, Type t)
 {
     if (t.kind == TY_ENUM) {
@@ -166,7 +178,12 @@ static int build_args(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, in
             if (strlen(sig->pnames[p]) == nl && !strncmp(sig->pnames[p], args[i], nl))
                 break;
         if (p == sig->nparams) {
-            api_usage_error(ctx, "'%s' has no parameter named '%.*s'", sig->name, (int)nl, args[i]);
+            char *name = mem_strndup(args[i], nl);
+            const char *near = compiler_closest(name, sig->pnames, sig->nparams);
+            if (near)
+                api_usage_error(ctx, "'%s' has no parameter named '%s'; did you mean '%s'?", sig->name, name, near);
+            else
+                api_usage_error(ctx, "'%s' has no parameter named '%s'", sig->name, name);
             fputs("usage: ", ctx->err);
             api_print_signature(ctx->err, c, sig);
             fputc('\n', ctx->err);
@@ -185,6 +202,7 @@ static int build_args(muster_ctx *ctx, const Compiled *c, const ProcSig *sig, in
             api_err_printf(ctx, "muster: error: '%s' is not a valid %s for parameter '%s'", eq + 1,
                     compiler_type_name(c, t), sig->pnames[p]);
             print_choices(ctx->err, c, t);
+            print_near(ctx, c, t, eq + 1);
             fputc('\n', ctx->err);
             return MUSTER_USAGE;
         }
@@ -296,7 +314,9 @@ static int parse_choices(muster_ctx *ctx, const Compiled *c, char *const *texts,
             api_err_printf(ctx, "muster: error: '%s' is not an option of %s (one of:", eq + 1, e->name);
             for (int k = 0; k < e->nmembers; k++)
                 api_err_printf(ctx, " %s", e->members[k]);
-            fputs(")\n", ctx->err);
+            fputs(")", ctx->err);
+            print_near(ctx, c, (Type){ .kind = TY_ENUM, .enum_id = id }, eq + 1);
+            fputc('\n', ctx->err);
             return MUSTER_USAGE;
         }
     }

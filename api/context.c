@@ -15,7 +15,9 @@
 #include "lang/ast.h"
 #include "lang/parse.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -120,7 +122,35 @@ static bool readable(const char *path, char **loop)
 /* Where `import "name"` finds its file: beside the importing file, then in
  * each folder of MUSTER_PATH, then in the installed library.  NULL if
  * nowhere; *loop is then set if some place had a loop of links instead. */
-static char *find_import(const char *from, const char *name, char **loop)
+static char *find_import_in(const char *from, const char *name, char **loop, char **shadowed);
+
+/* The module of the standard library that a file found for `import
+ * "name"` elsewhere hides, if there is one and it is another file. */
+static char *stdlib_shadowed(const char *file, const char *found)
+{
+    static const char *const libs[] = { MUSTER_DATADIR, MUSTER_SOURCE_STDLIB };
+    char buf[8192];
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+        snprintf(buf, sizeof buf, "%s/%s", libs[i], file);
+        char *lib = realpath(buf, NULL);
+        if (!lib)
+            continue;
+        char *here = realpath(found, NULL);
+        bool other = here && strcmp(here, lib);
+        free(here);
+        free(lib);
+        return other ? mem_strdup(buf) : NULL;
+    }
+    return NULL;
+}
+
+static char *find_import(const char *from, const char *name, char **loop, char **shadowed)
+{
+    *shadowed = NULL;
+    return find_import_in(from, name, loop, shadowed);
+}
+
+static char *find_import_in(const char *from, const char *name, char **loop, char **shadowed)
 {
     size_t nl = strlen(name);
     bool has_ext = nl > 7 && !strcmp(name + nl - 7, ".muster");
@@ -153,16 +183,20 @@ static char *find_import(const char *from, const char *name, char **loop)
         if (!same)
             snprintf(buf, sizeof buf, "%s", raw);
     }
-    if (readable(buf, loop))
+    if (readable(buf, loop)) {
+        *shadowed = stdlib_shadowed(file, buf);
         return mem_strdup(buf);
+    }
     const char *path = getenv("MUSTER_PATH");
     while (path && *path) {
         const char *end = strchr(path, ':');
         size_t len = end ? (size_t)(end - path) : strlen(path);
         if (len) {
             snprintf(buf, sizeof buf, "%.*s/%s", (int)len, path, file);
-            if (readable(buf, loop))
+            if (readable(buf, loop)) {
+                *shadowed = stdlib_shadowed(file, buf);
                 return mem_strdup(buf);
+            }
         }
         path = end ? end + 1 : NULL;
     }
@@ -182,8 +216,12 @@ static char *find_import(const char *from, const char *name, char **loop)
 static char *locate(muster_ctx *ctx, const Source *from, Span at, const char *name, const char *kind,
                     const char *what)
 {
-    char *loop = NULL;
-    char *path = find_import(from->path, name, &loop);
+    char *loop = NULL, *shadowed = NULL;
+    char *path = find_import(from->path, name, &loop, &shadowed);
+    if (path && shadowed)
+        diag_report(&ctx->diag, DIAG_WARNING, from, at,
+                    "%s'%s' is %s, which hides the standard library's module '%s'; rename that file "
+                    "if the standard one is meant", what, name, path, name);
     if (!path && loop)
         diag_report(&ctx->diag, DIAG_ERROR, from, at, "%s cycle: '%s' goes round a loop of symbolic links", kind,
                     loop);
@@ -325,6 +363,72 @@ static Module *load_module(muster_ctx *ctx, const Source *src, Loaded *seen, Cha
     return all;
 }
 
+/* The procedures of the standard library, read the first time one is
+ * asked for: each module's name and what it declares. */
+typedef struct StdlibProc {
+    const char *name, *module;
+} StdlibProc;
+
+static StdlibProc *stdlib_procs;
+static int stdlib_nprocs = -1;
+static pthread_mutex_t stdlib_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void read_stdlib(void)
+{
+    int cap = 0;
+    stdlib_nprocs = 0;
+    static const char *const libs[] = { MUSTER_DATADIR, MUSTER_SOURCE_STDLIB };
+    for (size_t l = 0; l < sizeof libs / sizeof libs[0]; l++) {
+        DIR *dir = opendir(libs[l]);
+        if (!dir)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(dir))) {
+            size_t len = strlen(e->d_name);
+            if (len <= 7 || e->d_name[0] == '.' || strcmp(e->d_name + len - 7, ".muster"))
+                continue;
+            char *module = mem_strndup(e->d_name, len - 7);
+            bool known = false;   /* the installed module comes first */
+            for (int i = 0; i < stdlib_nprocs && !known; i++)
+                known = !strcmp(stdlib_procs[i].module, module);
+            if (known)
+                continue;
+            char path[8192], err[256];
+            snprintf(path, sizeof path, "%s/%s", libs[l], e->d_name);
+            Source *src = source_read(path, err, sizeof err);
+            if (!src)
+                continue;
+            FILE *null = fopen("/dev/null", "w");
+            if (!null)
+                continue;
+            Diag quiet;
+            diag_init(&quiet, null, 0);
+            Module *m = parse_module(src, &quiet);
+            fclose(null);
+            for (int i = 0; m && i < m->n; i++) {
+                DeclKind k = m->decls[i]->kind;
+                if (k != DECL_PROC && k != DECL_TABLE && k != DECL_BANDS && k != DECL_MODIFIERS)
+                    continue;
+                stdlib_procs = ast_grow(stdlib_procs, stdlib_nprocs, &cap, sizeof *stdlib_procs);
+                stdlib_procs[stdlib_nprocs++] = (StdlibProc){ m->decls[i]->name, module };
+            }
+        }
+        closedir(dir);
+    }
+}
+
+static const char *stdlib_module_of(const char *name)
+{
+    pthread_mutex_lock(&stdlib_lock);
+    if (stdlib_nprocs < 0)
+        read_stdlib();
+    pthread_mutex_unlock(&stdlib_lock);
+    for (int i = 0; i < stdlib_nprocs; i++)
+        if (!strcmp(stdlib_procs[i].name, name))
+            return stdlib_procs[i].module;
+    return NULL;
+}
+
 static muster_program *load_source(muster_ctx *ctx, const Source *src)
 {
     Loaded seen = { 0 };
@@ -332,7 +436,7 @@ static muster_program *load_source(muster_ctx *ctx, const Source *src)
     Module *m = load_module(ctx, src, &seen, &chain);
     if (!m)
         return NULL;
-    Compiled *c = compiler_compile(m, &ctx->diag);
+    Compiled *c = compiler_compile_with(m, &ctx->diag, stdlib_module_of);
     if (!c)
         return NULL;
     muster_program *p = mem_alloc(sizeof *p);
@@ -378,7 +482,7 @@ muster_program *muster_load_expression(muster_ctx *ctx, const char *expression)
     ast_stmt_push(&d->as.proc.body, ret);
     d->as.proc.body_end = (Span){ (uint32_t)n, (uint32_t)n };
     ast_module_push(m, d);
-    Compiled *c = compiler_compile(m, &ctx->diag);
+    Compiled *c = compiler_compile_with(m, &ctx->diag, stdlib_module_of);
     if (!c)
         return NULL;
     c->expression = mem_strdup(expression);

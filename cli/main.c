@@ -115,6 +115,49 @@ static void put_path(FILE *out, const char *path)
     }
 }
 
+/* The script at path, or for "-" the script on standard input (read
+ * once: a second "-" gets the same text), named <stdin> in diagnostics
+ * and found imports beside the current folder. */
+static muster_program *load_script(muster_ctx *ctx, const char *path)
+{
+    if (strcmp(path, "-"))
+        return muster_load(ctx, path);
+    static char *text;
+    static size_t len;
+    static bool read_already;
+    enum { MAX_SCRIPT = 64 << 20 };   /* as for a file */
+    if (!read_already) {
+        read_already = true;
+        size_t cap = 0;
+        for (;;) {
+            if (len == cap) {
+                cap = cap ? cap * 2 : 65536;
+                text = realloc(text, cap + 1);
+            }
+            size_t got = fread(text + len, 1, cap - len, stdin);
+            len += got;
+            if (len > MAX_SCRIPT) {
+                fprintf(stderr, "muster: error: the script on standard input is too big (over %d MiB)\n",
+                        MAX_SCRIPT >> 20);
+                free(text);
+                text = NULL;
+                return NULL;
+            }
+            if (got == 0)
+                break;
+        }
+        if (ferror(stdin)) {
+            fprintf(stderr, "muster: error: cannot read the script from standard input: %s\n", strerror(errno));
+            free(text);
+            text = NULL;
+            return NULL;
+        }
+    }
+    if (!text)
+        return NULL;
+    return muster_load_string(ctx, "<stdin>", text, len);
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
     char text[1024];
@@ -186,12 +229,17 @@ static void find_scripts(const char *dir, Seen *seen, char ***files, int *n, int
     struct dirent *e;
     char **here = NULL;
     int nhere = 0, caphere = 0;
+    /* "rules/" and "rules//" give "rules/x.muster", as "rules" does */
+    int dlen = (int)strlen(dir);
+    while (dlen > 1 && dir[dlen - 1] == '/')
+        dlen--;
+    const char *sep = dir[dlen - 1] == '/' ? "" : "/";
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.')
             continue;
-        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        size_t len = (size_t)dlen + strlen(e->d_name) + 2;
         char *path = malloc(len);
-        snprintf(path, len, "%s/%s", dir, e->d_name);
+        snprintf(path, len, "%.*s%s%s", dlen, dir, sep, e->d_name);
         if (nhere == caphere) {
             caphere = caphere ? caphere * 2 : 16;
             here = realloc(here, sizeof *here * (size_t)caphere);
@@ -370,7 +418,7 @@ static int cmd_test(muster_ctx *ctx, Options *o, const Target *t)
     free(seen.ids);
     int passed = 0, failed = 0;
     for (int i = 0; i < n; i++) {
-        muster_program *prog = muster_load(ctx, files[i]);
+        muster_program *prog = load_script(ctx, files[i]);
         if (!prog) {
             fputs("FAIL ", stdout);
             put_path(stdout, files[i]);
@@ -393,7 +441,7 @@ static int cmd_check(muster_ctx *ctx, Options *o, const Target *t)
         return usage_error("%scheck needs at least one FILE", "");
     int status = MUSTER_OK;
     for (int i = 0; i < t->npos; i++) {
-        muster_program *prog = muster_load(ctx, t->pos[i]);
+        muster_program *prog = load_script(ctx, t->pos[i]);
         int passed = 0, failed = 0;
         if (!prog || muster_check(ctx, prog, &passed, &failed) != MUSTER_OK) {
             status = MUSTER_ERROR;
@@ -646,8 +694,8 @@ static int cmd_diff(muster_ctx *ctx, Options *o, const Target *t)
     if (t->npos < 2)
         return usage_error("%sdiff needs the rules and the house rule: muster diff BASE VARIANT [PROC [NAME=VALUE]...]",
                            "");
-    muster_program *base = muster_load(ctx, t->pos[0]);
-    muster_program *variant = base ? muster_load(ctx, t->pos[1]) : NULL;
+    muster_program *base = load_script(ctx, t->pos[0]);
+    muster_program *variant = base ? load_script(ctx, t->pos[1]) : NULL;
     if (!variant)
         return MUSTER_ERROR;
     odds_options(o);
@@ -973,7 +1021,7 @@ static int run_command(const Command *c, muster_ctx *ctx, Options *o, char **pos
         return run_expression(c, ctx, o, &t);
     if (npos == 0)
         return usage_error("%s needs a FILE", c->name);
-    t.prog = muster_load(ctx, pos[0]);
+    t.prog = load_script(ctx, pos[0]);
     if (!t.prog)
         return MUSTER_ERROR;
     if (npos > 1 && c->operands == ONE_FILE) {

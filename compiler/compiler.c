@@ -150,6 +150,15 @@ static void consider(Suggest *s, const char *name)
     }
 }
 
+const char *compiler_closest(const char *target, const char *const *names, int n)
+{
+    Suggest s = { target, NULL, 99 };
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], target))
+            consider(&s, names[i]);
+    return s.best;
+}
+
 /* The table of built-in functions is with the code that compiles their calls. */
 typedef struct Builtin Builtin;
 static const Builtin *find_builtin(const char *name);
@@ -182,6 +191,42 @@ static const char *suggest_name(Compiler *c, const char *name, bool values, bool
         consider_builtins(&s);
     }
     return s.best;
+}
+
+/* The value of a constant whole-number expression (numbers, '+', '-',
+ * '*', and a decimal such as 0.0), without overflow; false if e is not one. */
+static bool const_whole(const Expr *e, int64_t *out)
+{
+    int64_t a, b;
+    switch (e->kind) {
+    case EX_INT:
+        *out = e->as.i;
+        return true;
+    case EX_UNARY:
+        if (e->as.unary.op == OPR_NOT || !const_whole(e->as.unary.operand, &a))
+            return false;
+        if (e->as.unary.op == OPR_POS) {
+            *out = a;
+            return true;
+        }
+        return !__builtin_sub_overflow((int64_t)0, a, out);
+    case EX_BINARY:
+        if (!const_whole(e->as.binary.left, &a) || !const_whole(e->as.binary.right, &b))
+            return false;
+        switch (e->as.binary.op) {
+        case OPR_ADD: return !__builtin_add_overflow(a, b, out);
+        case OPR_SUB: return !__builtin_sub_overflow(a, b, out);
+        case OPR_MUL: return !__builtin_mul_overflow(a, b, out);
+        case OPR_DIV:
+            if (b == 0 || a % b != 0 || (a == INT64_MIN && b == -1))
+                return false;
+            *out = a / b;
+            return true;
+        default: return false;
+        }
+    default:
+        return false;
+    }
 }
 
 /* ---- emitting ---- */
@@ -428,6 +473,10 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
         comp_error(c, e->span, "'%%' needs two ints (round a rational first with floor, ceil or round)");
         return T_ERR;
     }
+    int64_t divisor;
+    if ((op == OPR_DIV || op == OPR_MOD) && const_whole(r, &divisor) && divisor == 0)
+        comp_error(c, r->span, "division by zero: the %s here is always 0, so every run would stop with an error",
+                   op == OPR_DIV ? "divisor" : "divisor of '%'");
     comp_emit_op(c, ops[op - OPR_ADD], e->as.binary.op_span);
     if (op == OPR_DIV)
         return T_RAT;
@@ -1074,8 +1123,12 @@ static Type call(Compiler *c, const Expr *e)
     if (sig)
         return comp_call_proc(c, e, sig);
     const char *s = suggest_name(c, e->as.call.callee, false, true);
+    const char *module = c->stdlib ? c->stdlib(e->as.call.callee) : NULL;
     if (comp_find_local(c, e->as.call.callee))
         comp_error(c, e->as.call.callee_span, "'%s' is a value, not a procedure", e->as.call.callee);
+    else if (module)
+        comp_error(c, e->as.call.callee_span, "unknown procedure '%s'; the standard library has it: "
+                   "write 'import \"%s\"' at the top of the script", e->as.call.callee, module);
     else if (s)
         comp_error(c, e->as.call.callee_span, "unknown procedure '%s'; did you mean '%s'?", e->as.call.callee, s);
     else
@@ -1185,6 +1238,10 @@ Type comp_expr(Compiler *c, const Expr *e, Type hint)
                 comp_error(c, e->as.unary.operand->span, "'not' needs a bool, not %s", comp_type_name(c, t));
             comp_emit_op(c, OP_NOT, e->span);
             return T_BOOL;
+        }
+        if (t.kind == TY_POOL && e->as.unary.op == OPR_NEG) {
+            comp_error(c, e->as.unary.operand->span, "cannot negate a pool; for the negative of its total, write '-sum(...)'");
+            return T_ERR;
         }
         if (!is_num(t) && !is_err(t)) {
             comp_error(c, e->as.unary.operand->span, "cannot %s %s", e->as.unary.op == OPR_POS ? "put '+' before" : "negate",
@@ -1772,11 +1829,16 @@ static SigKind sig_kind(DeclKind k)
 
 Compiled *compiler_compile(const Module *m, Diag *diag)
 {
+    return compiler_compile_with(m, diag, NULL);
+}
+
+Compiled *compiler_compile_with(const Module *m, Diag *diag, StdlibLookup *stdlib)
+{
     int errors_before = diag->errors;
     Compiled *out = mem_alloc(sizeof *out);
     out->src = m->src;
     out->module = m;
-    Compiler c = { .diag = diag, .src = m->src, .prog = chunk_program_new(), .out = out };
+    Compiler c = { .diag = diag, .stdlib = stdlib, .src = m->src, .prog = chunk_program_new(), .out = out };
     out->prog = c.prog;
     c.src_start = source_start(&c, m->src);   /* the main file starts at 0 */
 

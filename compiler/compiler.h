@@ -110,6 +110,12 @@ typedef struct Compiled {
 /* Compile a parsed module (its declarations may come from several files);
  * NULL if any error was reported. */
 Compiled *compiler_compile(const Module *m, Diag *diag);
+/* Which module of the standard library declares a procedure named name:
+ * the name its import is written with ("dice"), or NULL. */
+typedef const char *StdlibLookup(const char *name);
+/* compiler_compile, where a call of an unknown procedure that a module of
+ * the standard library declares says which import brings it. */
+Compiled *compiler_compile_with(const Module *m, Diag *diag, StdlibLookup *stdlib);
 
 const ProcSig *compiler_find_proc(const Compiled *c, const char *name);
 /* The file and byte offset in it of a position recorded in a proto's line
@@ -117,5 +123,8 @@ const ProcSig *compiler_find_proc(const Compiled *c, const char *name);
 const Source *compiler_locate(const Compiled *c, uint32_t pos, uint32_t *offset);
 /* "int", "rat", "Cover", ... */
 const char *compiler_type_name(const Compiled *c, Type t);
+/* The one of names[0..n) closest to target, if close enough to be what was
+ * meant (the compiler's "did you mean"); NULL if none is. */
+const char *compiler_closest(const char *target, const char *const *names, int n);
 
 #endif

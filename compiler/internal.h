@@ -43,6 +43,7 @@ typedef struct FnState {
 
 typedef struct Compiler {
     Diag *diag;
+    StdlibLookup *stdlib;    /* for the hint of an unknown procedure; NULL none */
     const Source *src;       /* the file of the declaration being compiled */
     uint32_t src_start;      /* where src starts in the positions protos and tables record */
     Compiled *out;

@@ -45,7 +45,12 @@ static void emit_note(Compiler *c, const char *label, NoteKind kind, Span at)
 static void want_bool(Compiler *c, const Expr *e)
 {
     Type t = comp_expr(c, e, T_BOOL);
-    if (!fits(T_BOOL, t))
+    if (t.kind == TY_INT)
+        /* `optics : -1`: an amount for each of a count */
+        comp_error(c, e->span, "the condition of a modifier must be true or false, not int; "
+                   "for an amount per unit of a count, write 'each' before it: 'each %s : AMOUNT \"Label\"'",
+                   mem_printed((void (*)(FILE *, const void *))ast_print_expr, e));
+    else if (!fits(T_BOOL, t))
         comp_error(c, e->span, "the condition of a modifier must be true or false, not %s", comp_type_name(c, t));
 }
 

@@ -59,10 +59,43 @@ static int open_bracket(Parser *ps, Span loc, char ch)
     return 1;
 }
 
-static void close_bracket(Parser *ps)
+/* The indentation (spaces and tabs) of the line holding offset at; -1
+ * when something else comes before at on its line and first is set. */
+static int indent_of(const Parser *ps, uint32_t at, bool first)
 {
-    if (ps->nopen > 0)
-        ps->nopen--;
+    const char *text = ps->src->text;
+    uint32_t start = at;
+    while (start > 0 && text[start - 1] != '\n')
+        start--;
+    uint32_t i = start;
+    while (text[i] == ' ' || text[i] == '\t')
+        i++;
+    if (first && i != at)
+        return -1;
+    return (int)(i - start);
+}
+
+/* Close the innermost bracket; a '}' at `at` that starts its line
+ * indented less than the line of its '{' is noted (see unsure_open). */
+static void close_bracket(Parser *ps, uint32_t at)
+{
+    if (ps->nopen <= 0)
+        return;
+    int top = ps->nopen - 1;
+    if (ps->open_ch[top] == '{' && !ps->unsure_open) {
+        int close = indent_of(ps, at, true);
+        int open = indent_of(ps, ps->open[top], false);
+        if (close >= 0 && close < open) {
+            ps->unsure_open = ps->open[top] + 1;
+            ps->unsure_close = at + 1;
+            for (int i = top - 1; i >= 0 && !ps->unsure_outer; i--)
+                if (ps->open_ch[i] == '{' && indent_of(ps, ps->open[i], false) == close)
+                    ps->unsure_outer = ps->open[i] + 1;
+        }
+    }
+    ps->nopen--;
+    if (ps->nopen == 0)
+        ps->unsure_open = ps->unsure_close = ps->unsure_outer = 0;
 }
 
 /* What kind of block the innermost open '{' is: 'm' modifiers, 'e' example,
@@ -488,7 +521,7 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
                     }
                     ps->table_depth = 0;
                 }
-                close_bracket(ps);
+                close_bracket(ps, loc->begin);
                 return *ps->tok;
             }
             [,:=+\-*/%<>.;?~] { TOKEN_SPAN(loc, ps); return *ps->tok; }

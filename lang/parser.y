@@ -27,6 +27,7 @@ void lang_yyerror(Span *loc, Parser *ps, const char *msg);
 #include "lang/parser_state.h"
 #include "base/mem.h"
 
+#include <ctype.h>
 #include <string.h>
 
 /* Bison's stacks hold tree pointers: keep them where the collector looks. */
@@ -979,6 +980,79 @@ static bool expects(const yysymbol_kind_t *list, int n, yysymbol_kind_t sym)
     return false;
 }
 
+/* Is the text just before offset at (blanks aside) the word 'roll'? */
+static bool after_roll(const Parser *ps, uint32_t at)
+{
+    const char *text = ps->src->text;
+    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t'))
+        at--;
+    return at >= 4 && !strncmp(text + at - 4, "roll", 4)
+           && (at == 4 || !(isalnum((unsigned char)text[at - 5]) || text[at - 5] == '_'));
+}
+
+/* Is the innermost open '{' a modifiers block's? */
+static bool in_modifiers(const Parser *ps)
+{
+    for (int i = ps->nopen - 1; i >= 0; i--)
+        if (ps->open_ch[i] == '{')
+            return ps->open_kind[i] == 'm';
+    return false;
+}
+
+/* `hits(facing=rear)`: is the '=' at offset at just after a name that
+ * starts an argument of a call?  Then the argument as it is written
+ * (`facing: rear`), else NULL. */
+static const char *call_argument(const Parser *ps, uint32_t at)
+{
+    if (ps->nopen <= 0 || ps->open_ch[ps->nopen - 1] != '(')
+        return NULL;
+    const char *text = ps->src->text;
+    uint32_t paren = ps->open[ps->nopen - 1];
+    uint32_t p = paren;   /* a call: a name just before the '(' */
+    while (p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t'))
+        p--;
+    uint32_t w = p;
+    while (w > 0 && (isalnum((unsigned char)text[w - 1]) || text[w - 1] == '_'))
+        w--;
+    /* not a call, or a built-in function, whose arguments have no names */
+    static const char *const words[] = {
+        "return", "if", "and", "or", "not", "else", "roll", "cap", "each", "expect",
+        "floor", "ceil", "round", "abs", "min", "max", "clamp", "count", "sum", "highest", "lowest",
+        "any", "all", "doubles", "shift", "choose", "text", "prob",
+    };
+    if (w == p || isdigit((unsigned char)text[w]))
+        return NULL;
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strlen(words[i]) == p - w && !strncmp(words[i], text + w, p - w))
+            return NULL;
+    uint32_t end = at;   /* the name before the '=' */
+    while (end > paren && (text[end - 1] == ' ' || text[end - 1] == '\t'))
+        end--;
+    uint32_t begin = end;
+    while (begin > paren && (isalnum((unsigned char)text[begin - 1]) || text[begin - 1] == '_'))
+        begin--;
+    if (begin == end || end - begin > 40 || isdigit((unsigned char)text[begin]))
+        return NULL;
+    uint32_t before = begin;   /* and before it, the '(' or a ',' */
+    while (before > paren + 1 && (text[before - 1] == ' ' || text[before - 1] == '\t' || text[before - 1] == '\n'))
+        before--;
+    if (before != paren + 1 && text[before - 1] != ',')
+        return NULL;
+    /* the value: the word after the '=', if there is one */
+    uint32_t v = at + 1;
+    while (v < ps->src->len && (text[v] == ' ' || text[v] == '\t'))
+        v++;
+    uint32_t vend = v;
+    while (vend < ps->src->len && vend - v < 40 && (isalnum((unsigned char)text[vend]) || text[vend] == '_' || text[vend] == '.'))
+        vend++;
+    static char shown[128];
+    if (vend > v)
+        snprintf(shown, sizeof shown, "%.*s: %.*s", (int)(end - begin), text + begin, (int)(vend - v), text + v);
+    else
+        snprintf(shown, sizeof shown, "%.*s: ...", (int)(end - begin), text + begin);
+    return shown;
+}
+
 static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
 {
     if (ps->aborted)
@@ -1015,7 +1089,48 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
     bool brace = false;   /* is a '{' one of the things that could come here? */
     for (int i = 0; i < n; i++)
         brace |= expected[i] == YYTRANSLATE('{');
-    if (keyword && !new_decl && len < sizeof msg)
+    /* `{ 3 }` or `{ x + 1 }`: a procedure's value written without `return` */
+    int inner = ps->nopen - 1 + (found == YYTRANSLATE('}'));   /* a '}' found has closed its '{' */
+    while (inner >= 0 && ps->open_ch[inner] != '{')
+        inner--;
+    bool in_body = inner >= 0 && ps->open_kind[inner] == 0 && !ps->table_depth;
+    bool value_start = found == YYSYMBOL_INT || found == YYSYMBOL_DECIMAL || found == YYSYMBOL_STRING
+                       || found == YYSYMBOL_ROLL || found == YYSYMBOL_TRUE || found == YYSYMBOL_FALSE
+                       || found == YYSYMBOL_NOT || found == YYSYMBOL_DPAREN
+                       || (loc->end == loc->begin + 1 && (first == '(' || first == '-'));
+    uint32_t back = loc->begin;   /* the value starts a statement: first on its line, or after '{' ';' '}' */
+    while (back > 0 && (ps->src->text[back - 1] == ' ' || ps->src->text[back - 1] == '\t'))
+        back--;
+    bool starts = back == 0 || strchr("\n\r{};", ps->src->text[back - 1]);
+    bool bare_value = in_body && value_start && starts && expects(expected, n, YYSYMBOL_RETURN);
+    int name_len = 0;   /* `x + 1`: the name before the token, where only '=' could come */
+    if (in_body && n == 1 && expected[0] == YYTRANSLATE('=') && found != YYSYMBOL_INT && found != YYSYMBOL_IDENT
+        && found != YYSYMBOL_DIE && found != YYSYMBOL_DECIMAL && found != YYSYMBOL_STRING) {
+        uint32_t at = loc->begin;
+        while (at > 0 && (ps->src->text[at - 1] == ' ' || ps->src->text[at - 1] == '\t'))
+            at--;
+        uint32_t end = at;
+        while (at > 0 && (isalnum((unsigned char)ps->src->text[at - 1]) || ps->src->text[at - 1] == '_'))
+            at--;
+        uint32_t before = at;
+        while (before > 0 && (ps->src->text[before - 1] == ' ' || ps->src->text[before - 1] == '\t'))
+            before--;
+        if (end > at && !(before > 0 && ps->src->text[before - 1] == ':'))
+            name_len = (int)(end - at);
+        if (name_len > 40)
+            name_len = 0;
+        if (name_len)
+            snprintf(msg + head, sizeof msg - head,
+                     "; a procedure's value is given with 'return': write 'return' before '%.*s' "
+                     "('%.*s = ...' gives %.*s a new value)",
+                     name_len, ps->src->text + at, name_len, ps->src->text + at, name_len, ps->src->text + at);
+    }
+    if (name_len)
+        ;
+    else if (bare_value && found != YYSYMBOL_YYEOF)
+        snprintf(msg + head, sizeof msg - head,
+                 "; a procedure's value is given with 'return': write 'return' before it");
+    else if (keyword && !new_decl && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " ('%.*s' is a keyword; choose another name)",
                  (int)(loc->end - loc->begin), ps->src->text + loc->begin);
     else if (found == YYSYMBOL_DIE && expects(expected, n, YYSYMBOL_IDENT) && !expects(expected, n, YYTRANSLATE('+'))
@@ -1025,7 +1140,79 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
         snprintf(msg + len, sizeof msg - len, " (dice are rolled with 'roll', as in 'roll 2d6')");
     else if (first == '?' && loc->end == loc->begin + 1 && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " ('?' stands for a value the rules text does not give, where a value is written)");
-    else if (comparison && len < sizeof msg)
+    else if (loc->end == loc->begin + 1 && first == '=' && call_argument(ps, loc->begin) && len < sizeof msg)
+        snprintf(msg + head, sizeof msg - head, " (an argument is written with ':', as in '%s'; to compare, write '==')", call_argument(ps, loc->begin));
+    else if (first == '+' && loc->end == loc->begin + 1 && expects(expected, n, YYSYMBOL_DOTDOT) && loc->begin > 0
+             && isdigit((unsigned char)ps->src->text[loc->begin - 1]) && len < sizeof msg) {
+        /* `6+ : ...` in a table's key: 6 or more */
+        uint32_t b = loc->begin;
+        while (b > 0 && isdigit((unsigned char)ps->src->text[b - 1]) && loc->begin - b < 18)
+            b--;
+        int nd = (int)(loc->begin - b);
+        const char *num = ps->src->text + b;
+        snprintf(msg + head, sizeof msg - head, "; a range is written '%.*s..' (%.*s or more) or like '%.*s..10' (%.*s to 10)",
+                 nd, num, nd, num, nd, num, nd, num);
+    } else if (loc->end == loc->begin + 1 && first == '-' && after_roll(ps, loc->begin) && len < sizeof msg) {
+        /* `roll -2d6`: a count below zero */
+        const char *text = ps->src->text;
+        uint32_t v = loc->end, ve = loc->end;
+        while (ve < ps->src->len && ve - v < 30 && (isalnum((unsigned char)text[ve]) || text[ve] == '_'))
+            ve++;
+        bool one_die = ve > v + 1 && text[v] == 'd' && strspn(text + v + 1, "0123456789") == ve - v - 1;
+        uint32_t d = ve;   /* `-n d6`: the die after a count's name */
+        while (d < ps->src->len && (text[d] == ' ' || text[d] == '\t'))
+            d++;
+        if (!one_die && d > ve && text[d] == 'd' && isdigit((unsigned char)text[d + 1])) {
+            ve = d + 1;
+            while (ve < ps->src->len && ve - v < 30 && isdigit((unsigned char)text[ve]))
+                ve++;
+        }
+        if (one_die)
+            snprintf(msg + head, sizeof msg - head, "; a die cannot be rolled negative: for the negative of its roll, "
+                     "write '-(roll %.*s)'", (int)(ve - v), text + v);
+        else if (ve > v)
+            snprintf(msg + head, sizeof msg - head, "; a pool's count cannot be negative: for the negative of its total, "
+                     "write '-sum(roll %.*s)'", (int)(ve - v), text + v);
+        else
+            snprintf(msg + head, sizeof msg - head, "; a pool's count cannot be negative: for the negative of its total, "
+                     "write '-sum(roll ...)'");
+    } else if (found == YYSYMBOL_EACH && in_modifiers(ps) && len < sizeof msg) {
+        /* `optics : -1 each`: the count comes first */
+        const char *text = ps->src->text;
+        uint32_t b = loc->begin;
+        while (b > 0 && text[b - 1] != '\n')
+            b--;
+        while (text[b] == ' ' || text[b] == '\t')
+            b++;
+        const char *colon = memchr(text + b, ':', loc->begin - b);
+        uint32_t e = colon ? (uint32_t)(colon - text) : b;
+        while (e > b && (text[e - 1] == ' ' || text[e - 1] == '\t'))
+            e--;
+        uint32_t a = colon ? (uint32_t)(colon - text) + 1 : b;   /* the amount, between the ':' and 'each' */
+        while (a < loc->begin && (text[a] == ' ' || text[a] == '\t'))
+            a++;
+        uint32_t ae = loc->begin;
+        while (ae > a && (text[ae - 1] == ' ' || text[ae - 1] == '\t'))
+            ae--;
+        uint32_t l = loc->end;   /* the label after 'each', if it is there */
+        while (l < ps->src->len && (text[l] == ' ' || text[l] == '\t'))
+            l++;
+        uint32_t le = l + 1;
+        while (l < ps->src->len && text[l] == '"' && le < ps->src->len && le - l < 60 && text[le] != '"' && text[le] != '\n')
+            le++;
+        const char *label = "\"Label\"";
+        int label_len = 7;
+        if (l < ps->src->len && text[l] == '"' && le < ps->src->len && text[le] == '"') {
+            label = text + l;
+            label_len = (int)(le + 1 - l);
+        }
+        if (colon && e > b && e - b <= 40 && ae > a && ae - a <= 20)
+            snprintf(msg + head, sizeof msg - head, "; an amount for each of a count is written with 'each' first: "
+                     "'each %.*s : %.*s %.*s'", (int)(e - b), text + b, (int)(ae - a), text + a, label_len, label);
+        else
+            snprintf(msg + head, sizeof msg - head, "; an amount for each of a count is written with 'each' first: "
+                     "'each COUNT : AMOUNT \"Label\"'");
+    } else if (comparison && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (comparisons do not chain: write 'a < x and x < b')");
     else if (loc->end == loc->begin + 1 && first == '=' && expects(expected, n, YYSYMBOL_EQ) && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (to compare, write '==')");
@@ -1063,7 +1250,33 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
             top = -1;
         ps->skip_to = top;
     }
-    if ((found == YYSYMBOL_YYEOF || new_decl) && ps->nopen > 0) {
+    if ((found == YYSYMBOL_YYEOF || new_decl) && ps->nopen > 0 && ps->unsure_open
+        && ps->unsure_open - 1 > ps->open[ps->nopen - 1]) {
+        /* the '{' that lost its '}' is more likely an inner one: a '}'
+         * meant for an outer block closed it */
+        uint32_t at = ps->unsure_open - 1;
+        Span open = { at, at + 1 };
+        int close_line, outer_line = 0, col;
+        source_linecol(ps->src, ps->unsure_close - 1, &close_line, &col);
+        if (ps->unsure_outer)
+            source_linecol(ps->src, ps->unsure_outer - 1, &outer_line, &col);
+        uint32_t word = at;   /* the line's first word: 'if' or 'else' names the block */
+        while (word > 0 && ps->src->text[word - 1] != '\n')
+            word--;
+        while (ps->src->text[word] == ' ' || ps->src->text[word] == '\t')
+            word++;
+        const char *w = ps->src->text + word;
+        const char *what = !strncmp(w, "if ", 3) ? " of the 'if'"
+                           : !strncmp(w, "} else", 6) || !strncmp(w, "else", 4) ? " of the 'else'" : "";
+        if (outer_line)
+            diag_report(ps->diag, DIAG_NOTE, ps->src, open,
+                        "this '{'%s is never closed: the '}' on line %d lines up with the '{' on line %d "
+                        "but closes this one", what, close_line, outer_line);
+        else
+            diag_report(ps->diag, DIAG_NOTE, ps->src, open,
+                        "this '{'%s is never closed: the '}' on line %d is indented as for an outer block "
+                        "but closes this one", what, close_line);
+    } else if ((found == YYSYMBOL_YYEOF || new_decl) && ps->nopen > 0) {
         Span open = { ps->open[ps->nopen - 1], ps->open[ps->nopen - 1] + 1 };
         diag_report(ps->diag, DIAG_NOTE, ps->src, open, "this '%c' is never closed", ps->open_ch[ps->nopen - 1]);
     }

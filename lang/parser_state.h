@@ -29,6 +29,10 @@ typedef struct Parser {
     /* table and bands bodies are read a row a line: the lexer marks line ends there */
     int table_depth;         /* bracket depth of the body being read; 0 when none */
     int last_token;
+    /* the first '}' (since the top level was last reached) indented less
+     * than the line of the '{' it closes: that '{' is likely the one
+     * missing its '}', the '}' meant for an outer block; 0 none */
+    uint32_t unsure_open, unsure_close, unsure_outer;   /* offsets + 1 */
     /* in a variant, the block of a `change` (but of a procedure) is a patch
      * block, where `add` and `remove` are keywords: change_state is 1 just
      * after `change`, 2 after its kind word; patch_depth the block's depth */

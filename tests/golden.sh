@@ -12,7 +12,10 @@
 #     <stderr>
 #     --- exit N
 #
-# must equal tests/golden/NAME.expected byte for byte.  A stream whose last
+# must equal tests/golden/NAME.expected byte for byte.  When there is a
+# tests/golden/NAME.stdin, it is the command's standard input (the first
+# line of the transcript then ends in `< NAME.stdin`); else the input is
+# empty.  A stream whose last
 # line has no newline gets the line "\ no newline at end" after it.  A crash,
 # a sanitizer report or a hang fails a case whatever its transcript.
 #
@@ -47,7 +50,7 @@ transcript()
     local -a args
     eval "args=($line)"
     run_muster ${args[@]+"${args[@]}"}
-    printf '$ muster%s\n' "${line:+ $line}"
+    printf '$ muster%s%s\n' "${line:+ $line}" "${RUN_STDIN:+ < $(basename "$RUN_STDIN")}"
     append_stream "$RUN_OUT"
     echo '--- stderr'
     append_stream "$RUN_ERR"
@@ -89,6 +92,8 @@ for cmdfile in "${cases[@]}"; do
         continue
     fi
     IFS= read -r line <"$cmdfile" || true
+    RUN_STDIN=
+    [ -f "$GOLDEN/$name.stdin" ] && RUN_STDIN=$GOLDEN/$name.stdin
     actual=$TEST_TMP/$name.actual
     transcript "$line" >"$actual"
     crash=$(crash_reason)
@@ -128,6 +133,8 @@ for cmdfile in "${cases[@]}"; do
             ;;
     esac
 done
+
+RUN_STDIN=
 
 # Without NO_COLOR, diagnostics are still plain when stderr is not a terminal.
 if [ $# -eq 0 ]; then

@@ -104,9 +104,9 @@ run_muster()
 {
     if [ "$_have_timeout" = 1 ]; then
         # (the subshell keeps bash's "Segmentation fault" notice off the report)
-        (timeout -k 5 "$TEST_TIMEOUT" "$MUSTER" "$@" </dev/null >"$RUN_OUT" 2>"$RUN_ERR"; exit $?) 2>/dev/null
+        (timeout -k 5 "$TEST_TIMEOUT" "$MUSTER" "$@" <"${RUN_STDIN:-/dev/null}" >"$RUN_OUT" 2>"$RUN_ERR"; exit $?) 2>/dev/null
     else
-        ("$MUSTER" "$@" </dev/null >"$RUN_OUT" 2>"$RUN_ERR"; exit $?) 2>/dev/null
+        ("$MUSTER" "$@" <"${RUN_STDIN:-/dev/null}" >"$RUN_OUT" 2>"$RUN_ERR"; exit $?) 2>/dev/null
     fi
     RUN_STATUS=$?
 }

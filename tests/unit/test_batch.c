@@ -317,6 +317,29 @@ static void gen_put(Gen *g, const char *s)
 
 static void gen_bool(Gen *g, int depth);
 
+static void gen_int(Gen *g, int depth);
+
+/* A divisor: a constant one that is not a plain nonzero number (0,
+ * (2 - 2)...) is made `(k - k + ...)`, the same value but not a constant,
+ * since a constant 0 below the line is a compile-time error; the division
+ * by zero is then met at run time, as the test wants. */
+static void gen_divisor(Gen *g, int depth)
+{
+    size_t start = g->len;
+    gen_int(g, depth);
+    const char *text = g->text + start;
+    bool constant = !strpbrk(text, "abcdefghijklmnopqrstuvwxyz");
+    bool plain = strspn(text + (*text == '-'), "0123456789") == strlen(text + (*text == '-')) && strcmp(text, "0");
+    if (constant && !plain) {
+        char *copy = mem_strndup(text, g->len - start);
+        g->len = start;
+        g->text[start] = '\0';
+        gen_put(g, "(k - k + ");
+        gen_put(g, copy);
+        gen_put(g, ")");
+    }
+}
+
 /* An int expression over the procedure's dice and its argument k. */
 static void gen_int(Gen *g, int depth)
 {
@@ -332,16 +355,20 @@ static void gen_int(Gen *g, int depth)
         gen_put(g, "(");
         gen_int(g, depth + 1);
         gen_put(g, " ");
-        gen_put(g, binary[gen_below(g, 4)]);
+        unsigned op = gen_below(g, 4);
+        gen_put(g, binary[op]);
         gen_put(g, " ");
-        gen_int(g, depth + 1);
+        if (op == 3)
+            gen_divisor(g, depth + 1);
+        else
+            gen_int(g, depth + 1);
         gen_put(g, ")");
     } else if (pick == 4) {
         gen_put(g, calls[gen_below(g, 3)]);
         gen_put(g, "(");
         gen_int(g, depth + 1);
         gen_put(g, " / ");
-        gen_int(g, depth + 1);
+        gen_divisor(g, depth + 1);
         gen_put(g, ")");
     } else if (pick == 5) {
         gen_put(g, gen_below(g, 2) ? "min(" : "max(");

@@ -1,0 +1,1 @@
+run shadow/volley.muster volley

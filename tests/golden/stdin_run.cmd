@@ -1,0 +1,1 @@
+run - hits n=3 --dice 4,2,6

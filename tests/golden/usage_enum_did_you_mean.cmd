@@ -1,0 +1,1 @@
+run combat.muster shoot dice=5 troops=vetrans
