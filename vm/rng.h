@@ -20,10 +20,11 @@ void rng_seed(Rng *r, uint64_t seed);
 
 static inline uint64_t rng_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-/* The next 64 random bits (inline: the simulation's innermost step). */
-static inline uint64_t rng_next(Rng *r)
+/* One step of xoshiro256** on a state s: its next 64 random bits.  The
+ * state may be the generator's own or four locals a loop over many dice
+ * keeps in registers (rng_face_in). */
+static inline __attribute__((always_inline)) uint64_t rng_step(uint64_t s[4])
 {
-    uint64_t *s = r->s;
     uint64_t result = rng_rotl(s[1] * 5, 7) * 9;
     uint64_t t = s[1] << 17;
     s[2] ^= s[0];
@@ -33,6 +34,12 @@ static inline uint64_t rng_next(Rng *r)
     s[2] ^= t;
     s[3] = rng_rotl(s[3], 45);
     return result;
+}
+
+/* The next 64 random bits (inline: the simulation's innermost step). */
+static inline uint64_t rng_next(Rng *r)
+{
+    return rng_step(r->s);
 }
 
 /* Uniform in [0, n); n must be > 0. */
@@ -58,15 +65,7 @@ static inline __attribute__((always_inline)) uint64_t rng_face_in(uint64_t st[4]
     unsigned __int128 m;
     uint64_t low;
     do {
-        uint64_t x = rng_rotl(st[1] * 5, 7) * 9;
-        uint64_t t = st[1] << 17;
-        st[2] ^= st[0];
-        st[3] ^= st[1];
-        st[1] ^= st[2];
-        st[0] ^= st[3];
-        st[2] ^= t;
-        st[3] = rng_rotl(st[3], 45);
-        m = (unsigned __int128)x * sides;
+        m = (unsigned __int128)rng_step(st) * sides;
         low = (uint64_t)m;
     } while (low < sides && low < (0 - sides) % sides);
     return (uint64_t)(m >> 64);

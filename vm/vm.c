@@ -483,12 +483,6 @@ typedef enum {
     LOOKUP_FAILED,           /* an error, in vm->error */
 } Lookup;
 
-/* Table t looked up on the key(s) on top of *sp, by the instruction that
- * ends at `ip`, in frame `depth`: the general path (two keys, bands,
- * columns with rows of their own, a row shown in an explanation, a key
- * with no row, a cell with no value, a key that is an unknown).  A '?'
- * cell gives an unknown, which stops the run only where its value is
- * needed; a field of an unknown outcome is that unknown. */
 /* Key k of dimension d of t as the rules looked it up: a table the
  * specializer made with its keys moved (Table.key_shift) was looked up on
  * x for the x + key_shift of the rules. */
@@ -504,12 +498,15 @@ static Value shown_key(const Table *t, int d, Value k)
  * the key payload k: the unknown table_lookup would make. */
 static COLD Value fast_unknown(const Table *t, Value cell, int64_t k)
 {
-    int64_t shown;
-    if (t->key_shift && !__builtin_add_overflow(k, t->key_shift, &shown))
-        k = shown;
-    return val_unknown(cell.enum_id, k);
+    return val_unknown(cell.enum_id, shown_key(t, 0, val_int(k)).as.i);
 }
 
+/* Table t looked up on the key(s) on top of *sp, by the instruction that
+ * ends at `ip`, in frame `depth`: the general path (two keys, bands,
+ * columns with rows of their own, a row shown in an explanation, a key
+ * with no row, a cell with no value, a key that is an unknown).  A '?'
+ * cell gives an unknown, which stops the run only where its value is
+ * needed; a field of an unknown outcome is that unknown. */
 static Lookup table_lookup(Vm *vm, const Proto *p, const uint8_t *ip, const Table *t, Value **spp,
                           int depth, Value *unknown)
 {
