@@ -31,7 +31,7 @@ static void print_steps(FILE *out, const SeqList *items, const char *prefix, int
     }
 }
 
-int muster_turn(muster_ctx *ctx, const muster_program *prog)
+static int turn_printing(muster_ctx *ctx, const muster_program *prog)
 {
     const Compiled *c = prog->compiled;
     if (c->nsequences == 0) {
@@ -56,7 +56,7 @@ int muster_turn(muster_ctx *ctx, const muster_program *prog)
     return MUSTER_OK;
 }
 
-int muster_sheet(muster_ctx *ctx, const muster_program *prog, const muster_sheet_opts *opts)
+static int sheet_printing(muster_ctx *ctx, const muster_program *prog, const muster_sheet_opts *opts)
 {
     SheetOptions o = { .html = opts->html != 0, .review = opts->review != 0, .letter = opts->letter != 0, .ctx = ctx,
                        .only = opts->only, .nonly = opts->nonly };
@@ -119,7 +119,7 @@ static void print_codes(FILE *out, const Program *prog, const SpecCodes *codes)
     }
 }
 
-int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs,
+static int disassemble_call_printing(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs,
                             char *const *args, char *const *choices, int nchoices, const char *field_name)
 {
     const Compiled *c = prog->compiled;
@@ -155,4 +155,29 @@ int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const c
     print_codes(ctx->out, sp, &codes);
     chunk_disassemble(ctx->out, sp, sp->protos[spec]);
     return MUSTER_OK;
+}
+
+int muster_turn(muster_ctx *ctx, const muster_program *prog)
+{
+    MemCatch mc;
+    API_TRY(ctx, mc, return MUSTER_NOMEM);
+    int st = turn_printing(ctx, prog);
+    return API_DONE(ctx, mc, st);
+}
+
+int muster_sheet(muster_ctx *ctx, const muster_program *prog, const muster_sheet_opts *opts)
+{
+    MemCatch mc;
+    API_TRY(ctx, mc, return MUSTER_NOMEM);
+    int st = sheet_printing(ctx, prog, opts);
+    return API_DONE(ctx, mc, st);
+}
+
+int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs,
+                            char *const *args, char *const *choices, int nchoices, const char *field)
+{
+    MemCatch mc;
+    API_TRY(ctx, mc, return MUSTER_NOMEM);
+    int st = disassemble_call_printing(ctx, prog, proc, nargs, args, choices, nchoices, field);
+    return API_DONE(ctx, mc, st);
 }

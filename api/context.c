@@ -61,7 +61,25 @@ muster_ctx *muster_new(FILE *out, FILE *err, int color)
             heap = (size_t)v;
     }
     mem_init(heap);
-    muster_ctx *ctx = mem_alloc(sizeof *ctx);
+    muster_ctx *ctx = mem_alloc_root(sizeof *ctx);
+    if (!out) {
+        out = fopen("/dev/null", "w");
+        ctx->own_out = true;
+    }
+    if (!err) {
+        err = open_memstream(&ctx->kept, &ctx->kept_len);
+        ctx->own_err = true;
+        color = 0;
+    }
+    if (!out || !err) {
+        if (ctx->own_out && out)
+            fclose(out);
+        if (ctx->own_err && err)
+            fclose(err);
+        free(ctx->kept);
+        mem_free_root(ctx);
+        return NULL;
+    }
     ctx->out = out;
     ctx->err = err;
     diag_init(&ctx->diag, err, color);
@@ -70,6 +88,109 @@ muster_ctx *muster_new(FILE *out, FILE *err, int color)
      * whatever the command, is estimated the same way */
     ctx->limits.claim_fallback = &api_monte_carlo.claim;
     return ctx;
+}
+
+void muster_free(muster_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    if (ctx->own_out)
+        fclose(ctx->out);
+    if (ctx->own_err) {
+        fclose(ctx->err);
+        free(ctx->kept);
+    }
+    mem_free_root(ctx);
+}
+
+muster_program *api_new_program(Compiled *c)
+{
+    muster_program *p = mem_alloc_root(sizeof *p);
+    p->compiled = c;
+    p->catalog = api_catalog(c);
+    return p;
+}
+
+void muster_program_free(muster_program *prog)
+{
+    if (prog)
+        mem_free_root(prog);
+}
+
+/* ---- failures as data (muster_last_error) ---- */
+
+void api_begin(muster_ctx *ctx)
+{
+    diag_forget_first(&ctx->diag);
+    if (ctx->own_err) {
+        fflush(ctx->err);
+        rewind(ctx->err);
+    }
+}
+
+int api_end(muster_ctx *ctx, int status)
+{
+    if (status == MUSTER_OK)
+        return status;
+    const Diag *d = &ctx->diag;
+    ctx->failed = true;
+    ctx->fail_status = status;
+    ctx->fail_file = d->has_first && d->first_file ? mem_strdup(d->first_file) : NULL;
+    ctx->fail_line = d->has_first ? d->first_line : 0;
+    ctx->fail_col = d->has_first ? d->first_col : 0;
+    ctx->fail_message = mem_strdup(d->has_first ? d->first_message
+                                   : status == MUSTER_INTERRUPTED ? "interrupted" : "failed");
+    ctx->fail_text = NULL;
+    if (ctx->own_err) {
+        fflush(ctx->err);
+        long len = ftell(ctx->err);
+        ctx->fail_text = mem_strndup(ctx->kept ? ctx->kept : "", len > 0 ? (size_t)len : 0);
+    }
+    return status;
+}
+
+int api_nomem(muster_ctx *ctx)
+{
+    /* what the call had built is garbage now: the collector takes it back
+     * on the next allocation, so the message can be written */
+    diag_forget_first(&ctx->diag);
+    if (mem_heap_limit())
+        api_usage_error(ctx, "out of memory (asked for %zu more bytes; the limit is %zu MiB, set by MUSTER_MAX_HEAP)",
+                        mem_oom_asked(), mem_heap_limit() >> 20);
+    else
+        api_usage_error(ctx, "out of memory");
+    return MUSTER_NOMEM;
+}
+
+static char *copied(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+muster_error *muster_last_error(const muster_ctx *ctx)
+{
+    if (!ctx || !ctx->failed)
+        return NULL;
+    muster_error *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->status = ctx->fail_status;
+    e->file = copied(ctx->fail_file);
+    e->line = ctx->fail_line;
+    e->column = ctx->fail_col;
+    e->message = copied(ctx->fail_message);
+    e->text = copied(ctx->fail_text);
+    return e;
+}
+
+void muster_error_free(muster_error *e)
+{
+    if (!e)
+        return;
+    free(e->file);
+    free(e->message);
+    free(e->text);
+    free(e);
 }
 
 void muster_set_limits(muster_ctx *ctx, uint64_t max_steps, int max_depth)
@@ -429,22 +550,17 @@ static const char *stdlib_module_of(const char *name)
     return NULL;
 }
 
-static muster_program *load_source(muster_ctx *ctx, const Source *src)
+static Compiled *load_source(muster_ctx *ctx, const Source *src)
 {
     Loaded seen = { 0 };
     Chain chain = { .n = 0 };
     Module *m = load_module(ctx, src, &seen, &chain);
     if (!m)
         return NULL;
-    Compiled *c = compiler_compile_with(m, &ctx->diag, stdlib_module_of);
-    if (!c)
-        return NULL;
-    muster_program *p = mem_alloc(sizeof *p);
-    p->compiled = c;
-    return p;
+    return compiler_compile_with(m, &ctx->diag, stdlib_module_of);
 }
 
-muster_program *muster_load(muster_ctx *ctx, const char *path)
+static Compiled *load_file(muster_ctx *ctx, const char *path)
 {
     char err[512];
     Source *src = source_read(path, err, sizeof err);
@@ -455,7 +571,7 @@ muster_program *muster_load(muster_ctx *ctx, const char *path)
     return load_source(ctx, src);
 }
 
-muster_program *muster_load_expression(muster_ctx *ctx, const char *expression)
+static Compiled *load_expression(muster_ctx *ctx, const char *expression)
 {
     /* The source is the expression alone, so a diagnostic shows just what
      * the user wrote, at their columns on line 1; it is parsed as one
@@ -483,18 +599,48 @@ muster_program *muster_load_expression(muster_ctx *ctx, const char *expression)
     d->as.proc.body_end = (Span){ (uint32_t)n, (uint32_t)n };
     ast_module_push(m, d);
     Compiled *c = compiler_compile_with(m, &ctx->diag, stdlib_module_of);
-    if (!c)
-        return NULL;
-    c->expression = mem_strdup(expression);
-    muster_program *p = mem_alloc(sizeof *p);
-    p->compiled = c;
-    return p;
+    if (c)
+        c->expression = mem_strdup(expression);
+    return c;
+}
+
+/* The three loaders' frame: a program for the caller to keep, or NULL
+ * with the reason kept for muster_last_error (out of memory included). */
+muster_program *muster_load(muster_ctx *ctx, const char *path)
+{
+    MemCatch mc;
+    API_TRY(ctx, mc, return NULL);
+    Compiled *c = load_file(ctx, path);
+    API_DONE(ctx, mc, c ? MUSTER_OK : MUSTER_ERROR);
+    return c ? api_new_program(c) : NULL;
+}
+
+muster_program *muster_load_expression(muster_ctx *ctx, const char *expression)
+{
+    MemCatch mc;
+    API_TRY(ctx, mc, return NULL);
+    Compiled *c = load_expression(ctx, expression);
+    API_DONE(ctx, mc, c ? MUSTER_OK : MUSTER_ERROR);
+    return c ? api_new_program(c) : NULL;
 }
 
 muster_program *muster_load_string(muster_ctx *ctx, const char *name, const char *text, size_t len)
 {
-    char *copy = mem_strndup(text, len);
-    return load_source(ctx, source_new(mem_strdup(name), copy, len));
+    MemCatch mc;
+    API_TRY(ctx, mc, return NULL);
+    Compiled *c = load_source(ctx, source_new(mem_strdup(name), mem_strndup(text, len), len));
+    API_DONE(ctx, mc, c ? MUSTER_OK : MUSTER_ERROR);
+    return c ? api_new_program(c) : NULL;
+}
+
+/* A usage error's message, as the first error of the call when none is
+ * recorded yet (muster_last_error), up to the end of its line. */
+static void note_first(muster_ctx *ctx, const char *message)
+{
+    if (ctx->diag.has_first)
+        return;
+    ctx->diag.has_first = true;
+    ctx->diag.first_message = mem_strndup(message, strcspn(message, "\n"));
 }
 
 /* A message to the error stream.  It may quote the command line (an
@@ -510,6 +656,8 @@ static void err_vprintf(muster_ctx *ctx, const char *fmt, va_list ap)
         return;
     char *text = mem_alloc_atomic((size_t)len + 1);
     vsnprintf(text, (size_t)len + 1, fmt, ap);
+    if (!strncmp(text, "muster: error: ", 15))
+        note_first(ctx, text + 15);
     for (const char *line = text; *line;) {
         const char *nl = strchr(line, '\n');
         size_t n = nl ? (size_t)(nl - line) : strlen(line);
@@ -533,12 +681,17 @@ void api_err_printf(muster_ctx *ctx, const char *fmt, ...)
 __attribute__((format(printf, 2, 3)))
 int api_usage_error(muster_ctx *ctx, const char *fmt, ...)
 {
-    va_list ap;
+    va_list ap, again;
     va_start(ap, fmt);
-    fputs("muster: error: ", ctx->err);
-    err_vprintf(ctx, fmt, ap);
-    fputc('\n', ctx->err);
+    va_copy(again, ap);
+    int len = vsnprintf(NULL, 0, fmt, again);
+    va_end(again);
+    char *message = mem_alloc_atomic(len > 0 ? (size_t)len + 1 : 1);
+    message[0] = '\0';
+    if (len > 0)
+        vsnprintf(message, (size_t)len + 1, fmt, ap);
     va_end(ap);
+    api_err_printf(ctx, "muster: error: %s\n", message);
     return MUSTER_USAGE;
 }
 

@@ -399,7 +399,7 @@ static int odds(muster_ctx *ctx, const Compiled *const sides[2], const char *con
     return status;
 }
 
-int muster_diff(muster_ctx *ctx, const muster_program *base, const muster_program *variant, const char *proc,
+static int diff_printing(muster_ctx *ctx, const muster_program *base, const muster_program *variant, const char *proc,
                 int nargs, char *const *args, const muster_prob_opts *opts)
 {
     const Compiled *sides[2] = { base->compiled, variant->compiled };
@@ -436,4 +436,13 @@ int muster_diff(muster_ctx *ctx, const muster_program *base, const muster_progra
     int st = odds(ctx, sides, paths, proc, nargs, args, opts, seed);
     fflush(ctx->out);
     return st;
+}
+
+int muster_diff(muster_ctx *ctx, const muster_program *base, const muster_program *variant, const char *proc,
+                int nargs, char *const *args, const muster_prob_opts *opts)
+{
+    MemCatch mc;
+    API_TRY(ctx, mc, return MUSTER_NOMEM);
+    int st = diff_printing(ctx, base, variant, proc, nargs, args, opts);
+    return API_DONE(ctx, mc, st);
 }

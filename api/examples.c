@@ -185,7 +185,7 @@ static void list_choices(muster_ctx *ctx, const Compiled *c)
     }
 }
 
-int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed)
+static int check_printing(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed)
 {
     const Compiled *c = prog->compiled;
     if (c->nlints > 1)
@@ -274,7 +274,7 @@ int api_base_examples(muster_ctx *ctx, const Compiled *c, bool changed_only)
     return changed;
 }
 
-int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed)
+static int test_printing(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed)
 {
     const Compiled *c = prog->compiled;
     int status = MUSTER_OK;
@@ -304,4 +304,20 @@ int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *f
     api_base_examples(ctx, c, false);
     fflush(ctx->out);
     return status;
+}
+
+int muster_check(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed)
+{
+    MemCatch mc;
+    API_TRY(ctx, mc, return MUSTER_NOMEM);
+    int st = check_printing(ctx, prog, passed, failed);
+    return API_DONE(ctx, mc, st);
+}
+
+int muster_test(muster_ctx *ctx, const muster_program *prog, int *passed, int *failed)
+{
+    MemCatch mc;
+    API_TRY(ctx, mc, return MUSTER_NOMEM);
+    int st = test_printing(ctx, prog, passed, failed);
+    return API_DONE(ctx, mc, st);
 }

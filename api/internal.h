@@ -28,10 +28,27 @@ struct muster_ctx {
     bool quiet_fallback;     /* a grid of calls says once, not per call, that it simulates */
     bool no_batch;           /* simulate without the batch path (vm/batch.h): for the tests that
                                 compare the two, which must count alike */
+    /* muster_new(NULL, NULL, 0): the streams are the library's own, the
+     * output thrown away and the diagnostics kept (in `kept`, from
+     * open_memstream) for muster_last_error's text. */
+    bool own_out, own_err;
+    char *kept;
+    size_t kept_len;
+    /* muster_last_error: what the last call that failed said */
+    bool failed;
+    int fail_status;
+    char *fail_file, *fail_message, *fail_text;   /* GC memory */
+    int fail_line, fail_col;
 };
+
+/* The program's lists for the value-level API (values.c), made when first
+ * asked for. */
+typedef struct ApiCatalog ApiCatalog;
+ApiCatalog *api_catalog(const Compiled *c);
 
 struct muster_program {
     Compiled *compiled;
+    ApiCatalog *catalog;
 };
 
 /* ---- context.c ---- */
@@ -45,6 +62,28 @@ typedef struct MonteCarlo {
 } MonteCarlo;
 
 extern const MonteCarlo api_monte_carlo;
+
+/* Every public function that may fail starts with api_begin (the first
+ * error is recorded anew) and returns through api_end, which keeps what
+ * the call said for muster_last_error when its status is not MUSTER_OK. */
+void api_begin(muster_ctx *ctx);
+int api_end(muster_ctx *ctx, int status);
+/* Out of memory in a call: says so and returns MUSTER_NOMEM. */
+int api_nomem(muster_ctx *ctx);
+/* The frame of a public function that may run out of memory: api_begin,
+ * and a catch (base/mem.h) that on running out reports it, ends the call
+ * (api_end) and does `on_nomem` (a return).  API_DONE pops the catch and
+ * ends the call with its status. */
+#define API_TRY(ctx, mc, on_nomem) \
+    api_begin(ctx); \
+    mem_catch_push(&(mc)); \
+    if (setjmp((mc).jump)) { \
+        api_end((ctx), api_nomem(ctx)); \
+        on_nomem; \
+    }
+#define API_DONE(ctx, mc, status) (mem_catch_pop(&(mc)), api_end((ctx), (status)))
+/* A program for the caller to keep (never collected until freed). */
+muster_program *api_new_program(Compiled *c);
 
 /* A message to the error stream, its control characters escaped. */
 __attribute__((format(printf, 2, 3)))

@@ -403,7 +403,7 @@ int api_write_chart(muster_ctx *ctx, const char *path, const OddsTable *t, const
     return MUSTER_OK;
 }
 
-int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
+static int prob_printing(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
                 const muster_prob_opts *opts)
 {
     const Compiled *c = prog->compiled;
@@ -470,4 +470,13 @@ int api_odds_number(muster_ctx *ctx, const Compiled *c, const char *proc, int na
     if (o.exact)
         exact_clear(&o.er);
     return MUSTER_OK;
+}
+
+int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
+                const muster_prob_opts *opts)
+{
+    MemCatch mc;
+    API_TRY(ctx, mc, return MUSTER_NOMEM);
+    int st = prob_printing(ctx, prog, proc, nargs, args, opts);
+    return API_DONE(ctx, mc, st);
 }

@@ -315,7 +315,7 @@ static void note_unknowns(muster_ctx *ctx, const Compiled *c, Value v, const cha
     }
 }
 
-int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
+static int run_printing(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
                const muster_run_opts *opts)
 {
     const Compiled *c = prog->compiled;
@@ -389,4 +389,13 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
     fflush(ctx->out);
     note_unknowns(ctx, c, result, "");
     return MUSTER_OK;
+}
+
+int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
+               const muster_run_opts *opts)
+{
+    MemCatch mc;
+    API_TRY(ctx, mc, return MUSTER_NOMEM);
+    int st = run_printing(ctx, prog, proc, nargs, args, opts);
+    return API_DONE(ctx, mc, st);
 }

@@ -189,6 +189,7 @@ typedef struct Sim {
     double drawn_at;                     /* under lock: when it was last drawn */
     const volatile sig_atomic_t *interrupt;  /* the caller's flag: stop at the next block */
     bool interrupted;                    /* under lock: it was seen set */
+    bool out_of_memory;                  /* under lock: a thread ran out (see simulate_caught) */
     uint64_t failed_trial;               /* the first trial that failed, UINT64_MAX if none */
     Vm failed_vm;                        /* its machine, to report the error from */
     uint64_t unknown_first;
@@ -432,7 +433,7 @@ static void *simulate(void *arg)
         uint64_t b = sim->next_block++;
         if (sim->interrupt && *sim->interrupt)
             sim->interrupted = true;
-        bool stop = b >= sim->nblocks || sim->failed_trial != UINT64_MAX || sim->interrupted;
+        bool stop = b >= sim->nblocks || sim->failed_trial != UINT64_MAX || sim->interrupted || sim->out_of_memory;
         pthread_mutex_unlock(&sim->lock);
         if (stop)
             break;
@@ -444,6 +445,27 @@ static void *simulate(void *arg)
             sim_progress(sim);
     }
     tally_flush(&w->t);
+    return NULL;
+}
+
+/* A worker (the calling thread's share too) with running out of memory
+ * caught on its own thread: it stops, the others stop at their next block,
+ * and api_simulate_odds reports it once they have all ended (a jump out of
+ * the calling thread's share would leave the others running on a Sim that
+ * is gone). */
+static void *simulate_caught(void *arg)
+{
+    Worker *w = arg;
+    MemCatch mc;
+    mem_catch_push(&mc);
+    if (setjmp(mc.jump)) {
+        pthread_mutex_lock(&w->sim->lock);
+        w->sim->out_of_memory = true;
+        pthread_mutex_unlock(&w->sim->lock);
+        return NULL;
+    }
+    simulate(w);
+    mem_catch_pop(&mc);
     return NULL;
 }
 
@@ -485,16 +507,18 @@ int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts
     Worker *w = mem_alloc(sizeof(Worker) * (size_t)nthreads);
     for (int k = 0; k < nthreads; k++) {
         w[k].sim = &sim;
-        if (k > 0 && mem_thread_create(&w[k].thread, simulate, &w[k]) != 0) {
+        if (k > 0 && mem_thread_create(&w[k].thread, simulate_caught, &w[k]) != 0) {
             nthreads = k;   /* fewer threads than asked for: the rest is done by those running */
             break;
         }
     }
-    simulate(&w[0]);
+    simulate_caught(&w[0]);
     for (int k = 1; k < nthreads; k++)
         mem_thread_join(w[k].thread);
     pthread_mutex_destroy(&sim.lock);
     progress_clear(&sim.bar);
+    if (sim.out_of_memory)
+        return api_nomem(ctx);
     if (sim.interrupted && sim.failed_trial == UINT64_MAX) {
         uint64_t run = 0;
         for (int k = 0; k < nthreads; k++)

@@ -15,6 +15,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The catches pushed on this thread, innermost first (see MemCatch). */
+static __thread MemCatch *catches;
+
+static size_t catch_mark(void);
+static void release_to(size_t mark);
+
+void mem_catch_push(MemCatch *c)
+{
+    c->outer = catches;
+    c->mark = catch_mark();
+    catches = c;
+}
+
+void mem_catch_pop(MemCatch *c)
+{
+    catches = c->outer;
+}
+
+/* Out of memory: to the innermost catch, if there is one (never returns
+ * then); else the caller prints its message and exits. */
+static size_t asked_bytes;   /* any thread's: a worker's is reported by the thread that started it */
+
+size_t mem_oom_asked(void) { return asked_bytes; }
+
+static void throw_out_of_memory(size_t bytes)
+{
+    MemCatch *c = catches;
+    if (!c)
+        return;
+    asked_bytes = bytes;
+    catches = c->outer;
+    release_to(c->mark);
+    longjmp(c->jump, 1);
+}
+
 #ifdef MUSTER_PLAIN_ALLOC
 
 /* Nothing is freed here but GMP's numbers, so the limit is on every byte
@@ -25,6 +60,7 @@ static size_t used_bytes;    /* atomic: the simulation's workers allocate too */
 
 static void out_of_memory(size_t bytes)
 {
+    throw_out_of_memory(bytes);
     if (max_heap_bytes)
         fprintf(stderr, "muster: error: out of memory (asked for %zu more bytes; the limit is %zu MiB, "
                 "set by MUSTER_MAX_HEAP)\n", bytes, max_heap_bytes >> 20);
@@ -48,6 +84,14 @@ static void take(size_t size)
 }
 
 static void give_back(size_t size) { __atomic_sub_fetch(&used_bytes, size, __ATOMIC_RELAXED); }
+
+/* A catch marks the bytes counted; running out gives back the count to it. */
+static size_t catch_mark(void) { return __atomic_load_n(&used_bytes, __ATOMIC_RELAXED); }
+static void release_to(size_t mark) { __atomic_store_n(&used_bytes, mark, __ATOMIC_RELAXED); }
+
+/* A handle is a few bytes: not counted. */
+void *mem_alloc_root(size_t size) { return checked(calloc(1, size ? size : 1), size); }
+void mem_free_root(void *p) { free(p); }
 
 /* GMP's numbers: malloc, but a failure is muster's message, not GMP's abort() */
 static void *gmp_alloc(size_t size)
@@ -101,6 +145,7 @@ void *mem_realloc(void *p, size_t old_size, size_t new_size, int atomic)
     return q;
 }
 
+size_t mem_heap_limit(void) { return max_heap_bytes; }
 size_t mem_collections(void) { return 0; }
 size_t mem_allocated(void) { return 0; }
 
@@ -128,6 +173,7 @@ static size_t max_heap_bytes;
 
 static void *on_oom(size_t bytes)
 {
+    throw_out_of_memory(bytes);
     fprintf(stderr, "muster: error: out of memory (asked for %zu more bytes; the limit is %zu MiB, "
             "set by MUSTER_MAX_HEAP)\n", bytes, max_heap_bytes >> 20);
     exit(1);
@@ -140,24 +186,88 @@ static void *on_oom(size_t bytes)
  * freed by hand.  Atomic too, so the collector never scans their digits for
  * pointers.  (GMP's scratch blocks for big products hold a pointer to the
  * previous block, but only to free it; nothing needs the collector to see
- * it.) */
+ * it.)
+ *
+ * Being uncollectable, the numbers of a call that ran out of memory would
+ * never be given back: so each block has a header that links it into its
+ * thread's list of live blocks, with the number of its allocation, and a
+ * MemCatch marks that number; running out frees the thread's blocks
+ * allocated since (release_to).  A block keeps its number when GMP grows
+ * it, so a number made before the catch survives. */
+typedef struct GmpBlock {
+    struct GmpBlock *prev, *next;
+    struct GmpBlock **list;  /* the thread's list it is on */
+    size_t seq;              /* its allocation's number on that thread */
+} GmpBlock;                  /* 32 bytes: the digits stay 16-byte aligned */
+
+static __thread GmpBlock *gmp_live;
+static __thread size_t gmp_seq;
+
+static void gmp_link(GmpBlock *b)
+{
+    b->list = &gmp_live;
+    b->prev = NULL;
+    b->next = gmp_live;
+    if (gmp_live)
+        gmp_live->prev = b;
+    gmp_live = b;
+}
+
+static void gmp_unlink(GmpBlock *b)
+{
+    if (b->prev)
+        b->prev->next = b->next;
+    else
+        *b->list = b->next;
+    if (b->next)
+        b->next->prev = b->prev;
+}
+
 static void *gmp_alloc(size_t size)
 {
-    void *p = GC_MALLOC_ATOMIC_UNCOLLECTABLE(size ? size : 1);
-    return p ? p : on_oom(size);
+    GmpBlock *b = GC_MALLOC_ATOMIC_UNCOLLECTABLE(sizeof *b + size);
+    if (!b)
+        return on_oom(size);
+    b->seq = ++gmp_seq;
+    gmp_link(b);
+    return b + 1;
 }
 
 static void *gmp_realloc(void *p, size_t old_size, size_t new_size)
 {
     (void)old_size;
-    void *q = GC_REALLOC(p, new_size ? new_size : 1);   /* keeps the kind: uncollectable */
-    return q ? q : on_oom(new_size);
+    GmpBlock *b = (GmpBlock *)p - 1;
+    gmp_unlink(b);
+    GmpBlock *q = GC_REALLOC(b, sizeof *b + new_size);   /* keeps the kind: uncollectable */
+    if (!q) {
+        gmp_link(b);
+        return on_oom(new_size);
+    }
+    gmp_link(q);
+    return q + 1;
 }
 
 static void gmp_free(void *p, size_t size)
 {
     (void)size;
-    GC_FREE(p);
+    GmpBlock *b = (GmpBlock *)p - 1;
+    gmp_unlink(b);
+    GC_FREE(b);
+}
+
+/* A catch marks the allocations of GMP's blocks so far on this thread;
+ * running out frees those made since. */
+static size_t catch_mark(void) { return gmp_seq; }
+
+static void release_to(size_t mark)
+{
+    for (GmpBlock *b = gmp_live, *next; b; b = next) {
+        next = b->next;
+        if (b->seq > mark) {
+            gmp_unlink(b);
+            GC_FREE(b);
+        }
+    }
 }
 
 /* The collector's own warnings (e.g. before it reports out of memory) are
@@ -214,6 +324,20 @@ void *mem_realloc(void *p, size_t old_size, size_t new_size, int atomic)
     return q;
 }
 
+void *mem_alloc_root(size_t size)
+{
+    if (!initialised)
+        mem_init(0);
+    void *p = GC_MALLOC_UNCOLLECTABLE(size ? size : 1);
+    return p ? p : on_oom(size);
+}
+
+void mem_free_root(void *p)
+{
+    GC_FREE(p);
+}
+
+size_t mem_heap_limit(void) { return max_heap_bytes; }
 size_t mem_collections(void) { return (size_t)GC_get_gc_no(); }
 size_t mem_allocated(void) { return (size_t)GC_get_total_bytes(); }
 

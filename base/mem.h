@@ -24,8 +24,9 @@
 /* Set the collector up once (idempotent); `max_heap` of 0 keeps the default. */
 void mem_init(size_t max_heap);
 
-/* Zeroed memory that may contain pointers; never NULL (out of memory aborts
- * with a message, after the heap limit set by mem_init). */
+/* Zeroed memory that may contain pointers; never NULL (out of memory, past
+ * the heap limit set by mem_init, exits with a message, or longjmps to the
+ * thread's MemCatch when one is pushed). */
 void *mem_alloc(size_t size);
 /* Memory that holds no pointers; its contents are NOT zeroed. */
 void *mem_alloc_atomic(size_t size);
@@ -34,6 +35,36 @@ void *mem_realloc(void *p, size_t old_size, size_t new_size, int atomic);
 /* Copy of a byte string, NUL-terminated, atomic. */
 char *mem_strndup(const char *s, size_t n);
 char *mem_strdup(const char *s);
+/* Objects the caller of the library holds (a context, a program): never
+ * collected, whatever points at them, until mem_free_root; what they point
+ * at stays alive with them.  Zeroed. */
+void *mem_alloc_root(size_t size);
+void mem_free_root(void *p);
+
+/* Running out of memory as an error to handle instead of the exit: while a
+ * MemCatch is pushed on a thread, running out on that thread longjmps to
+ * its `jump` (after which the catch is popped already).  Use it as
+ *
+ *     MemCatch mc;
+ *     mem_catch_push(&mc);
+ *     if (setjmp(mc.jump)) { ...out of memory... }
+ *     ...work...
+ *     mem_catch_pop(&mc);
+ *
+ * with the work in a function of its own (setjmp's rules on locals).  What
+ * the work allocated is left to the collector (under plain allocation it
+ * is leaked, and no longer counted against the heap limit). */
+#include <setjmp.h>
+typedef struct MemCatch {
+    jmp_buf jump;
+    struct MemCatch *outer;
+    size_t mark;             /* what to give back to on running out (see mem.c) */
+} MemCatch;
+void mem_catch_push(MemCatch *c);
+void mem_catch_pop(MemCatch *c);
+/* What the allocation that ran out of memory last (on any thread) asked for. */
+size_t mem_oom_asked(void);
+
 /* A scratch arena: bump allocation of objects that live only until the
  * owner resets it (the dice pools and records of one simulated trial), so a
  * simulation allocates nothing per trial once the arena has grown.  Its
@@ -78,6 +109,8 @@ int mem_thread_join(pthread_t thread);
 
 /* What print writes to a stream, as a NUL-terminated string (GC memory). */
 char *mem_printed(void (*print)(FILE *out, const void *what), const void *what);
+/* The heap limit mem_init set (bytes; 0: none). */
+size_t mem_heap_limit(void);
 /* How many collections have run so far (0 under plain allocation). */
 size_t mem_collections(void);
 /* Bytes allocated from the collector so far (0 under plain allocation). */

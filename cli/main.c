@@ -1072,5 +1072,7 @@ int main(int argc, char **argv)
         status = check_options(c, &o);
     if (status != GO_ON)
         return status;
-    return run_command(c, new_context(&o), &o, argv + 1 + optind, argc - 1 - optind);
+    status = run_command(c, new_context(&o), &o, argv + 1 + optind, argc - 1 - optind);
+    /* running out of memory is an error of the rules (a runaway script), as the exit status says */
+    return status == MUSTER_NOMEM ? MUSTER_ERROR : status;
 }

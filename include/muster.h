@@ -151,6 +151,176 @@ MUSTER_API int muster_disassemble_call(muster_ctx *ctx, const muster_program *pr
 
 MUSTER_API const char *muster_version(void);
 
+/* ==== Values: procedures, results and odds as data ====
+ *
+ * The functions above print; these return what they find as data for a
+ * program to use.  Everything they return is the caller's, in ordinary
+ * malloc'ed memory, and is given back with the free function named beside
+ * it (each accepts NULL).  A context made with muster_new(NULL, NULL, 0)
+ * prints nothing: diagnostics are kept for muster_last_error.
+ *
+ * Errors: a function that fails returns NULL (or a status other than
+ * MUSTER_OK), and muster_last_error then says why, as data.  Running out
+ * of memory is such an error (status MUSTER_NOMEM) on the calling thread:
+ * the library does not exit.  A context and a program stay valid after
+ * any error. */
+
+/* Out of memory: the heap limit (MUSTER_MAX_HEAP bytes, default 2 GiB) was
+ * reached or the system refused.  What the call had built is dropped. */
+enum { MUSTER_NOMEM = 3 };
+
+typedef struct muster_error {
+    int status;              /* MUSTER_ERROR, MUSTER_USAGE, MUSTER_NOMEM or MUSTER_INTERRUPTED */
+    char *file;              /* the file the first error is in, or NULL when it has no place */
+    int line, column;        /* where in it (1-based), or 0 */
+    char *message;           /* the first error's message, one line, without file:line:col */
+    char *text;              /* every diagnostic of the call as the command would print them (with
+                                the source line and the caret) when the context prints nothing;
+                                else NULL (they went to the context's error stream) */
+} muster_error;
+
+/* Why the last call on ctx that failed did so (NULL if none has).  A call
+ * that succeeds leaves the last error as it was. */
+MUSTER_API muster_error *muster_last_error(const muster_ctx *ctx);
+MUSTER_API void muster_error_free(muster_error *e);
+
+/* A context and a program are the caller's to keep anywhere (in malloc'ed
+ * memory too) until they are freed; a program may outlive its context. */
+MUSTER_API void muster_free(muster_ctx *ctx);
+MUSTER_API void muster_program_free(muster_program *prog);
+
+/* The kinds of value a procedure takes and returns. */
+typedef enum muster_kind {
+    MUSTER_INT,              /* i */
+    MUSTER_RATIONAL,         /* num / den, in lowest terms, den > 0 */
+    MUSTER_BOOL,             /* i: 0 or 1 */
+    MUSTER_STRING,           /* text */
+    MUSTER_ENUM,             /* text: the member's name; i: its index; type: the enum */
+    MUSTER_POOL,             /* n dice of `sides` sides each; faces[]: what each shows, in order */
+    MUSTER_RECORD,           /* n fields: field_names[] and fields[]; type: the record */
+    MUSTER_UNKNOWN,          /* `?`: a value the rules text does not give */
+} muster_kind;
+
+typedef struct muster_value {
+    muster_kind kind;
+    const char *type;        /* "int", "rat", "bool", "str", "pool", "?", or the enum's or record's name */
+    int64_t i;               /* INT, BOOL, ENUM (see muster_kind) */
+    int64_t num, den;        /* RATIONAL; an INT is i/1 here too */
+    const char *text;        /* STRING, ENUM */
+    int64_t sides;           /* POOL */
+    size_t n;                /* POOL: dice; RECORD: fields */
+    int64_t *faces;          /* POOL: the faces shown, ascending */
+    const char **field_names;   /* RECORD */
+    struct muster_value *fields;
+    const char *shown;       /* the value as `muster run` prints it */
+} muster_value;
+
+MUSTER_API void muster_value_free(muster_value *v);
+
+/* ---- what a program offers ---- */
+
+typedef struct muster_param {
+    const char *name;
+    const char *type;        /* as the script writes it: "int", "rat", "Cover", ... */
+    muster_kind kind;
+    const char *default_text;  /* the default as written, or NULL when the argument must be given */
+    size_t nvalues;          /* an enum parameter: its members (bool: true, false); else 0 */
+    const char *const *values;
+} muster_param;
+
+typedef struct muster_proc {
+    const char *name;
+    const char *what;        /* "proc", "table", "bands", "modifiers" or "record" */
+    const char *returns;     /* its result's type */
+    size_t nparams;
+    const muster_param *params;
+} muster_proc;
+
+typedef struct muster_choice {
+    const char *name;        /* as --choose and muster_call_opts.choices name it */
+    const char *question;    /* the rules' question, or NULL */
+    size_t noptions;
+    const char *const *options;
+    size_t default_option;   /* index in options */
+} muster_choice;
+
+/* Everything callable in declaration order, and the rules' choices.  The
+ * lists belong to the program (valid until muster_program_free). */
+MUSTER_API size_t muster_proc_count(const muster_program *prog);
+MUSTER_API const muster_proc *muster_proc_at(const muster_program *prog, size_t i);
+/* NULL when the program has no such name. */
+MUSTER_API const muster_proc *muster_proc_find(const muster_program *prog, const char *name);
+MUSTER_API size_t muster_choice_count(const muster_program *prog);
+MUSTER_API const muster_choice *muster_choice_at(const muster_program *prog, size_t i);
+
+/* ---- calling with typed arguments ---- */
+
+/* One argument: its parameter's name and a value of the parameter's kind
+ * (an int is taken where a rat is asked).  MUSTER_STRING with text also
+ * fits any parameter: the text is read as `name=text` is on the command
+ * line ("3/2", "true", "rear"). */
+typedef struct muster_arg {
+    const char *name;
+    muster_kind kind;        /* MUSTER_INT, MUSTER_RATIONAL, MUSTER_BOOL, MUSTER_ENUM or MUSTER_STRING */
+    int64_t i;               /* INT, BOOL */
+    int64_t num, den;        /* RATIONAL */
+    const char *text;        /* ENUM: the member's name; STRING */
+} muster_arg;
+
+MUSTER_API muster_arg muster_arg_int(const char *name, int64_t i);
+MUSTER_API muster_arg muster_arg_rational(const char *name, int64_t num, int64_t den);
+MUSTER_API muster_arg muster_arg_bool(const char *name, int b);
+MUSTER_API muster_arg muster_arg_enum(const char *name, const char *member);
+MUSTER_API muster_arg muster_arg_text(const char *name, const char *text);
+
+typedef struct muster_call_opts {
+    int have_seed;
+    uint64_t seed;
+    const char *dice;        /* scripted dice, "6,3,4"; NULL: seeded (have_seed) or random */
+    char *const *choices;    /* "Choice=option", as for muster_run */
+    int nchoices;
+} muster_call_opts;
+
+/* Run a procedure once; its result, or NULL (muster_last_error says why).
+ * opts may be NULL (random dice, the default choices). */
+MUSTER_API muster_value *muster_call(muster_ctx *ctx, const muster_program *prog, const char *proc,
+                                     size_t nargs, const muster_arg *args, const muster_call_opts *opts);
+
+/* ---- odds as data ---- */
+
+typedef struct muster_outcome {
+    muster_value *value;
+    double probability;
+    char *fraction;          /* exact: the probability in lowest terms, "7/36"; NULL when simulated */
+    uint64_t count;          /* simulated: the trials that gave it; exact: 0 */
+    double low, high;        /* simulated: its 95% interval; exact: both the probability */
+} muster_outcome;
+
+typedef struct muster_distribution {
+    int exact;               /* 1: counted over every way the dice fall; 0: simulated */
+    uint64_t runs;           /* exact: runs of the procedure it took; simulated: the trials */
+    uint64_t seed;           /* simulated: the seed */
+    size_t n;
+    muster_outcome *outcomes;   /* in the order of the values */
+    int numeric;             /* the values are numbers: mean and sd are set */
+    double mean, sd;         /* of the outcomes with a value */
+    char *mean_fraction;     /* exact and numeric: the mean in lowest terms ("7/2", or "4") */
+    double not_given;        /* the share of runs that reach a value the rules do not give (`?`) */
+    char *not_given_fraction;   /* ... exact: as a fraction, when not 0; else NULL */
+    double cut;              /* exact: the share of runs an open-ended roll (one that may reroll for ever)
+                                was cut short at, in no outcome */
+    char *cut_fraction;      /* ... as a fraction, when not 0; else NULL */
+    char *note;              /* simulated though not asked to be: why; else NULL */
+} muster_distribution;
+
+/* The odds of a procedure's results, as muster_prob works them out (opts
+ * as for it, NULL for the defaults; its output fields, vs and svg are not
+ * used).  NULL on error. */
+MUSTER_API muster_distribution *muster_distribution_of(muster_ctx *ctx, const muster_program *prog, const char *proc,
+                                                       size_t nargs, const muster_arg *args,
+                                                       const muster_prob_opts *opts);
+MUSTER_API void muster_distribution_free(muster_distribution *d);
+
 #ifdef __cplusplus
 }
 #endif

@@ -149,6 +149,13 @@ void diag_init(Diag *d, FILE *out, int color)
     d->max_errors = 20;
 }
 
+void diag_forget_first(Diag *d)
+{
+    d->has_first = false;
+    d->first_file = d->first_message = NULL;
+    d->first_line = d->first_col = 0;
+}
+
 #define SHOW_MAX 120   /* longest piece of a source line shown under a message */
 
 static void show_line(Diag *d, const Source *src, Span span, const char *caret_color)
@@ -294,6 +301,14 @@ static void report(Diag *d, DiagLevel level, const Source *src, Span span, bool 
         vsnprintf(buf, (size_t)n + 1, fmt, again);
     }
     va_end(again);
+    if (level == DIAG_ERROR && !d->has_first) {
+        d->has_first = true;
+        d->first_file = src ? src->path : NULL;
+        d->first_line = d->first_col = 0;
+        if (src)
+            source_linecol(src, span.begin, &d->first_line, &d->first_col);
+        d->first_message = mem_strdup(buf);
+    }
     diag_put_text(d->out, buf);
     if (d->color)
         fputs("\033[0m", d->out);

@@ -13,6 +13,7 @@
 #define MUSTER_LANG_SOURCE_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,9 +45,18 @@ typedef struct Diag {
     int color;
     int errors, warnings;
     int max_errors;          /* stop reporting (but keep counting) after this many */
+    /* The first error since diag_forget_first (for the C API's muster_last_error):
+     * its file (NULL: none), line and column (0 when it has no place) and
+     * message.  Errors past the limit are not recorded. */
+    bool has_first;
+    const char *first_file;
+    int first_line, first_col;
+    const char *first_message;
 } Diag;
 
 void diag_init(Diag *d, FILE *out, int color);
+/* Start recording the first error anew (see Diag.has_first). */
+void diag_forget_first(Diag *d);
 /* A one-line report (file:line:col: level: message) without the source excerpt,
  * for long lists such as the values a rules text leaves out. */
 void diag_brief(Diag *d, DiagLevel level, const Source *src, Span span, const char *fmt, ...)

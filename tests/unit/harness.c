@@ -10,9 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The heap limit of a test program: none, unless it defines its own. */
+__attribute__((weak)) size_t harness_max_heap = 0;   /* not const: a const weak one may be folded */
+
 int main(void)
 {
-    mem_init(0);
+    mem_init(harness_max_heap);
     if (CU_initialize_registry() != CUE_SUCCESS) {
         fprintf(stderr, "cannot initialise the CUnit registry: %s\n", CU_get_error_msg());
         return 1;

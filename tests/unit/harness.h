@@ -29,6 +29,8 @@
 
 /* Defined by each test program. */
 void register_tests(void);
+/* A test program may define it: the collector's heap limit (bytes) for all its tests. */
+extern size_t harness_max_heap;
 
 /* Add a suite with its tests, as { "name", fn } pairs ending in { NULL, NULL }.
  * A registry error fails the whole program (main checks CU_get_error()). */
