@@ -12,6 +12,8 @@ packages=(gcc make re2c bison libgc-dev libgmp-dev libcunit1-dev autoconf automa
 if [ "${1:-}" = "--sheets" ]; then
     packages+=(chromium fonts-dejavu-core)
 fi
+# the manual pages: tests/man.sh renders them with groff and man, and lints them with mandoc
+packages+=(groff-base man-db mandoc)
 
 bash scripts/need.sh "${packages[@]}"
 
