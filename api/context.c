@@ -245,13 +245,61 @@ static bool readable(const char *path, char **loop)
  * nowhere; *loop is then set if some place had a loop of links instead. */
 static char *find_import_in(const char *from, const char *name, char **loop, char **shadowed);
 
+/* The folders the standard library is looked for in, in order: where it was
+ * installed (MUSTER_DATADIR); ../share/muster beside the running program's
+ * folder (an installation moved elsewhere as a whole, or staged with
+ * `make install DESTDIR=...`); the source tree (a muster run from its build
+ * tree, before it is installed). */
+enum { NSTDLIB_DIRS = 3 };
+static const char *stdlib_dir_list[NSTDLIB_DIRS];
+static pthread_once_t stdlib_dirs_once = PTHREAD_ONCE_INIT;
+
+static void find_stdlib_dirs(void)
+{
+    static char beside[4200];   /* room for the longest link and the suffix */
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    int k = 0;
+    stdlib_dir_list[k++] = MUSTER_DATADIR;
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(beside, sizeof beside, "%s/../share/" PACKAGE, exe);
+            stdlib_dir_list[k++] = beside;
+        }
+    }
+    stdlib_dir_list[k++] = MUSTER_SOURCE_STDLIB;
+    while (k < NSTDLIB_DIRS)
+        stdlib_dir_list[k++] = NULL;
+}
+
+static const char *const *stdlib_dirs(void)
+{
+    pthread_once(&stdlib_dirs_once, find_stdlib_dirs);
+    return stdlib_dir_list;
+}
+
+const char *muster_stdlib_dir(void)
+{
+    const char *const *dirs = stdlib_dirs();
+    char buf[4200];
+    for (int i = 0; i < NSTDLIB_DIRS && dirs[i]; i++) {
+        snprintf(buf, sizeof buf, "%s/dice.muster", dirs[i]);
+        if (access(buf, R_OK) == 0)
+            return dirs[i];
+    }
+    return NULL;
+}
+
 /* The module of the standard library that a file found for `import
  * "name"` elsewhere hides, if there is one and it is another file. */
 static char *stdlib_shadowed(const char *file, const char *found)
 {
-    static const char *const libs[] = { MUSTER_DATADIR, MUSTER_SOURCE_STDLIB };
+    const char *const *libs = stdlib_dirs();
     char buf[8192];
-    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+    for (size_t i = 0; i < NSTDLIB_DIRS && libs[i]; i++) {
         snprintf(buf, sizeof buf, "%s/%s", libs[i], file);
         char *lib = realpath(buf, NULL);
         if (!lib)
@@ -321,8 +369,8 @@ static char *find_import_in(const char *from, const char *name, char **loop, cha
         }
         path = end ? end + 1 : NULL;
     }
-    static const char *const libs[] = { MUSTER_DATADIR, MUSTER_SOURCE_STDLIB };
-    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+    const char *const *libs = stdlib_dirs();
+    for (size_t i = 0; i < NSTDLIB_DIRS && libs[i]; i++) {
         snprintf(buf, sizeof buf, "%s/%s", libs[i], file);
         if (readable(buf, loop))
             return mem_strdup(buf);
@@ -498,8 +546,8 @@ static void read_stdlib(void)
 {
     int cap = 0;
     stdlib_nprocs = 0;
-    static const char *const libs[] = { MUSTER_DATADIR, MUSTER_SOURCE_STDLIB };
-    for (size_t l = 0; l < sizeof libs / sizeof libs[0]; l++) {
+    const char *const *libs = stdlib_dirs();
+    for (size_t l = 0; l < NSTDLIB_DIRS && libs[l]; l++) {
         DIR *dir = opendir(libs[l]);
         if (!dir)
             continue;

@@ -100,6 +100,8 @@ static int print_version(void)
            "License MIT: the terms are in the LICENSE file of the source.\n"
            "This is free software: you are free to change and redistribute it.\n"
            "There is NO WARRANTY, to the extent permitted by law.\n", muster_version());
+    const char *stdlib = muster_stdlib_dir();
+    printf("Standard library: %s\n", stdlib ? stdlib : "not found (reinstall muster, or set MUSTER_PATH)");
     return 0;
 }
 

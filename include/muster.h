@@ -150,6 +150,10 @@ MUSTER_API int muster_disassemble_call(muster_ctx *ctx, const muster_program *pr
                             char *const *args, char *const *choices, int nchoices, const char *field);
 
 MUSTER_API const char *muster_version(void);
+/* The folder the standard library (`import "dice"`) is read from: where it
+ * was installed, or ../share/muster beside the running program, or the
+ * source tree of a muster not yet installed; NULL if none holds it. */
+MUSTER_API const char *muster_stdlib_dir(void);
 
 /* ==== Values: procedures, results and odds as data ====
  *

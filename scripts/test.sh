@@ -4,6 +4,8 @@
 #      tests, the differential check, the layering and export checks, the
 #      golden, bad-input, examples and coverage tests, the docs' transcripts
 #      and the fuzzers' regressions;
+#      then make install into _build/stage (DESTDIR) and make installcheck
+#      there (tests/installcheck.sh);
 #   2. the same suite, built from the release tarball, in an AddressSanitizer
 #      + UndefinedBehaviorSanitizer build with the garbage collector, and
 #      again with plain allocation (--enable-plain-alloc) so ASan can see the
@@ -53,6 +55,18 @@ if ! make -s -j"$(nproc)" check >/dev/null; then
 fi
 logs+=("$top")
 grep -E '^# (TOTAL|PASS|FAIL|ERROR)' test-suite.log || true
+
+if [ $status -eq 0 ]; then
+    echo "== make install DESTDIR=_build/stage && make installcheck DESTDIR=_build/stage"
+    rm -rf "$top/_build/stage" && mkdir -p "$top/_build"
+    if make -s install DESTDIR="$top/_build/stage" >/dev/null \
+        && make -s installcheck DESTDIR="$top/_build/stage" >"$top/_build/installcheck.log" 2>&1; then
+        tail -1 "$top/_build/installcheck.log"
+    else
+        status=1
+        cat "$top/_build/installcheck.log" >&2 || true
+    fi
+fi
 
 if [ "${1:-}" != "--quick" ] && [ $status -eq 0 ]; then
     echo "== make dist"
