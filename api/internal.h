@@ -116,6 +116,10 @@ void api_print_call(FILE *out, const Compiled *c, const ProcSig *sig, const Valu
 
 /* ---- run.c ---- */
 
+/* The dice of a run: scripted (the faces listed in `scripted`, as --dice
+ * gives them), else seeded (`seed` when have_seed, else a fresh one). */
+int api_dice_for(muster_ctx *ctx, const char *scripted, int have_seed, uint64_t seed, RngDice *rng,
+                 ScriptDice *script, DiceSource **dice);
 /* A value, with the sheet's words for it when it has some. */
 void api_print_explained(FILE *out, Value v, const Program *prog);
 

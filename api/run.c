@@ -315,6 +315,24 @@ static void note_unknowns(muster_ctx *ctx, const Compiled *c, Value v, const cha
     }
 }
 
+int api_dice_for(muster_ctx *ctx, const char *scripted, int have_seed, uint64_t seed, RngDice *rng,
+                 ScriptDice *script, DiceSource **dice)
+{
+    if (scripted) {
+        int64_t *faces;
+        char err[256];
+        long n = dice_parse_list(scripted, &faces, err, sizeof err);
+        if (n < 0)
+            return api_usage_error(ctx, "--dice: %s", err);
+        dice_script_init(script, faces, (size_t)n);
+        *dice = &script->base;
+    } else {
+        dice_rng_init(rng, have_seed ? seed : rng_fresh_seed());
+        *dice = &rng->base;
+    }
+    return MUSTER_OK;
+}
+
 static int run_printing(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
                const muster_run_opts *opts)
 {
@@ -322,23 +340,14 @@ static int run_printing(muster_ctx *ctx, const muster_program *prog, const char 
     RngDice rng;
     ScriptDice script;
     DiceSource *dice;
-    if (opts->dice) {
-        int64_t *faces;
-        char err[256];
-        long n = dice_parse_list(opts->dice, &faces, err, sizeof err);
-        if (n < 0)
-            return api_usage_error(ctx, "--dice: %s", err);
-        dice_script_init(&script, faces, (size_t)n);
-        dice = &script.base;
-    } else {
-        dice_rng_init(&rng, opts->have_seed ? opts->seed : rng_fresh_seed());
-        dice = &rng.base;
-    }
+    int st = api_dice_for(ctx, opts->dice, opts->have_seed, opts->seed, &rng, &script, &dice);
+    if (st != MUSTER_OK)
+        return st;
 
     Log log = { 0 };
     VmTrace trace = { &log, on_roll, on_reroll, on_call, on_return, on_note, on_row, on_choose, NULL };
     Call *call = mem_alloc(sizeof *call);
-    int st = api_prepare_call(ctx, c, proc, nargs, args, opts->choices, opts->nchoices, dice, &trace, call);
+    st = api_prepare_call(ctx, c, proc, nargs, args, opts->choices, opts->nchoices, dice, &trace, call);
     if (st != MUSTER_OK)
         return st;
     const ProcSig *sig = call->sig;

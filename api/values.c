@@ -344,20 +344,11 @@ static int call_value(muster_ctx *ctx, const Compiled *c, const char *proc, size
     RngDice rng;
     ScriptDice script;
     DiceSource *dice;
-    if (opts->dice) {
-        int64_t *faces;
-        char err[256];
-        long n = dice_parse_list(opts->dice, &faces, err, sizeof err);
-        if (n < 0)
-            return api_usage_error(ctx, "dice: %s", err);
-        dice_script_init(&script, faces, (size_t)n);
-        dice = &script.base;
-    } else {
-        dice_rng_init(&rng, opts->have_seed ? opts->seed : rng_fresh_seed());
-        dice = &rng.base;
-    }
+    int st = api_dice_for(ctx, opts->dice, opts->have_seed, opts->seed, &rng, &script, &dice);
+    if (st != MUSTER_OK)
+        return st;
     Call *call = mem_alloc(sizeof *call);
-    int st = api_prepare_call(ctx, c, proc, (int)nargs, texts, opts->choices, opts->nchoices, dice, NULL, call);
+    st = api_prepare_call(ctx, c, proc, (int)nargs, texts, opts->choices, opts->nchoices, dice, NULL, call);
     if (st != MUSTER_OK)
         return st;
     Value result;
