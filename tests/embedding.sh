@@ -51,7 +51,9 @@ pass "pkg-config --cflags --libs muster ($where): $flags"
 build_and_run() {
     local name=$1
     shift
-    if ! $CC -o "$TEST_TMP/$name" "$TEST_TMP/odds.c" "$@" >"$TEST_TMP/cc.out" 2>&1; then
+    # CFLAGS: the build's own (a sanitizer build's library needs its runtime linked in)
+    # shellcheck disable=SC2086
+    if ! $CC ${CFLAGS:-} -o "$TEST_TMP/$name" "$TEST_TMP/odds.c" "$@" >"$TEST_TMP/cc.out" 2>&1; then
         fail "$name: odds.c compiles ($where)" "$(cat "$TEST_TMP/cc.out")"
         return
     fi
