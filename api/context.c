@@ -16,6 +16,7 @@
 #include "lang/parse.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -287,8 +288,11 @@ const char *muster_stdlib_dir(void)
     char buf[4200];
     for (int i = 0; i < NSTDLIB_DIRS && dirs[i]; i++) {
         snprintf(buf, sizeof buf, "%s/dice.muster", dirs[i]);
-        if (access(buf, R_OK) == 0)
-            return dirs[i];
+        if (access(buf, R_OK) != 0)
+            continue;
+        /* as a plain path ("/usr/local/bin/../share/muster" is /usr/local/share/muster) */
+        static __thread char real[PATH_MAX];
+        return realpath(dirs[i], real) ? real : dirs[i];
     }
     return NULL;
 }

@@ -152,7 +152,8 @@ MUSTER_API int muster_disassemble_call(muster_ctx *ctx, const muster_program *pr
 MUSTER_API const char *muster_version(void);
 /* The folder the standard library (`import "dice"`) is read from: where it
  * was installed, or ../share/muster beside the running program, or the
- * source tree of a muster not yet installed; NULL if none holds it. */
+ * source tree of a muster not yet installed, as a path without "." or ".."
+ * parts or links; NULL if none holds it. */
 MUSTER_API const char *muster_stdlib_dir(void);
 
 /* ==== Values: procedures, results and odds as data ====

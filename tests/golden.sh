@@ -33,12 +33,14 @@
 . "${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 
 GOLDEN=$top_srcdir/tests/golden
+# the source tree's stdlib/ as muster --version names it (a path without links)
+STDLIB_REAL=$(cd "$top_srcdir/stdlib" && pwd -P)
 
 # append_stream FILE: the stream's text, marking a missing final newline.
 append_stream()
 {
     # the standard library of a muster not installed is the source tree's: where that is differs
-    sed "s|$top_srcdir/stdlib|<source>/stdlib|g" "$1"
+    sed "s|$STDLIB_REAL|<source>/stdlib|g" "$1"
     if [ -s "$1" ] && [ "$(tail -c 1 "$1" | wc -l)" -eq 0 ]; then
         printf '\n\\ no newline at end\n'
     fi
