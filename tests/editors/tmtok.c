@@ -649,7 +649,7 @@ static const struct { const char *selector, *style; } theme[] = {
     { "string", "color:#CE9178" },
     { "constant.character.escape", "color:#D7BA7D" },
     { "constant.numeric", "color:#B5CEA8" },
-    { "constant.numeric.dice", "color:#4FC1FF" },
+    { "constant.numeric.dice", "color:#B5CEA8;font-weight:bold" },
     { "constant.language", "color:#569CD6" },
     { "constant.language.unknown", "color:#1E1E1E;background:#E5C07B;font-weight:bold" },
     { "keyword", "color:#569CD6" },
@@ -706,8 +706,8 @@ int main(int argc, char **argv)
         printf("<!DOCTYPE html>\n<html><head><meta charset=\"UTF-8\"><title>");
         put_html(stdout, argv[4], (int)strlen(argv[4]));
         printf("</title>\n<style>\nbody { margin: 0; background: #1E1E1E; }\n"
-               "pre { margin: 0; padding: 12px 16px; color: #D4D4D4; background: #1E1E1E;"
-               " font: 14px/1.45 'DejaVu Sans Mono', monospace; }\n"
+               "pre { margin: 0; padding: 6px 8px; color: #D4D4D4; background: #1E1E1E; white-space: pre-wrap;"
+               " font: 13px/1.45 'DejaVu Sans Mono', monospace; }\n"
                ".n { color: #858585; display: inline-block; width: 3.5em; }\n</style></head>\n<body><pre>");
     }
     int cap = 256, *scope = xmalloc(sizeof *scope * (size_t)cap);
