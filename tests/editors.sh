@@ -197,24 +197,27 @@ code_words() {
 
 # ---- the words each grammar names ----
 
+# The Vim scripts find the source tree and the scratch folder in
+# $EDITORS_TOP and $EDITORS_TMP; each starts by sourcing common.vim.
 vim_run() {
-    timeout -k 5 "$VIM_TIMEOUT" vim -N -u NONE -i NONE -es -S "$1" </dev/null >"$TEST_TMP/vim.out" 2>&1
+    EDITORS_TOP=$top_srcdir EDITORS_TMP=$TEST_TMP \
+        timeout -k 5 "$VIM_TIMEOUT" vim -N -u NONE -i NONE -es -S "$1" </dev/null >"$TEST_TMP/vim.out" 2>&1
 }
 
-cat >"$TEST_TMP/common.vim" <<EOF
+cat >"$TEST_TMP/common.vim" <<'EOF'
 set encoding=utf-8 noswapfile nobackup nowritebackup
-set rtp^=$top_srcdir/editors/vim
+let &runtimepath = $EDITORS_TOP . '/editors/vim,' . &runtimepath
 filetype plugin indent on
 syntax on
 EOF
 
-cat >"$TEST_TMP/list.vim" <<EOF
-source $TEST_TMP/common.vim
-edit $top_srcdir/tests/editors/words.muster
+cat >"$TEST_TMP/list.vim" <<'EOF'
+execute 'source ' . fnameescape($EDITORS_TMP . '/common.vim')
+execute 'edit ' . fnameescape($EDITORS_TOP . '/tests/editors/words.muster')
 redir => s:list
 silent syntax list
 redir END
-call writefile(split(s:list, "\n"), '$TEST_TMP/syntax-list')
+call writefile(split(s:list, "\n"), $EDITORS_TMP . '/syntax-list')
 qall!
 EOF
 vim_run "$TEST_TMP/list.vim"
@@ -430,11 +433,11 @@ done >>"$queries"
 sort -s -t "$(printf '\t')" -k 1,1 "$queries" >"$queries.sorted" && mv "$queries.sorted" "$queries"
 
 # Vim's answers: the query and the syntax group at its first byte
-cat >"$TEST_TMP/query.vim" <<EOF
-source $TEST_TMP/common.vim
+cat >"$TEST_TMP/query.vim" <<'EOF'
+execute 'source ' . fnameescape($EDITORS_TMP . '/common.vim')
 let s:out = []
 let s:cur = ''
-for s:q in readfile('$queries')
+for s:q in readfile($EDITORS_TMP . '/queries')
   let s:f = split(s:q, "\t", 1)
   if s:f[0] !=# s:cur
     execute 'edit! ' . fnameescape(s:f[0])
@@ -443,7 +446,7 @@ for s:q in readfile('$queries')
   endif
   call add(s:out, s:q . "\t" . synIDattr(synID(str2nr(s:f[1]), str2nr(s:f[2]), 1), 'name'))
 endfor
-call writefile(s:out, '$TEST_TMP/vim-answers')
+call writefile(s:out, $EDITORS_TMP . '/vim-answers')
 qall!
 EOF
 vim_run "$TEST_TMP/query.vim"
@@ -569,12 +572,12 @@ for f in rules/*.muster rules/variants/*.muster examples/*.muster docs/*.muster 
     [ -f "$f" ] && indent_files+=("$f")
 done
 printf '%s\n' "${indent_files[@]}" >"$TEST_TMP/indent-files"
-cat >"$TEST_TMP/indent.vim" <<EOF
-source $TEST_TMP/common.vim
+cat >"$TEST_TMP/indent.vim" <<'EOF'
+execute 'source ' . fnameescape($EDITORS_TMP . '/common.vim')
 let s:out = []
-for s:f in readfile('$TEST_TMP/indent-files')
+for s:f in readfile($EDITORS_TMP . '/indent-files')
   execute 'edit! ' . fnameescape(s:f)
-  let s:before = getline(1, '\$')
+  let s:before = getline(1, '$')
   silent normal! gg=G
   let s:n = 0
   for s:i in range(len(s:before))
@@ -592,7 +595,7 @@ for s:f in readfile('$TEST_TMP/indent-files')
     endif
   endfor
 endfor
-call writefile(s:out, '$TEST_TMP/indent-out')
+call writefile(s:out, $EDITORS_TMP . '/indent-out')
 qall!
 EOF
 vim_run "$TEST_TMP/indent.vim"
