@@ -5,7 +5,8 @@
  * the lexer's cursor, the open brackets, the block kinds, the table body
  * being read a row a line, where to recover after a syntax error and the
  * `##` lines read so far.  Nothing outside lang/ includes this header but the lexer's
- * unit test; the rest of muster parses through parse.h.
+ * unit test and tests/editors/lexwords.c (where the lexer reads keywords, for
+ * the editors' grammars); the rest of muster parses through parse.h.
  */
 #ifndef MUSTER_LANG_PARSER_STATE_H
 #define MUSTER_LANG_PARSER_STATE_H

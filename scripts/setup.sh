@@ -8,6 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(gcc make re2c bison libgc-dev libgmp-dev libcunit1-dev autoconf automake libtool pkg-config)
+# make check's test of the editor support (tests/editors.sh): Vim with its
+# syntax highlighting (not vim-tiny), jq, and Oniguruma for the VS Code grammar
+packages+=(vim jq libonig-dev)
 # --sheets: also the headless browser that `make sheets` takes screenshots with
 if [ "${1:-}" = "--sheets" ]; then
     packages+=(chromium fonts-dejavu-core)

@@ -1,0 +1,2 @@
+" muster scripts: tabletop wargame rules
+autocmd BufNewFile,BufRead *.muster setfiletype muster
