@@ -12,6 +12,7 @@
  */
 #include "config.h"
 #include "muster.h"
+#include "cli/complete.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -316,6 +317,8 @@ typedef struct OptionSpec {
     unsigned commands;      /* the commands it goes with (CMD_...) */
     size_t field;           /* where its value goes, as an offset in Options */
     uint64_t min, max;      /* NUMBER: the values allowed */
+    cli_value value;        /* what its value is, for `muster complete` */
+    const char *const *words;   /* CLI_VALUE_WORDS: the values allowed */
 } OptionSpec;
 
 /* getopt_long gives a long option's row as ID_BASE + its index, past any letter. */
@@ -324,27 +327,29 @@ enum { ID_BASE = 256 };
 /* offsetof, as a builtin: this file does without <stddef.h> */
 #define FIELD(member) offsetof(Options, member)
 
+static const char *const paper_sizes[] = { "a4", "letter", NULL };
+
 static const OptionSpec option_table[NOPTIONS] = {
     [O_SEED] = { "seed", 0, NUMBER, CMD_RUN_PROB | CMD_DIFF, FIELD(seed), 0, UINT64_MAX },
     [O_DICE] = { "dice", 0, TEXT, CMD_RUN, FIELD(run.dice), 0, 0 },
     [O_EXPLAIN] = { "explain", 0, FLAG, CMD_RUN, FIELD(run.explain), 0, 0 },
     [O_JSON] = { "json", 0, FLAG, CMD_RUN_PROB, FIELD(json), 0, 0 },
-    [O_CHOOSE] = { "choose", 0, LIST, CMD_RUN_PROB | CMD_DIS | CMD_DIFF, FIELD(choices), 0, 0 },
+    [O_CHOOSE] = { "choose", 0, LIST, CMD_RUN_PROB | CMD_DIS | CMD_DIFF, FIELD(choices), 0, 0, CLI_VALUE_CHOICE },
     [O_CSV] = { "csv", 0, FLAG, CMD_PROB, FIELD(prob.csv), 0, 0 },
     [O_TRIALS] = { "trials", 0, NUMBER, CMD_PROB | CMD_DIFF, FIELD(prob.trials), 1, UINT64_MAX },
     [O_FIELD] = { "field", 0, TEXT, CMD_PROB | CMD_DIS | CMD_DIFF, FIELD(prob.field), 0, 0 },
     [O_EXACT] = { "exact", 0, FLAG, CMD_PROB, FIELD(prob.exact), 0, 0 },
     [O_BUDGET] = { "budget", 0, NUMBER, CMD_PROB | CMD_DIFF, FIELD(prob.budget), 1, UINT64_MAX },
-    [O_VS] = { "vs", 0, LIST, CMD_PROB, FIELD(vs), 0, 0 },
+    [O_VS] = { "vs", 0, LIST, CMD_PROB, FIELD(vs), 0, 0, CLI_VALUE_SCRIPT },
     [O_THREADS] = { "threads", 0, NUMBER, CMD_PROB | CMD_DIFF, FIELD(threads), 1, 256 },
     [O_NO_SPECIALIZE] = { "no-specialize", 0, FLAG, CMD_PROB, FIELD(prob.no_specialize), 0, 0 },
-    [O_SVG] = { "svg", 0, TEXT, CMD_PROB, FIELD(prob.svg), 0, 0 },
-    [O_EXPRESSION] = { NULL, 'e', TEXT, CMD_RUN_PROB, FIELD(expression), 0, 0 },
+    [O_SVG] = { "svg", 0, TEXT, CMD_PROB, FIELD(prob.svg), 0, 0, CLI_VALUE_FILE },
+    [O_EXPRESSION] = { NULL, 'e', TEXT, CMD_RUN_PROB, FIELD(expression), 0, 0, CLI_VALUE_EXPRESSION },
     [O_MD] = { "md", 0, FLAG, CMD_SHEET, FIELD(md), 0, 0 },
     [O_HTML] = { "html", 0, FLAG, CMD_SHEET | CMD_PROB, FIELD(html), 0, 0 },
     [O_REVIEW] = { "review", 0, FLAG, CMD_SHEET, FIELD(review), 0, 0 },
-    [O_PAPER] = { "paper", 0, TEXT, CMD_SHEET, FIELD(paper), 0, 0 },
-    [O_PDF] = { "pdf", 0, TEXT, CMD_SHEET, FIELD(pdf), 0, 0 },
+    [O_PAPER] = { "paper", 0, TEXT, CMD_SHEET, FIELD(paper), 0, 0, CLI_VALUE_WORDS, paper_sizes },
+    [O_PDF] = { "pdf", 0, TEXT, CMD_SHEET, FIELD(pdf), 0, 0, CLI_VALUE_FILE },
     [O_MAX_STEPS] = { "max-steps", 0, NUMBER, CMD_ALL, FIELD(max_steps), 1, UINT64_MAX },
     [O_MAX_DEPTH] = { "max-depth", 0, NUMBER, CMD_ALL, FIELD(max_depth), 1, 100000 },
 };
@@ -715,6 +720,7 @@ enum Operands {
     FILE_AND_CALL,  /* FILE [PROC [NAME=VALUE]...] */
     FILE_AND_NAMES, /* FILE [NAME...] */
     CALL,           /* FILE PROC [NAME=VALUE]..., or -e EXPRESSION */
+    TWO_FILES_AND_CALL,  /* BASE VARIANT [PROC [NAME=VALUE]...]: the command loads them itself */
 };
 
 typedef struct Command {
@@ -733,7 +739,7 @@ static const Command commands[] = {
     { "run", CMD_RUN, CALL, "run", cmd_run },
     { "prob", CMD_PROB, CALL, "simulate", cmd_prob },
     { "dis", CMD_DIS, FILE_AND_CALL, NULL, cmd_dis },
-    { "diff", CMD_DIFF, FILES, NULL, cmd_diff },
+    { "diff", CMD_DIFF, TWO_FILES_AND_CALL, NULL, cmd_diff },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -751,6 +757,40 @@ static const Command *command_of(unsigned bit)
     while (commands[i].bit != bit)
         i++;
     return &commands[i];
+}
+
+/* ---- the tables, as `muster complete` (cli/complete.c) asks for them ---- */
+
+const char *cli_command_name(int i)
+{
+    return i >= 0 && i < NCOMMANDS ? commands[i].name : NULL;
+}
+
+cli_operands cli_command_operands(const char *command, int *commas)
+{
+    const Command *c = command_named(command);
+    *commas = c && c->bit == CMD_PROB;
+    if (!c)
+        return CLI_NO_OPERANDS;
+    switch (c->operands) {
+    case FILES: return CLI_SCRIPTS;
+    case ONE_FILE: return CLI_SCRIPT;
+    case FILE_AND_NAMES: return CLI_SCRIPT_AND_NAMES;
+    case FILE_AND_CALL: case CALL: return CLI_SCRIPT_AND_CALL;
+    case TWO_FILES_AND_CALL: return CLI_TWO_SCRIPTS_AND_CALL;
+    default: return CLI_NO_OPERANDS;
+    }
+}
+
+int cli_option_at(int i, const char *command, cli_option *out, int *goes)
+{
+    if (i < 0 || i >= NOPTIONS)
+        return 0;
+    const OptionSpec *spec = &option_table[i];
+    const Command *c = command_named(command);
+    *out = (cli_option){ spec->name, spec->letter, spec->kind != FLAG, spec->kind == LIST, spec->value, spec->words };
+    *goes = c && (spec->commands & c->bit);
+    return 1;
 }
 
 static int print_help(void)
@@ -1017,7 +1057,7 @@ static int missing_procedure(const Command *c, const Target *t)
 static int run_command(const Command *c, muster_ctx *ctx, Options *o, char **pos, int npos)
 {
     Target t = { pos, npos, NULL, NULL, NULL, 0 };
-    if (c->operands == FILES)
+    if (c->operands == FILES || c->operands == TWO_FILES_AND_CALL)
         return c->run(ctx, o, &t);
     if (o->expression)
         return run_expression(c, ctx, o, &t);
@@ -1064,6 +1104,9 @@ int main(int argc, char **argv)
         return print_help();
     if (!strcmp(name, "--version") || !strcmp(name, "-V"))
         return print_version();
+    /* not in the help: the verb the shell completion scripts call */
+    if (!strcmp(name, "complete"))
+        return cli_complete(argc - 2, argv + 2);
     const Command *c = command_named(name);
     if (!c)
         return usage_error("unknown command '%s'", name);

@@ -17,6 +17,9 @@ if [ "${1:-}" = "--sheets" ]; then
 fi
 # the manual pages: tests/man.sh renders them with groff and man, and lints them with mandoc
 packages+=(groff-base man-db mandoc)
+# shell completion: tests/completion.sh runs the scripts with bash-completion loaded, and in bash
+# and zsh on a pseudo-terminal (zsh's zpty)
+packages+=(bash-completion zsh)
 
 bash scripts/need.sh "${packages[@]}"
 
