@@ -55,6 +55,21 @@ int api_usage_error(muster_ctx *ctx, const char *fmt, ...);
 /* A runtime error at the failing expression, with the call chain. */
 void api_report_runtime(muster_ctx *ctx, const Compiled *c, const Vm *vm);
 
+/* The real paths of the files a load has read, so that each is read once. */
+typedef struct Loaded {
+    char **paths;
+    int n, cap;
+} Loaded;
+/* A file with its imports (and, for a variant, its base, patched), as one
+ * module; NULL after reporting errors.  The files read are added to seen. */
+Module *api_load_module(muster_ctx *ctx, const Source *src, Loaded *seen);
+/* The declarations of the files m imports (and theirs) not in seen yet,
+ * added to into. */
+void api_load_imports(muster_ctx *ctx, Module *into, const Module *m, Loaded *seen);
+/* compiler_compile_with the standard library's names, for the message of
+ * a call of a procedure it declares without its import. */
+Compiled *api_compile(muster_ctx *ctx, const Module *m);
+
 /* ---- args.c ---- */
 
 /* A procedure made ready to call from command-line text: its signature, a
@@ -79,6 +94,11 @@ void api_print_call(FILE *out, const Compiled *c, const ProcSig *sig, const Valu
 
 /* A value, with the sheet's words for it when it has some. */
 void api_print_explained(FILE *out, Value v, const Program *prog);
+/* muster_run; on `kept` when it is not NULL (scripted dice that outlast the
+ * call, as a session's do: what is left of them is not warned about), else
+ * on the dice opts says. */
+int api_run(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
+            const muster_run_opts *opts, ScriptDice *kept);
 
 /* ---- odds.c, simulate.c, odds_print.c ---- */
 

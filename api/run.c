@@ -318,11 +318,18 @@ static void note_unknowns(muster_ctx *ctx, const Compiled *c, Value v, const cha
 int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
                const muster_run_opts *opts)
 {
-    const Compiled *c = prog->compiled;
+    return api_run(ctx, prog->compiled, proc, nargs, args, opts, NULL);
+}
+
+int api_run(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
+            const muster_run_opts *opts, ScriptDice *kept)
+{
     RngDice rng;
     ScriptDice script;
     DiceSource *dice;
-    if (opts->dice) {
+    if (kept) {
+        dice = &kept->base;
+    } else if (opts->dice) {
         int64_t *faces;
         char err[256];
         long n = dice_parse_list(opts->dice, &faces, err, sizeof err);
@@ -356,7 +363,7 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
 
     if (opts->explain && !opts->json) {
         api_print_call(ctx->out, c, sig, argv);
-        if (!opts->dice)
+        if (!opts->dice && !kept)
             fprintf(ctx->out, " with seed %llu", (unsigned long long)rng.seed);
         else
             fputs(" with scripted dice", ctx->out);
@@ -368,14 +375,14 @@ int muster_run(muster_ctx *ctx, const muster_program *prog, const char *proc, in
         api_report_runtime(ctx, c, vm);
         return MUSTER_ERROR;
     }
-    if (opts->dice && script.next < script.n)
+    if (opts->dice && !kept && script.next < script.n)
         api_err_printf(ctx, "muster: warning: %zu of the %zu scripted dice were not used\n",
                 script.n - script.next, script.n);
     if (opts->json) {
         fputs("{\"result\": ", ctx->out);
         val_print_json(ctx->out, result, c->prog);
         fputs(", \"log\": ", ctx->out);
-        print_log_json(ctx->out, c, &log, opts->dice ? NULL : &rng);
+        print_log_json(ctx->out, c, &log, opts->dice || kept ? NULL : &rng);
         fputs("}\n", ctx->out);
     } else {
         if (opts->explain)

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(gcc make re2c bison libgc-dev libgmp-dev libcunit1-dev autoconf automake libtool pkg-config)
+packages=(gcc make re2c bison libgc-dev libgmp-dev libcunit1-dev libedit-dev autoconf automake libtool pkg-config)
 # --sheets: also the headless browser that `make sheets` takes screenshots with
 if [ "${1:-}" = "--sheets" ]; then
     packages+=(chromium fonts-dejavu-core)

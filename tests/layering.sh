@@ -11,7 +11,7 @@
 #   vm/        base, vm
 #   compiler/  base, lang, vm, compiler
 #   api/       base, lang, vm, compiler, api, include
-#   cli/       include (the public muster.h) only
+#   cli/       include (the public muster.h), and cli's own headers
 #   tests/fuzz/          include only: the targets use the public API
 #   tests/differential/  nothing: difftest.c shares no code with libmuster
 #
@@ -35,7 +35,7 @@ allowed_of() {
         vm) echo "base vm" ;;
         compiler) echo "base lang vm compiler" ;;
         api) echo "base lang vm compiler api include" ;;
-        cli) echo "include" ;;
+        cli) echo "include cli" ;;
         tests/fuzz) echo "include" ;;
         tests/differential) echo "" ;;
     esac
