@@ -76,7 +76,7 @@ static Loaded copy_loaded(const Loaded *from)
 /* What a declaration's name stands for: two declarations are the same
  * thing, the later replacing the earlier, when they share a bit and a name
  * (any two ruleset headers). */
-enum { SLOT_CALLABLE = 1, SLOT_TYPE = 2, SLOT_SEQUENCE = 4, SLOT_EXAMPLE = 8, SLOT_HEADER = 16 };
+enum { SLOT_CALLABLE = 1, SLOT_TYPE = 2, SLOT_SEQUENCE = 4, SLOT_HEADER = 8 };
 
 static int slot_of(const Decl *d)
 {
@@ -85,7 +85,6 @@ static int slot_of(const Decl *d)
     case DECL_ENUM: return SLOT_TYPE;
     case DECL_RECORD: return SLOT_TYPE | SLOT_CALLABLE;
     case DECL_SEQUENCE: return SLOT_SEQUENCE;
-    case DECL_EXAMPLE: return SLOT_EXAMPLE;
     case DECL_RULESET: return SLOT_HEADER;
     default: return 0;
     }
@@ -104,7 +103,6 @@ static const char *kind_word(const Decl *d)
     case DECL_BANDS: return "bands";
     case DECL_MODIFIERS: return "modifiers";
     case DECL_SEQUENCE: return "sequence";
-    case DECL_EXAMPLE: return "example";
     case DECL_RULESET: return "ruleset header";
     default: return "declaration";
     }
@@ -243,13 +241,16 @@ int muster_session_incomplete(const char *text)
     }
 }
 
-/* The first word of a declaration that has no place at a prompt, or NULL:
- * a variant is a file of its own, changes and all. */
+/* The first declaration that has no place at a prompt, or NULL: a variant
+ * is a file of its own, changes and all, and an example is run by `muster
+ * test` from the script it is written in. */
 static const Decl *out_of_place(const Module *m)
 {
-    for (int i = 0; i < m->n; i++)
-        if (m->decls[i]->change || (m->decls[i]->kind == DECL_RULESET && m->decls[i]->as.ruleset.base))
-            return m->decls[i];
+    for (int i = 0; i < m->n; i++) {
+        const Decl *d = m->decls[i];
+        if (d->change || (d->kind == DECL_RULESET && d->as.ruleset.base) || d->kind == DECL_EXAMPLE)
+            return d;
+    }
     return NULL;
 }
 
@@ -265,6 +266,10 @@ static int add_declarations(muster_session *s, Source *src)
         if (bad->change)
             diag_report(&ctx->diag, DIAG_ERROR, src, bad->change_span,
                         "'change' belongs in a variant; here a declaration simply replaces the one of its name");
+        else if (bad->kind == DECL_EXAMPLE)
+            diag_report(&ctx->diag, DIAG_ERROR, src, bad->span,
+                        "an example belongs in a script, where 'muster test' runs it; here, type what it "
+                        "expects as an expression (hits(card: 6) == 4)");
         else
             diag_report(&ctx->diag, DIAG_ERROR, src, bad->name_span,
                         "a variant is a file of its own, loaded as the session's script");
@@ -410,9 +415,10 @@ int muster_session_dice(muster_session *s, const muster_run_opts *opts)
         dice_script_init(&s->script, faces, (size_t)n);
         s->scripted = true;
     } else if (opts->have_seed) {
-        s->next_seed = opts->seed;
         s->scripted = false;
     }
+    if (opts->have_seed)
+        s->next_seed = opts->seed;   /* (with dice too: for :prob, and for seeded dice later) */
     return MUSTER_OK;
 }
 
