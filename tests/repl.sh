@@ -36,8 +36,11 @@ session()
     shift
     local steps=$TEST_TMP/$name.steps log=$TEST_TMP/$name.log
     cat >"$steps"
-    if (cd "$WORK" && timeout -k 5 $((TEST_TIMEOUT * 10)) \
-            "$DRIVE" -t "$TEST_TIMEOUT" -o "$TEST_TMP/$name.out" -- "$MUSTER" repl "$@" <"$steps" >"$log" 2>&1); then
+    # (pty_drive bounds each step itself; timeout is a last resort around it)
+    local bound=()
+    [ "$_have_timeout" = 1 ] && bound=(timeout -k 5 $((TEST_TIMEOUT * 10)))
+    if (cd "$WORK" && "${bound[@]}" "$DRIVE" -t "$TEST_TIMEOUT" -o "$TEST_TMP/$name.out" -- "$MUSTER" repl "$@" \
+            <"$steps" >"$log" 2>&1); then
         if grep -Eq 'ERROR: (Address|Leak)Sanitizer|runtime error:|Sanitizer:DEADLYSIGNAL' "$TEST_TMP/$name.out.clean"; then
             fail "$name" "a sanitizer report:" "$(grep -E -m 5 'Sanitizer|runtime error:' "$TEST_TMP/$name.out.clean")"
         else
