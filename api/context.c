@@ -208,11 +208,6 @@ const char *muster_version(void) { return PACKAGE_VERSION; }
 
 #define MAX_IMPORT_DEPTH 32
 
-typedef struct Loaded {
-    char **paths;            /* real paths of the files read so far */
-    int n, cap;
-} Loaded;
-
 static bool already_loaded(Loaded *seen, const char *path)
 {
     char *real = realpath(path, NULL);
@@ -405,6 +400,13 @@ static char *locate(muster_ctx *ctx, const Source *from, Span at, const char *na
 }
 
 /* Parse the files a module imports (and theirs) and add their declarations. */
+static void load_imports(muster_ctx *ctx, Module *into, const Module *m, Loaded *seen, int depth);
+
+void api_load_imports(muster_ctx *ctx, Module *into, const Module *m, Loaded *seen)
+{
+    load_imports(ctx, into, m, seen, 0);
+}
+
 static void load_imports(muster_ctx *ctx, Module *into, const Module *m, Loaded *seen, int depth)
 {
     for (int i = 0; i < m->n; i++) {
@@ -602,14 +604,24 @@ static const char *stdlib_module_of(const char *name)
     return NULL;
 }
 
+Module *api_load_module(muster_ctx *ctx, const Source *src, Loaded *seen)
+{
+    Chain chain = { .n = 0 };
+    return load_module(ctx, src, seen, &chain);
+}
+
+Compiled *api_compile(muster_ctx *ctx, const Module *m)
+{
+    return compiler_compile_with(m, &ctx->diag, stdlib_module_of);
+}
+
 static Compiled *load_source(muster_ctx *ctx, const Source *src)
 {
     Loaded seen = { 0 };
-    Chain chain = { .n = 0 };
-    Module *m = load_module(ctx, src, &seen, &chain);
+    Module *m = api_load_module(ctx, src, &seen);
     if (!m)
         return NULL;
-    return compiler_compile_with(m, &ctx->diag, stdlib_module_of);
+    return api_compile(ctx, m);
 }
 
 static Compiled *load_file(muster_ctx *ctx, const char *path)
@@ -650,7 +662,7 @@ static Compiled *load_expression(muster_ctx *ctx, const char *expression)
     ast_stmt_push(&d->as.proc.body, ret);
     d->as.proc.body_end = (Span){ (uint32_t)n, (uint32_t)n };
     ast_module_push(m, d);
-    Compiled *c = compiler_compile_with(m, &ctx->diag, stdlib_module_of);
+    Compiled *c = api_compile(ctx, m);
     if (c)
         c->expression = mem_strdup(expression);
     return c;

@@ -81,7 +81,18 @@ int api_nomem(muster_ctx *ctx);
         api_end((ctx), api_nomem(ctx)); \
         on_nomem; \
     }
-#define API_DONE(ctx, mc, status) (mem_catch_pop(&(mc)), api_end((ctx), (status)))
+/* (a function, so that a status written as a call is worked out while the
+ * catch is still pushed) */
+static inline int api_done(muster_ctx *ctx, MemCatch *mc, int status)
+{
+    mem_catch_pop(mc);
+    return api_end(ctx, status);
+}
+#define API_DONE(ctx, mc, status) api_done((ctx), &(mc), (status))
+/* muster_prob without its catch of running out of memory, for a caller that
+ * has one (api/session.c). */
+int api_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
+             const muster_prob_opts *opts);
 /* A program for the caller to keep (never collected until freed). */
 muster_program *api_new_program(Compiled *c);
 
@@ -93,6 +104,21 @@ __attribute__((format(printf, 2, 3)))
 int api_usage_error(muster_ctx *ctx, const char *fmt, ...);
 /* A runtime error at the failing expression, with the call chain. */
 void api_report_runtime(muster_ctx *ctx, const Compiled *c, const Vm *vm);
+
+/* The real paths of the files a load has read, so that each is read once. */
+typedef struct Loaded {
+    char **paths;
+    int n, cap;
+} Loaded;
+/* A file with its imports (and, for a variant, its base, patched), as one
+ * module; NULL after reporting errors.  The files read are added to seen. */
+Module *api_load_module(muster_ctx *ctx, const Source *src, Loaded *seen);
+/* The declarations of the files m imports (and theirs) not in seen yet,
+ * added to into. */
+void api_load_imports(muster_ctx *ctx, Module *into, const Module *m, Loaded *seen);
+/* compiler_compile_with the standard library's names, for the message of
+ * a call of a procedure it declares without its import. */
+Compiled *api_compile(muster_ctx *ctx, const Module *m);
 
 /* ---- args.c ---- */
 
@@ -122,6 +148,11 @@ int api_dice_for(muster_ctx *ctx, const char *scripted, int have_seed, uint64_t 
                  ScriptDice *script, DiceSource **dice);
 /* A value, with the sheet's words for it when it has some. */
 void api_print_explained(FILE *out, Value v, const Program *prog);
+/* muster_run; on `kept` when it is not NULL (scripted dice that outlast the
+ * call, as a session's do: what is left of them is not warned about), else
+ * on the dice opts says. */
+int api_run(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
+            const muster_run_opts *opts, ScriptDice *kept);
 
 /* ---- odds.c, simulate.c, odds_print.c ---- */
 

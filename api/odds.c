@@ -403,7 +403,7 @@ int api_write_chart(muster_ctx *ctx, const char *path, const OddsTable *t, const
     return MUSTER_OK;
 }
 
-static int prob_printing(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
+int api_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
                 const muster_prob_opts *opts)
 {
     const Compiled *c = prog->compiled;
@@ -477,6 +477,6 @@ int muster_prob(muster_ctx *ctx, const muster_program *prog, const char *proc, i
 {
     MemCatch mc;
     API_TRY(ctx, mc, return MUSTER_NOMEM);
-    int st = prob_printing(ctx, prog, proc, nargs, args, opts);
+    int st = api_prob(ctx, prog, proc, nargs, args, opts);
     return API_DONE(ctx, mc, st);
 }

@@ -336,11 +336,20 @@ int api_dice_for(muster_ctx *ctx, const char *scripted, int have_seed, uint64_t 
 static int run_printing(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs, char *const *args,
                const muster_run_opts *opts)
 {
-    const Compiled *c = prog->compiled;
+    return api_run(ctx, prog->compiled, proc, nargs, args, opts, NULL);
+}
+
+int api_run(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, char *const *args,
+            const muster_run_opts *opts, ScriptDice *kept)
+{
     RngDice rng;
     ScriptDice script;
     DiceSource *dice;
-    int st = api_dice_for(ctx, opts->dice, opts->have_seed, opts->seed, &rng, &script, &dice);
+    int st = MUSTER_OK;
+    if (kept)
+        dice = &kept->base;
+    else
+        st = api_dice_for(ctx, opts->dice, opts->have_seed, opts->seed, &rng, &script, &dice);
     if (st != MUSTER_OK)
         return st;
 
@@ -365,7 +374,7 @@ static int run_printing(muster_ctx *ctx, const muster_program *prog, const char 
 
     if (opts->explain && !opts->json) {
         api_print_call(ctx->out, c, sig, argv);
-        if (!opts->dice)
+        if (!opts->dice && !kept)
             fprintf(ctx->out, " with seed %llu", (unsigned long long)rng.seed);
         else
             fputs(" with scripted dice", ctx->out);
@@ -377,14 +386,14 @@ static int run_printing(muster_ctx *ctx, const muster_program *prog, const char 
         api_report_runtime(ctx, c, vm);
         return MUSTER_ERROR;
     }
-    if (opts->dice && script.next < script.n)
+    if (opts->dice && !kept && script.next < script.n)
         api_err_printf(ctx, "muster: warning: %zu of the %zu scripted dice were not used\n",
                 script.n - script.next, script.n);
     if (opts->json) {
         fputs("{\"result\": ", ctx->out);
         val_print_json(ctx->out, result, c->prog);
         fputs(", \"log\": ", ctx->out);
-        print_log_json(ctx->out, c, &log, opts->dice ? NULL : &rng);
+        print_log_json(ctx->out, c, &log, opts->dice || kept ? NULL : &rng);
         fputs("}\n", ctx->out);
     } else {
         if (opts->explain)

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "muster.h"
 #include "cli/complete.h"
+#include "cli/repl.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -53,6 +54,8 @@ static const char usage_text[] =
     "                            and the odds of PROC (or of every procedure without arguments)\n"
     "  dis FILE                  print the compiled bytecode\n"
     "  dis FILE PROC [ARG=VALUE...]  the bytecode 'prob' simulates for these arguments (--choose, --field)\n"
+    "  repl [FILE]               an interactive prompt: expressions, declarations, :prob, :explain...\n"
+    "                            (--seed, --dice, --choose; --trials, --budget, --threads for :prob)\n"
     "\n"
     "Options for run:\n"
     "      --seed=N              seed the dice (the same seed gives the same rolls)\n"
@@ -82,7 +85,7 @@ static const char usage_text[] =
     "      --field=NAME          when PROC returns a record, the odds of that field of it\n"
     "      --no-specialize       simulate PROC as written, not compiled for its fixed arguments\n"
     "                            (slower; the same counts)\n"
-    "Limits (run and prob):\n"
+    "Limits (run, prob and repl):\n"
     "      --max-steps=N         instructions per run before giving up (default 100000000)\n"
     "      --max-depth=N         nested calls before giving up (default 1000)\n"
     "\n"
@@ -270,8 +273,8 @@ static void find_scripts(const char *dir, Seen *seen, char ***files, int *n, int
 /* The commands, one bit each: an option lists the commands it goes with. */
 enum {
     CMD_CHECK = 1 << 0, CMD_TEST = 1 << 1, CMD_TURN = 1 << 2, CMD_SHEET = 1 << 3,
-    CMD_DIS = 1 << 4, CMD_RUN = 1 << 5, CMD_PROB = 1 << 6, CMD_DIFF = 1 << 7,
-    CMD_ALL = (1 << 8) - 1,
+    CMD_DIS = 1 << 4, CMD_RUN = 1 << 5, CMD_PROB = 1 << 6, CMD_DIFF = 1 << 7, CMD_REPL = 1 << 8,
+    CMD_ALL = (1 << 9) - 1,
     CMD_RUN_PROB = CMD_RUN | CMD_PROB,
 };
 
@@ -330,18 +333,18 @@ enum { ID_BASE = 256 };
 static const char *const paper_sizes[] = { "a4", "letter", NULL };
 
 static const OptionSpec option_table[NOPTIONS] = {
-    [O_SEED] = { "seed", 0, NUMBER, CMD_RUN_PROB | CMD_DIFF, FIELD(seed), 0, UINT64_MAX },
-    [O_DICE] = { "dice", 0, TEXT, CMD_RUN, FIELD(run.dice), 0, 0 },
+    [O_SEED] = { "seed", 0, NUMBER, CMD_RUN_PROB | CMD_DIFF | CMD_REPL, FIELD(seed), 0, UINT64_MAX },
+    [O_DICE] = { "dice", 0, TEXT, CMD_RUN | CMD_REPL, FIELD(run.dice), 0, 0 },
     [O_EXPLAIN] = { "explain", 0, FLAG, CMD_RUN, FIELD(run.explain), 0, 0 },
     [O_JSON] = { "json", 0, FLAG, CMD_RUN_PROB, FIELD(json), 0, 0 },
-    [O_CHOOSE] = { "choose", 0, LIST, CMD_RUN_PROB | CMD_DIS | CMD_DIFF, FIELD(choices), 0, 0, CLI_VALUE_CHOICE },
+    [O_CHOOSE] = { "choose", 0, LIST, CMD_RUN_PROB | CMD_DIS | CMD_DIFF | CMD_REPL, FIELD(choices), 0, 0, CLI_VALUE_CHOICE },
     [O_CSV] = { "csv", 0, FLAG, CMD_PROB, FIELD(prob.csv), 0, 0 },
-    [O_TRIALS] = { "trials", 0, NUMBER, CMD_PROB | CMD_DIFF, FIELD(prob.trials), 1, UINT64_MAX },
+    [O_TRIALS] = { "trials", 0, NUMBER, CMD_PROB | CMD_DIFF | CMD_REPL, FIELD(prob.trials), 1, UINT64_MAX },
     [O_FIELD] = { "field", 0, TEXT, CMD_PROB | CMD_DIS | CMD_DIFF, FIELD(prob.field), 0, 0 },
     [O_EXACT] = { "exact", 0, FLAG, CMD_PROB, FIELD(prob.exact), 0, 0 },
-    [O_BUDGET] = { "budget", 0, NUMBER, CMD_PROB | CMD_DIFF, FIELD(prob.budget), 1, UINT64_MAX },
+    [O_BUDGET] = { "budget", 0, NUMBER, CMD_PROB | CMD_DIFF | CMD_REPL, FIELD(prob.budget), 1, UINT64_MAX },
     [O_VS] = { "vs", 0, LIST, CMD_PROB, FIELD(vs), 0, 0, CLI_VALUE_SCRIPT },
-    [O_THREADS] = { "threads", 0, NUMBER, CMD_PROB | CMD_DIFF, FIELD(threads), 1, 256 },
+    [O_THREADS] = { "threads", 0, NUMBER, CMD_PROB | CMD_DIFF | CMD_REPL, FIELD(threads), 1, 256 },
     [O_NO_SPECIALIZE] = { "no-specialize", 0, FLAG, CMD_PROB, FIELD(prob.no_specialize), 0, 0 },
     [O_SVG] = { "svg", 0, TEXT, CMD_PROB, FIELD(prob.svg), 0, 0, CLI_VALUE_FILE },
     [O_EXPRESSION] = { NULL, 'e', TEXT, CMD_RUN_PROB, FIELD(expression), 0, 0, CLI_VALUE_EXPRESSION },
@@ -713,6 +716,23 @@ static int cmd_diff(muster_ctx *ctx, Options *o, const Target *t)
     return release_interrupt(&in, &o->prob, status);
 }
 
+/* muster repl [FILE]: the interactive mode (cli/repl.c). */
+static int cmd_repl(muster_ctx *ctx, Options *o, const Target *t)
+{
+    if (t->npos > 1)
+        return usage_error("repl takes one FILE at most, not '%s' after it", t->pos[1]);
+    if (t->npos == 1 && !strcmp(t->pos[0], "-"))
+        return usage_error("%srepl reads what is typed from standard input: its FILE cannot be '-'", "");
+    odds_options(o);
+    ReplOptions ro = { .run = o->run, .prob = o->prob };
+    ro.run.have_seed = (o->given >> O_SEED) & 1;
+    ro.run.seed = o->seed;
+    ro.run.choices = o->choices.items;
+    ro.run.nchoices = o->choices.n;
+    ro.prob.have_seed = 0;   /* :prob takes the session's next seed */
+    return repl_main(ctx, &ro, t->npos ? t->pos[0] : NULL);
+}
+
 /* What a command's operands are. */
 enum Operands {
     FILES,          /* FILE...: the command loads them itself */
@@ -740,6 +760,7 @@ static const Command commands[] = {
     { "prob", CMD_PROB, CALL, "simulate", cmd_prob },
     { "dis", CMD_DIS, FILE_AND_CALL, NULL, cmd_dis },
     { "diff", CMD_DIFF, TWO_FILES_AND_CALL, NULL, cmd_diff },
+    { "repl", CMD_REPL, FILES, NULL, cmd_repl },
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
@@ -977,7 +998,11 @@ static int wrong_command(const Command *c, int i)
 {
     unsigned goes = option_table[i].commands;
     char list[256] = "", where[128] = "", text[512];
-    if ((c->bit & CMD_RUN_PROB) && (goes & CMD_RUN_PROB)) {
+    if (c->bit == CMD_REPL) {
+        char name[32];
+        list_options(list, sizeof list, CMD_REPL, 0, 0);
+        snprintf(text, sizeof text, "'repl' takes %s, not %s", list, option_name(name, i));
+    } else if ((c->bit & CMD_RUN_PROB) && (goes & CMD_RUN_PROB)) {
         const Command *other = command_of(CMD_RUN_PROB & ~c->bit);
         int n = list_options(list, sizeof list, other->bit, c->bit, 0);
         snprintf(text, sizeof text, "%s go%s with '%s', not '%s'", list, n == 1 ? "es" : "", other->name, c->name);

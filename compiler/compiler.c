@@ -717,6 +717,11 @@ static const Builtin *find_builtin(const char *name)
     return NULL;
 }
 
+const char *compiler_builtin_name(int i)
+{
+    return i >= 0 && (size_t)i < sizeof builtins / sizeof builtins[0] ? builtins[i].name : NULL;
+}
+
 static void consider_builtins(Suggest *s)
 {
     for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)

@@ -123,6 +123,9 @@ const ProcSig *compiler_find_proc(const Compiled *c, const char *name);
 const Source *compiler_locate(const Compiled *c, uint32_t pos, uint32_t *offset);
 /* "int", "rat", "Cover", ... */
 const char *compiler_type_name(const Compiled *c, Type t);
+/* The name of the i-th built-in function (floor, sum, any...), or NULL past
+ * the last. */
+const char *compiler_builtin_name(int i);
 /* The one of names[0..n) closest to target, if close enough to be what was
  * meant (the compiler's "did you mean"); NULL if none is. */
 const char *compiler_closest(const char *target, const char *const *names, int n);

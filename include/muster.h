@@ -149,6 +149,67 @@ MUSTER_API int muster_disassemble(muster_ctx *ctx, const muster_program *prog);
 MUSTER_API int muster_disassemble_call(muster_ctx *ctx, const muster_program *prog, const char *proc, int nargs,
                             char *const *args, char *const *choices, int nchoices, const char *field);
 
+/* ---- interactive sessions (`muster repl`) ----
+ *
+ * A session is a script (or none) and the declarations typed since, compiled
+ * together as one program each time something is typed; an expression typed
+ * is compiled in that program's scope, as a procedure of its own, and run.
+ * Typed text is named `name` in diagnostics ("<repl>"), at the line and
+ * column the caller gives, so that a message points at what was typed.
+ * Diagnostics go to the context's error stream, results to its output stream;
+ * an error never ends the session, and the error limit counts each entry's
+ * errors afresh. */
+typedef struct muster_session muster_session;
+
+/* A session with no script yet.  opts gives its dice (seeded from opts->seed
+ * when have_seed, scripted when opts->dice, else seeded from a fresh seed)
+ * and its choices (--choose); the rest of opts is not used.  NULL if
+ * opts->dice is not a list of faces (after printing why).  The session is
+ * the caller's to keep anywhere until muster_session_free; it keeps copies
+ * of the choices, and uses ctx, which must outlive it. */
+MUSTER_API muster_session *muster_session_new(muster_ctx *ctx, const char *name, const muster_run_opts *opts);
+MUSTER_API void muster_session_free(muster_session *s);
+/* Read a script (its imports, and for a variant its base) into the session.
+ * With keep_typed, the declarations typed so far are applied again on top of
+ * it (each replacing the script's declaration of its name); else they are
+ * dropped.  On any error the session stays as it was. */
+MUSTER_API int muster_session_load(muster_session *s, const char *path, int keep_typed);
+/* 1 when text, the lines of one entry so far, stops before what it began is
+ * finished (a bracket still open, a declaration without its body, an
+ * operator with nothing after it): another line is wanted.  Else 0. */
+MUSTER_API int muster_session_incomplete(const char *text);
+
+/* What muster_session_eval does with an expression. */
+enum { MUSTER_EVAL_RUN = 0, MUSTER_EVAL_EXPLAIN = 1, MUSTER_EVAL_PROB = 2 };
+/* One entry, whose first character is at line:column of the session.
+ * Declarations join the session (a declaration of a name declared before
+ * replaces that one, with a note saying so; the session is unchanged if they
+ * do not compile).  An expression is run on the session's dice and its value
+ * printed as `muster run -e` prints it (MUSTER_EVAL_RUN), or with the
+ * referee's account of --explain (MUSTER_EVAL_EXPLAIN), or its odds are
+ * printed as `muster prob -e` prints them, with prob's options
+ * (MUSTER_EVAL_PROB; the choices and, unless prob->have_seed, the seed are
+ * the session's).  Every expression run takes the session's next seed. */
+MUSTER_API int muster_session_eval(muster_session *s, const char *text, int line, int column, int how,
+                                   const muster_prob_opts *prob);
+/* Switch the dice: to seeded dice from opts->seed (have_seed) or to scripted
+ * dice, used up in order across the expressions that follow (opts->dice).
+ * With opts NULL, print which dice the session uses on the output stream. */
+MUSTER_API int muster_session_dice(muster_session *s, const muster_run_opts *opts);
+/* Out of memory, these return MUSTER_NOMEM (NULL for muster_session_names)
+ * and the session stays as it was (see "Errors" below); for
+ * muster_session_incomplete, which has no context, the entry counts as
+ * finished, and evaluating it reports the error. */
+/* The names the session knows, for completion: its procedures, tables,
+ * enums and their members, records, the built-in functions, type names and
+ * keywords; sorted, each once, NULL-terminated.  Valid until the session
+ * changes. */
+MUSTER_API const char *const *muster_session_names(muster_session *s);
+/* The session as a program, for muster_list and the like: the script and
+ * the declarations typed (none at first). */
+MUSTER_API const muster_program *muster_session_program(const muster_session *s);
+/* ---- end of interactive sessions ---- */
+
 MUSTER_API const char *muster_version(void);
 /* The folder the standard library (`import "dice"`) is read from: where it
  * was installed, or ../share/muster beside the running program, or the

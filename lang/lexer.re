@@ -33,6 +33,7 @@ void lang_lex_init(Parser *ps, const Source *src, Diag *diag)
     ps->cur = src->text;
     ps->lim = src->text + src->len;
     ps->skip_to = -1;
+    ps->errors_at_start = diag->errors;
 }
 
 static void lex_error(Parser *ps, Span loc, const char *fmt, const char *arg)
@@ -146,6 +147,17 @@ static int keyword(Parser *ps, const char *text, size_t n)
     }
     return 0;
 }
+
+/* The words of the two lists above and of the rules below that start a
+ * declaration or a statement, or stand in an expression: what a prompt
+ * offers to complete (the words of one kind of block only, `each`,
+ * `expect`..., are left out).  A unit test lexes each as a keyword. */
+const char *const lang_keywords[] = {
+    "proc", "enum", "ladder", "outcome", "choice", "record", "table", "bands", "modifiers", "sequence",
+    "example", "ruleset", "import", "section", "odds", "variant", "change",
+    "let", "return", "if", "else", "reroll", "roll", "true", "false", "and", "or", "not",
+    NULL,
+};
 
 /* Inside a table or bands body (not in brackets within it)? */
 static int in_table(const Parser *ps)

@@ -25,4 +25,28 @@ Module *parse_module(const Source *src, Diag *diag);
  * NULL, with the errors reported, when it is not. */
 Expr *parse_expression(const Source *src, Diag *diag);
 
+/* ---- text typed at a prompt (`muster repl`) ---- */
+
+/* parse_expression for a line typed at the prompt: a message about text
+ * after the expression speaks of the prompt, not of -e. */
+Expr *parse_prompt_expression(const Source *src, Diag *diag);
+
+/* What a piece of typed text begins with, by its first token: nothing (white
+ * space and comments), a declaration (proc, enum, table...), a statement
+ * that belongs in a procedure's body (let, return, if...), or else an
+ * expression.  Nothing is reported. */
+typedef enum { ENTRY_EMPTY, ENTRY_DECLARATIONS, ENTRY_STATEMENT, ENTRY_EXPRESSION } EntryKind;
+EntryKind parse_entry_kind(const Source *src);
+
+/* Whether src, parsed as a module (or, with expression, as one
+ * expression), stops before what it began is finished: its first error is
+ * the end of the text (a bracket still open, a declaration without its
+ * body, an operator with nothing after it), so more lines could mend it.
+ * Nothing is reported. */
+bool parse_stops_short(const Source *src, bool expression);
+
+/* The keywords one types at a prompt (declarations, statements, the words
+ * of expressions), NULL-terminated: for completing names. */
+extern const char *const lang_keywords[];
+
 #endif

@@ -1225,6 +1225,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
         snprintf(msg + len, sizeof msg - len, " (a '%c' before it is still open)", ps->open_ch[ps->nopen - 1]);
     else if (found == YYSYMBOL_YYEOF && ps->nopen > 0 && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (a '%c' is still open)", ps->open_ch[ps->nopen - 1]);
+    if (found == YYSYMBOL_YYEOF && ps->diag->errors == ps->errors_at_start)
+        ps->short_at_end = 1;
     if (ps->start_expr && found == YYSYMBOL_YYEOF) {
         /* a one-off expression (muster -e) that stops short */
         int open = 0;
@@ -1234,7 +1236,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
                  open ? " (a '(' is still open)" : "");
     } else if (ps->start_expr && expects(expected, n, YYSYMBOL_YYEOF)) {
         /* a whole expression, and then more */
-        snprintf(msg + head, sizeof msg - head, " after the end of the expression (-e takes one expression)");
+        snprintf(msg + head, sizeof msg - head, ps->at_prompt
+                 ? " after the end of the expression (a line takes one expression, or declarations)"
+                 : " after the end of the expression (-e takes one expression)");
     }
     diag_report(ps->diag, DIAG_ERROR, ps->src, *loc, "%s", msg);
     /* Recover at the end of the innermost block around the error: the
@@ -1328,11 +1332,12 @@ static void attach_docs(Parser *ps, Module *m)
     }
 }
 
-Expr *parse_expression(const Source *src, Diag *diag)
+static Expr *expression_of(const Source *src, Diag *diag, int at_prompt)
 {
     Parser ps;
     lang_lex_init(&ps, src, diag);
     ps.start_expr = 1;
+    ps.at_prompt = at_prompt;
     ps.module = mem_alloc(sizeof *ps.module);
     ps.module->src = src;
     const char *nul = memchr(src->text, '\0', src->len);
@@ -1344,6 +1349,53 @@ Expr *parse_expression(const Source *src, Diag *diag)
     int before = diag->errors;
     lang_yyparse(&ps);
     return diag->errors > before ? NULL : ps.expr;
+}
+
+Expr *parse_expression(const Source *src, Diag *diag)
+{
+    return expression_of(src, diag, 0);
+}
+
+Expr *parse_prompt_expression(const Source *src, Diag *diag)
+{
+    return expression_of(src, diag, 1);
+}
+
+EntryKind parse_entry_kind(const Source *src)
+{
+    Diag quiet;
+    diag_init(&quiet, NULL, 0);
+    Parser ps;
+    lang_lex_init(&ps, src, &quiet);
+    YYSTYPE lval;
+    Span loc;
+    switch (lang_lex(&ps, &lval, &loc)) {
+    case END:
+        return ENTRY_EMPTY;
+    case PROC: case ENUM: case LADDER: case OUTCOME: case CHOICE: case RECORD: case TABLE: case BANDS:
+    case MODIFIERS: case SEQUENCE: case EXAMPLE: case RULESET: case IMPORT: case VARIANT: case CHANGE:
+    case SECTION: case ODDS:
+        return ENTRY_DECLARATIONS;
+    case LET: case RETURN: case IF: case ELSE: case REROLL:
+        return ENTRY_STATEMENT;
+    default:
+        return ENTRY_EXPRESSION;
+    }
+}
+
+bool parse_stops_short(const Source *src, bool expression)
+{
+    Diag quiet;
+    diag_init(&quiet, NULL, 0);
+    Parser ps;
+    lang_lex_init(&ps, src, &quiet);
+    ps.start_expr = expression;
+    ps.module = mem_alloc(sizeof *ps.module);
+    ps.module->src = src;
+    if (memchr(src->text, '\0', src->len))
+        return false;
+    lang_yyparse(&ps);
+    return ps.short_at_end;
 }
 
 Module *parse_module(const Source *src, Diag *diag)

@@ -47,6 +47,12 @@ typedef struct Parser {
      * parser leaves the expression here */
     int start_expr;
     Expr *expr;
+    /* text typed at a prompt (`muster repl`): an expression's errors speak
+     * of the prompt, not of -e; and whether the first error was the end of
+     * the text, met before what the text began was finished (short_at_end) */
+    int at_prompt;
+    int errors_at_start;
+    int short_at_end;
 } Parser;
 
 /* The lexer, for the parser and for tests: the next token's kind, with its

@@ -137,7 +137,7 @@ void source_linecol(const Source *src, size_t offset, int *line, int *col)
     if (offset > src->len)
         offset = src->len;
     size_t li = line_index(src, offset);
-    *line = (int)li + 1;
+    *line = (int)li + 1 + src->line_offset;
     *col = char_count(src->text, src->line_start[li], offset) + 1;
 }
 
@@ -192,7 +192,7 @@ static void show_line(Diag *d, const Source *src, Span span, const char *caret_c
         if (e > we)
             e = we;
     }
-    int lineno = (int)li + 1;
+    int lineno = (int)li + 1 + src->line_offset;
     int width = fprintf(d->out, " %5d | ", lineno) - 3;
     if (cut_left)
         fputs("...", d->out);
@@ -264,6 +264,8 @@ static void report(Diag *d, DiagLevel level, const Source *src, Span span, bool 
         d->errors++;
     else if (level == DIAG_WARNING)
         d->warnings++;
+    if (!d->out)
+        return;
     if (d->max_errors && d->errors > d->max_errors) {
         /* past the limit nothing more is shown, notes included */
         if (level == DIAG_ERROR && d->errors == d->max_errors + 1) {

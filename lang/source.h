@@ -28,6 +28,8 @@ typedef struct Source {
     size_t len;
     size_t *line_start;      /* offsets where each line begins */
     size_t nlines;
+    int line_offset;         /* added to its line numbers: 0 for a file; text typed at a prompt
+                                is numbered as the lines of the whole session (see api/session.c) */
 } Source;
 
 /* Largest script accepted, in bytes. */
@@ -41,7 +43,7 @@ void source_linecol(const Source *src, size_t offset, int *line, int *col);
 typedef enum { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
 
 typedef struct Diag {
-    FILE *out;
+    FILE *out;               /* NULL: count the reports, print none */
     int color;
     int errors, warnings;
     int max_errors;          /* stop reporting (but keep counting) after this many */

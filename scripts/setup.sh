@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(gcc make re2c bison libgc-dev libgmp-dev libcunit1-dev autoconf automake libtool pkg-config)
+packages=(gcc make re2c bison libgc-dev libgmp-dev libcunit1-dev libedit-dev autoconf automake libtool pkg-config)
 # make check's test of the editor support (tests/editors.sh): Vim with its
 # syntax highlighting (not vim-tiny), jq, and Oniguruma for the VS Code grammar
 packages+=(vim jq libonig-dev)

@@ -221,7 +221,8 @@ bash_is()
 bash_cases()
 {
     local how=$1
-    bash_is "a command$how" "run" "muster r"
+    bash_is "a command$how" "run" "muster ru"
+    bash_is "a command: repl$how" "repl" "muster rep"
     bash_is "an option$how" "--explain" "muster run --ex"
     bash_is "the procedures$how" "$(lines fire_value hits loss_steps initiative)" "muster run volley.muster "
     bash_is "a procedure$how" "hits" "muster run volley.muster h"
@@ -309,7 +310,7 @@ terminal_cases()
 {
     local shell=$1 setup=$2 got
     local -a typed=(
-        "muster r"
+        "muster ru"
         "muster run volley.muster hits cov"
         "muster run volley.muster hits cover=l"
         "muster prob volley.muster hits cover=light,he"

@@ -11,7 +11,7 @@
 #   vm/        base, vm
 #   compiler/  base, lang, vm, compiler
 #   api/       base, lang, vm, compiler, api, include
-#   cli/       include (the public muster.h), cli
+#   cli/       include (the public muster.h), and cli's own headers
 #   tests/fuzz/          include only: the targets use the public API
 #   tests/differential/  nothing: difftest.c shares no code with libmuster
 #

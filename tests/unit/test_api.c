@@ -391,6 +391,49 @@ static void test_handles(void)
     muster_error_free(NULL);
 }
 
+/* A session kept in malloc'ed memory survives collections, keeps its own
+ * copy of the choices, and goes on after running out of memory. */
+static void test_session(void)
+{
+    char *printed = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&printed, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    muster_ctx *ctx = muster_new(out, NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(ctx);
+    char choice[] = "Rounding=up";
+    char *choices[] = { choice };
+    muster_run_opts opts = { .choices = choices, .nchoices = 1, .dice = "2,5" };
+    muster_session **held = malloc(sizeof *held);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(held);
+    *held = muster_session_new(ctx, "<repl>", &opts);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(*held);
+    memset(choice, 'x', sizeof choice - 1);
+    const char *decls = "choice Rounding \"Up or down?\" {\n  up\n  down\n} default down\n"
+                        "proc pick() -> Rounding { return choose(Rounding) }\n"
+                        "proc grow(s: str, k: int) -> str {\n  if k == 0 { return s }\n  return grow(s + s, k - 1)\n}\n";
+    CU_ASSERT_EQUAL(muster_session_eval(*held, decls, 1, 1, MUSTER_EVAL_RUN, NULL), MUSTER_OK);
+#ifndef MUSTER_PLAIN_ALLOC
+    for (int i = 0; i < 3; i++)
+        GC_gcollect();
+#endif
+    CU_ASSERT_EQUAL(muster_session_eval(*held, "pick()", 20, 1, MUSTER_EVAL_RUN, NULL), MUSTER_OK);
+    CU_ASSERT_EQUAL(muster_session_eval(*held, "grow(\"abcdefgh\", 40) == \"\"", 21, 1, MUSTER_EVAL_RUN, NULL),
+                    MUSTER_NOMEM);
+    expect_error(ctx, MUSTER_NOMEM, NULL, 0, "out of memory");
+    CU_ASSERT_EQUAL(muster_session_eval(*held, "sum(roll 2d6)", 22, 1, MUSTER_EVAL_RUN, NULL), MUSTER_OK);
+    CU_ASSERT_EQUAL(muster_session_incomplete("proc f() -> int {"), 1);
+    CU_ASSERT_EQUAL(muster_session_incomplete("sum(roll 2d6)"), 0);
+    fflush(out);
+    CU_ASSERT_STRING_EQUAL(printed, "up\n7\n");
+    muster_session_free(*held);
+    muster_session_free(NULL);
+    free(held);
+    muster_free(ctx);
+    fclose(out);
+    free(printed);
+}
+
 /* the least heap muster allows (MUSTER_MAX_HEAP), so that running out is quick */
 size_t harness_max_heap = (size_t)16 << 20;
 
@@ -404,6 +447,7 @@ void register_tests(void)
         { "distributions as data", test_distribution },
         { "out of memory is an error, and the context goes on", test_out_of_memory },
         { "handles in malloc'ed memory survive collections", test_handles },
+        { "sessions: kept anywhere, and going on after running out of memory", test_session },
     };
     static TestDef all[sizeof tests / sizeof tests[0] + 1];
     memcpy(all, tests, sizeof tests);

@@ -90,6 +90,22 @@ static void test_keywords(void)
     }
 }
 
+/* Every word a prompt offers to complete as a keyword is one, first in a
+ * script (where a declaration may start). */
+static void test_prompt_keywords(void)
+{
+    int n = 0;
+    for (const char *const *w = lang_keywords; *w; w++, n++) {
+        Lexed lx;
+        lex(&lx, *w);
+        CU_ASSERT_EQUAL(lx.n, 1);
+        CU_ASSERT_NOT_EQUAL(lx.tok[0].kind, IDENT);
+        if (lx.tok[0].kind == IDENT)
+            fprintf(stderr, "'%s' is lexed as a name\n", *w);
+    }
+    CU_ASSERT(n > 20);
+}
+
 static void test_names_are_not_keywords(void)
 {
     /* a keyword is only a keyword as a whole word */
@@ -642,6 +658,7 @@ void register_tests(void)
 {
     static const TestDef tests[] = {
         { "keywords", test_keywords },
+        { "the keywords a prompt completes", test_prompt_keywords },
         { "names that contain keywords are names", test_names_are_not_keywords },
         { "punctuation and operators", test_punctuation },
         { "operators without spaces", test_operators_without_spaces },

@@ -907,6 +907,114 @@ static void test_sequences_rulesets_imports(void)
     CU_ASSERT_FALSE(s->as.seq.items.items[1].phase);
 }
 
+/* ---- text typed at a prompt ---- */
+
+static void test_entry_kinds(void)
+{
+    static const struct { const char *text; EntryKind kind; } cases[] = {
+        { "", ENTRY_EMPTY },
+        { "   \n\t", ENTRY_EMPTY },
+        { "# only a comment", ENTRY_EMPTY },
+        { "proc f() -> int { return 1 }", ENTRY_DECLARATIONS },
+        { "  enum X { a, b }", ENTRY_DECLARATIONS },
+        { "## a doc comment\ntable t(x: int) -> int {", ENTRY_DECLARATIONS },
+        { "import \"dice\"", ENTRY_DECLARATIONS },
+        { "section \"Fire\"", ENTRY_DECLARATIONS },
+        { "odds hit() \"Hit\" { chance roll d6 > 3 }", ENTRY_DECLARATIONS },
+        { "let x = 3", ENTRY_STATEMENT },
+        { "return 1", ENTRY_STATEMENT },
+        { "if true { }", ENTRY_STATEMENT },
+        { "sum(roll 2d6)", ENTRY_EXPRESSION },
+        { "roll 3d6", ENTRY_EXPRESSION },
+        { "(1 + 2) * 3", ENTRY_EXPRESSION },
+        { "hits(card: 6)", ENTRY_EXPRESSION },
+        { "procs + 1", ENTRY_EXPRESSION },
+        { "@ 1", ENTRY_EXPRESSION },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        EntryKind got = parse_entry_kind(test_source(cases[i].text));
+        CU_ASSERT_EQUAL(got, cases[i].kind);
+        if (got != cases[i].kind)
+            fprintf(stderr, "'%s': kind %d, not %d\n", cases[i].text, (int)got, (int)cases[i].kind);
+    }
+}
+
+static void test_stops_short(void)
+{
+    /* more lines could finish these */
+    static const char *const short_decls[] = {
+        "proc f(n: int) -> int {",
+        "proc f(n: int) -> int {\n  if n > 1 {\n    return 1\n  }",
+        "proc f(n: int,",
+        "proc f(n: int) -> int",
+        "enum X {",
+        "enum X { a, b } table t(x: X) -> int {\n  a: 1",
+        "table t(x: int) -> int {\n  1: 2\n",
+        "record R {",
+    };
+    for (size_t i = 0; i < sizeof short_decls / sizeof short_decls[0]; i++) {
+        bool got = parse_stops_short(test_source(short_decls[i]), false);
+        CU_ASSERT(got);
+        if (!got)
+            fprintf(stderr, "'%s' should want more\n", short_decls[i]);
+    }
+    static const char *const short_exprs[] = { "hits(card: 6,", "1 +", "(1 + 2", "roll", "sum(roll 2d6" };
+    for (size_t i = 0; i < sizeof short_exprs / sizeof short_exprs[0]; i++) {
+        bool got = parse_stops_short(test_source(short_exprs[i]), true);
+        CU_ASSERT(got);
+        if (!got)
+            fprintf(stderr, "'%s' should want more\n", short_exprs[i]);
+    }
+    /* finished, or wrong before their end: no more lines */
+    static const char *const whole_decls[] = {
+        "proc f(n: int) -> int { return n }",
+        "enum X { a, b }",
+        "proc f(n: int) -> int { return n + }",
+        "proc f(n: int) -> int { retrun n",
+        "proc f(n: int) -> int { return \"open",
+        "}",
+    };
+    for (size_t i = 0; i < sizeof whole_decls / sizeof whole_decls[0]; i++) {
+        bool got = parse_stops_short(test_source(whole_decls[i]), false);
+        CU_ASSERT(!got);
+        if (got)
+            fprintf(stderr, "'%s' should not want more\n", whole_decls[i]);
+    }
+    static const char *const whole_exprs[] = { "1 + 2", "hits(card: 6)", "1 + * ", "(1))", "roll 2d6 roll (" };
+    for (size_t i = 0; i < sizeof whole_exprs / sizeof whole_exprs[0]; i++) {
+        bool got = parse_stops_short(test_source(whole_exprs[i]), true);
+        CU_ASSERT(!got);
+        if (got)
+            fprintf(stderr, "'%s' should not want more\n", whole_exprs[i]);
+    }
+}
+
+/* An expression typed at a prompt: a message about what follows it speaks
+ * of the prompt. */
+static void test_prompt_expression(void)
+{
+    Capture cap;
+    capture_open(&cap);
+    CU_ASSERT_PTR_NOT_NULL(parse_prompt_expression(test_source("1 + 2"), &cap.diag));
+    CU_ASSERT_PTR_NULL(parse_prompt_expression(test_source("1 2"), &cap.diag));
+    CU_ASSERT(contains(capture_text(&cap), "a line takes one expression, or declarations"));
+    CU_ASSERT(!contains(capture_text(&cap), "-e"));
+    capture_close(&cap);
+}
+
+/* A Source whose lines are numbered from further on. */
+static void test_line_offset(void)
+{
+    Capture cap;
+    capture_open(&cap);
+    Source *src = test_source("\n  1 2");
+    src->line_offset = 40;
+    parse_prompt_expression(src, &cap.diag);
+    CU_ASSERT(contains(capture_text(&cap), "test.muster:42:5: error"));
+    CU_ASSERT(contains(capture_text(&cap), "    42 |   1 2"));
+    capture_close(&cap);
+}
+
 void register_tests(void)
 {
     static const TestDef expressions[] = {
@@ -964,4 +1072,12 @@ void register_tests(void)
         { NULL, NULL },
     };
     add_suite("parser: rules constructs", rules);
+    static const TestDef prompt[] = {
+        { "what an entry begins with", test_entry_kinds },
+        { "an entry that stops short", test_stops_short },
+        { "an expression at the prompt", test_prompt_expression },
+        { "lines numbered from further on", test_line_offset },
+        { NULL, NULL },
+    };
+    add_suite("parser: text typed at a prompt", prompt);
 }

@@ -1,0 +1,1 @@
+repl errors.muster

@@ -1,0 +1,1 @@
+repl --dice 6,3,4 --seed 5

@@ -1,0 +1,1 @@
+repl runtime.muster --seed 1

@@ -1,0 +1,1 @@
+repl volley.muster --seed 1

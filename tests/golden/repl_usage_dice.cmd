@@ -1,0 +1,1 @@
+repl --dice 6,x

@@ -1,0 +1,1 @@
+repl tiny.muster values.muster

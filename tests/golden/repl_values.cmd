@@ -1,0 +1,1 @@
+repl values.muster --seed 1
