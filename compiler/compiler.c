@@ -926,6 +926,8 @@ static void claim_names(Compiler *c, const Expr *e, Local **found, int *n)
     case EX_ROLL:
         claim_names(c, e->as.roll.count, found, n);
         claim_names(c, e->as.roll.sides_expr, found, n);
+        for (int i = 0; i < e->as.roll.nparts; i++)
+            claim_names(c, e->as.roll.parts[i], found, n);
         return;
     default:
         return;
@@ -1206,6 +1208,23 @@ static void roll_sides(Compiler *c, const Expr *e)
 
 static Type roll(Compiler *c, const Expr *e)
 {
+    if (e->as.roll.nparts) {
+        /* a mixed pool: each part rolled as a pool of its own (one die a
+         * pool of one), then joined in turn */
+        for (int i = 0; i < e->as.roll.nparts; i++) {
+            const Expr *part = e->as.roll.parts[i];
+            if (part->as.roll.count) {
+                roll(c, part);
+            } else {
+                comp_emit_const(c, val_int(1), part->span);
+                roll_sides(c, part);
+                comp_emit_op(c, OP_ROLL_POOL, part->span);
+            }
+            if (i > 0)
+                comp_emit_op(c, OP_JOIN, e->span);
+        }
+        return T_POOL;
+    }
     if (!e->as.roll.count) {
         roll_sides(c, e);
         comp_emit_op(c, OP_ROLL, e->span);

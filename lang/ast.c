@@ -57,6 +57,19 @@ Expr *ast_call(const char *callee, Span callee_span, Arg *args, int nargs, Span 
     return e;
 }
 
+Expr *ast_roll_mixed(Expr **parts, int nparts, Span span)
+{
+    Expr *e = ast_expr(EX_ROLL, span);
+    e->as.roll.parts = parts;
+    e->as.roll.nparts = nparts;
+    int d = 0;
+    for (int i = 0; i < nparts; i++)
+        if (parts[i]->depth > d)
+            d = parts[i]->depth;
+    e->depth = d + 1;
+    return e;
+}
+
 Expr *ast_roll(Expr *count, int64_t sides, Expr *sides_expr, Span span)
 {
     Expr *e = ast_expr(EX_ROLL, span);
@@ -95,6 +108,23 @@ static void print_sub(FILE *out, const Expr *e, int min)
     ast_print_expr(out, e);
     if (paren)
         fputc(')', out);
+}
+
+/* The dice of a roll: "2d6", "n d(x)". */
+static void print_dice(FILE *out, const Expr *e)
+{
+    if (e->as.roll.count) {
+        print_sub(out, e->as.roll.count, 8);
+        if (e->as.roll.count->kind != EX_INT)
+            fputc(' ', out);
+    }
+    if (e->as.roll.sides_expr) {
+        fputs("d(", out);
+        ast_print_expr(out, e->as.roll.sides_expr);
+        fputc(')', out);
+    } else {
+        fprintf(out, "d%lld", (long long)e->as.roll.sides);
+    }
 }
 
 void ast_print_expr(FILE *out, const Expr *e)
@@ -136,19 +166,18 @@ void ast_print_expr(FILE *out, const Expr *e)
         fputc(')', out);
         break;
     case EX_ROLL:
+        if (e->as.roll.nparts) {
+            fputs("roll [", out);
+            for (int i = 0; i < e->as.roll.nparts; i++) {
+                if (i)
+                    fputs(", ", out);
+                print_dice(out, e->as.roll.parts[i]);
+            }
+            fputc(']', out);
+            break;
+        }
         fputs("roll ", out);
-        if (e->as.roll.count) {
-            print_sub(out, e->as.roll.count, 8);
-            if (e->as.roll.count->kind != EX_INT)
-                fputc(' ', out);
-        }
-        if (e->as.roll.sides_expr) {
-            fputs("d(", out);
-            ast_print_expr(out, e->as.roll.sides_expr);
-            fputc(')', out);
-        } else {
-            fprintf(out, "d%lld", (long long)e->as.roll.sides);
-        }
+        print_dice(out, e);
         break;
     case EX_UNKNOWN: fputc('?', out); break;
     case EX_NA: fputc('-', out); break;

@@ -60,7 +60,9 @@ struct Expr {
         struct { Operator op; Expr *operand; } unary;
         struct { Operator op; Expr *left, *right; Span op_span; Expr *tolerance; } binary;
         struct { const char *callee; Span callee_span; Arg *args; int nargs; } call;
-        struct { Expr *count; int64_t sides; Expr *sides_expr; } roll;   /* count NULL: one die */
+        /* count NULL: one die.  A mixed pool, `roll [2d6, d8]`, has nparts >= 1
+         * parts, each a roll of its own (count NULL there: one die, in the pool) */
+        struct { Expr *count; int64_t sides; Expr *sides_expr; struct Expr **parts; int nparts; } roll;
     } as;
 };
 
@@ -284,6 +286,8 @@ Expr *ast_unary(Operator op, Expr *operand, Span span);
 Expr *ast_binary(Operator op, Span op_span, Expr *l, Expr *r, Span span);
 Expr *ast_call(const char *callee, Span callee_span, Arg *args, int nargs, Span span);
 Expr *ast_roll(Expr *count, int64_t sides, Expr *sides_expr, Span span);
+/* `roll [PART, ...]`: a pool of the dice of every part (each an ast_roll). */
+Expr *ast_roll_mixed(Expr **parts, int nparts, Span span);
 Stmt *ast_stmt(StmtKind kind, Span span);
 void ast_stmt_push(StmtList *list, Stmt *s);
 Decl *ast_decl(DeclKind kind, const char *name, Span name_span, Span span);

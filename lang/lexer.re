@@ -382,9 +382,11 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
             }
             "d(" {
                 /* a die with sides worked out, as in 'roll n d(x)': only where a die can stand,
-                 * right after 'roll' or a count; elsewhere d( is a call of something named d */
+                 * right after 'roll', a count, or '[' or ',' in a mixed pool's list ('roll [d6, d(x)]');
+                 * elsewhere d( is a call of something named d */
                 int prev = ps->last_token;
-                if (prev != ROLL && prev != INT && prev != IDENT && prev != ')') {
+                bool in_list = ps->nopen > 0 && ps->open_ch[ps->nopen - 1] == '[' && (prev == '[' || prev == ',');
+                if (prev != ROLL && prev != INT && prev != IDENT && prev != ')' && !in_list) {
                     ps->cur = ps->tok + 1;
                     TOKEN_SPAN(loc, ps);
                     lval->s = mem_strndup(ps->tok, 1);
@@ -514,7 +516,7 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
             "!=" { TOKEN_SPAN(loc, ps); return NE; }
             "<=" { TOKEN_SPAN(loc, ps); return LE; }
             ">=" { TOKEN_SPAN(loc, ps); return GE; }
-            [({] {
+            [({[] {
                 TOKEN_SPAN(loc, ps);
                 if (!open_bracket(ps, *loc, *ps->tok))
                     return END;
@@ -522,7 +524,7 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
                     ps->table_depth = ps->nopen;
                 return *ps->tok;
             }
-            [)}] {
+            [)}\]] {
                 TOKEN_SPAN(loc, ps);
                 if (*ps->tok == '}' && in_table(ps)) {
                     if (ps->last_token != ROWEND && ps->last_token != '{') {

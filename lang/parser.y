@@ -172,7 +172,8 @@ static Key int_key(int64_t v, Span at)
 %left '*' '/' '%'
 %precedence NEG
 
-%type <expr> expr primary cell str_cell
+%type <expr> expr primary cell str_cell roll_part
+%type <cells> roll_parts
 %type <stmt> stmt if_stmt ex_stmt
 %type <stmts> stmts block ex_stmts
 %type <arg> arg
@@ -922,6 +923,20 @@ primary
     | ROLL primary DIE { $$ = ast_roll($2, $3, NULL, @$); DEPTH($$); }
     | ROLL DPAREN expr ')' { $$ = ast_roll(NULL, 0, $3, @$); DEPTH($$); }
     | ROLL primary DPAREN expr ')' { $$ = ast_roll($2, 0, $4, @$); DEPTH($$); }
+    | ROLL '[' roll_parts ']' { $$ = ast_roll_mixed($3.items, $3.n, @$); DEPTH($$); }
+    ;
+
+/* the dice of a mixed pool: `roll [2d6, d8, n d(x)]` */
+roll_parts
+    : roll_part                  { $$ = (ExprList){ NULL, 0, 0 }; AST_PUSH($$, $1); }
+    | roll_parts ',' roll_part   { $$ = $1; AST_PUSH($$, $3); }
+    ;
+
+roll_part
+    : DIE                        { $$ = ast_roll(NULL, $1, NULL, @$); }
+    | primary DIE                { $$ = ast_roll($1, $2, NULL, @$); DEPTH($$); }
+    | DPAREN expr ')'            { $$ = ast_roll(NULL, 0, $2, @$); DEPTH($$); }
+    | primary DPAREN expr ')'    { $$ = ast_roll($1, 0, $3, @$); DEPTH($$); }
     ;
 
 args_opt
@@ -1214,6 +1229,9 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
                      "'each COUNT : AMOUNT \"Label\"'");
     } else if (comparison && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (comparisons do not chain: write 'a < x and x < b')");
+    else if (((ps->nopen > 0 && ps->open_ch[ps->nopen - 1] == '[') || (loc->end == loc->begin + 1 && first == ']'))
+             && found != YYSYMBOL_YYEOF && len < sizeof msg)
+        snprintf(msg + len, sizeof msg - len, " (a mixed pool lists its dice, as in 'roll [2d6, d8]')");
     else if (loc->end == loc->begin + 1 && first == '=' && expects(expected, n, YYSYMBOL_EQ) && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (to compare, write '==')");
     else if (ps->table_depth && ps->nopen == ps->table_depth && (first == ':' || found == YYSYMBOL_FATARROW)

@@ -215,6 +215,22 @@ Pool *pool_lowest(Arena *arena, const Pool *p, int64_t n)
     return slice(arena, p, 0, n);
 }
 
+Pool *pool_join(Arena *arena, const Pool *a, const Pool *b)
+{
+    a = pool_order(pool_plain(a));   /* (pool_plain of a plain pool is the pool itself) */
+    b = pool_order(pool_plain(b));
+    Pool *q = pool_alloc(arena, a->sides > b->sides ? a->sides : b->sides, a->n + b->n);
+    int64_t i = 0, j = 0, k = 0;
+    while (i < a->n && j < b->n)
+        q->face[k++] = a->face[i] <= b->face[j] ? a->face[i++] : b->face[j++];
+    while (i < a->n)
+        q->face[k++] = a->face[i++];
+    while (j < b->n)
+        q->face[k++] = b->face[j++];
+    pool_note_lanes(q);
+    return q;
+}
+
 bool pool_doubles(const Pool *p)
 {
     pool_order(p);

@@ -142,6 +142,9 @@ int64_t pool_sum(const Pool *p);
 /* The n highest / lowest dice (n clamped to the pool's size; n >= 0). */
 Pool *pool_highest(Arena *arena, const Pool *p, int64_t n);
 Pool *pool_lowest(Arena *arena, const Pool *p, int64_t n);
+/* One pool of the dice of a and b, lazy or plain (a mixed pool: its sides
+ * are the larger of the two, the most any of its dice shows). */
+Pool *pool_join(Arena *arena, const Pool *a, const Pool *b);
 /* Whether two dice show the same face. */
 bool pool_doubles(const Pool *p);
 

@@ -1213,6 +1213,18 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 PUT_BOOL(&sp[-1], pool_doubles(sp[-1].as.p));
             NEXT;
 #undef LAZY_POOL
+        CASE(JOIN): {
+            KNOWN(sp[-1]);
+            KNOWN(sp[-2]);
+            /* (a lazy pool's faces are settled: each part one choice among its multisets) */
+            const Pool *b = pool_plain(POP().as.p);
+            const Pool *a = pool_plain(sp[-1].as.p);
+            if (a->n + b->n > vm->limits.max_pool)
+                ERR("a pool of %lld dice is over the limit of %lld", (long long)(a->n + b->n),
+                    (long long)vm->limits.max_pool);
+            sp[-1] = val_pool(pool_join(vm->scratch, a, b));
+            NEXT;
+        }
         CASE(FLOOR): UNARY(val_floor); NEXT;
         CASE(CEIL): UNARY(val_ceil); NEXT;
         CASE(ROUND): UNARY(val_round); NEXT;

@@ -6,7 +6,7 @@
  * modifier list, a record with a default that rolls, procedures with
  * parameters and defaults that roll, calls between them, procedures that
  * call themselves with a smaller count down to a base case, pools (now and
- * then of up to 12 dice), rerolls, prob() claims, and '?' written for a
+ * then of up to 12 dice; mixed pools of dice of different sides), rerolls, prob() claims, and '?' written for a
  * value that is kept, passed on or returned, a record's field most often),
  * keeps its own syntax tree of it, and works out the exact distribution of
  * the first procedure's result by the simplest method there is: running its
@@ -175,7 +175,7 @@ enum {
     E_ADD, E_SUB, E_MUL, E_DIV, E_MOD, E_NEG,
     E_CMP, E_AND, E_OR, E_NOT,
     E_MIN, E_MAX, E_CLAMP, E_ABS, E_FLOOR, E_CEIL, E_ROUND,
-    E_ROLL1, E_ROLLD, E_ROLLN, E_FILTER, E_COUNT, E_SUM, E_HIGHEST, E_LOWEST,
+    E_ROLL1, E_ROLLD, E_ROLLN, E_MIXED, E_FILTER, E_COUNT, E_SUM, E_HIGHEST, E_LOWEST,
     E_HIGHESTN, E_LOWESTN, E_ANY, E_ANYCMP, E_ALLCMP, E_DOUBLES,
     E_CALL, E_TABLE, E_BANDS, E_MODS, E_RECNEW, E_FIELD, E_PROB, E_SHIFT,
     E_OFIELD,             /* the int field n of an outcome */
@@ -751,6 +751,21 @@ static Value eval(Expr *e, Frame *f)
         qsort(p->faces, p->np, sizeof(int64_t), cmp_i64);
         return *p;
     }
+    case E_MIXED: {
+        /* roll [n1 dS1, n2 dS2, ...]: each part rolled in turn, as above,
+         * and the pool is all their dice */
+        int64_t faces[64];
+        int n = 0;
+        for (int i = 0; i < e->nargs; i++) {
+            Value part = eval(e->args[i], f);
+            need(part);
+            for (int j = 0; j < part.np; j++) faces[n++] = part.faces[j];
+        }
+        Value *p = pool_new(n);
+        memcpy(p->faces, faces, sizeof(int64_t) * (size_t)n);
+        qsort(p->faces, p->np, sizeof(int64_t), cmp_i64);
+        return *p;
+    }
     case E_FILTER: a = eval(e->a, f); b = eval(e->b, f); need(a); need(b); return filter(a, (int)e->k, b);
     case E_COUNT: a = NEED(e->a); return vint(a.np);
     case E_SUM: { a = NEED(e->a); int64_t s = 0; for (int i = 0; i < a.np; i++) s += a.faces[i]; return vint(s); }
@@ -984,6 +999,20 @@ static Expr *gen_pool(int depth, Scope *sc, int nonempty)
     }
     if (depth > 0 && r == 1) {
         Expr *e = mk2(chance(50) ? E_HIGHESTN : E_LOWESTN, TY(T_POOL, 0), mknum(range(nonempty, 2)), gen_pool(depth - 1, sc, nonempty));
+        return e;
+    }
+    if (r == 2) {
+        /* a mixed pool: two or three parts of dice of different sides */
+        dice_sites++;
+        Expr *e = mk(E_MIXED, TY(T_POOL, 0));
+        e->nargs = range(2, 3);
+        e->args = alloc(sizeof *e->args * (size_t)e->nargs);
+        for (int i = 0; i < e->nargs; i++) {
+            Expr *part = mk(E_ROLLN, TY(T_POOL, 0));
+            part->k = SIDES[rnd(7)];
+            part->a = mknum(i == 0 && nonempty ? range(1, 3) : range(0, 3));
+            e->args[i] = part;
+        }
         return e;
     }
     dice_sites++;
@@ -1512,6 +1541,12 @@ static void print_expr(Buf *b, Expr *e)
         else print_expr(b, e->a);
         if (e->b) { bputs(b, " d("); print_expr(b, e->b); bputs(b, "))"); }
         else bprintf(b, "%sd%lld)", e->a->op == E_NUM ? "" : " ", (long long)e->k);
+        break;
+    case E_MIXED:
+        bputs(b, "(roll [");
+        for (int i = 0; i < e->nargs; i++)
+            bprintf(b, "%s%lld d%lld", i ? ", " : "", (long long)e->args[i]->a->k, (long long)e->args[i]->k);
+        bputs(b, "])");
         break;
     case E_CALL: bprintf(b, "f%lld", (long long)e->k); print_args(b, e, "v"); break;
     case E_TABLE: bputs(b, "tab("); print_expr(b, e->a); bputs(b, ")"); break;

@@ -1,0 +1,1 @@
+dis mixed.muster volley

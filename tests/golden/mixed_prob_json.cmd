@@ -1,0 +1,1 @@
+prob mixed.muster volley --json

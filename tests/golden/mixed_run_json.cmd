@@ -1,0 +1,1 @@
+run mixed.muster volley --dice 4,1,7 --explain --json
