@@ -15,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int rng_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out, char *err, size_t errlen)
+static int rng_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die, int32_t *out, char *err,
+                    size_t errlen)
 {
+    (void)die;
     (void)err;
     (void)errlen;
     RngDice *d = (RngDice *)self;
@@ -34,21 +36,45 @@ void dice_rng_init(RngDice *d, uint64_t seed)
     rng_seed(&d->rng, seed);
 }
 
-static int script_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out, char *err, size_t errlen)
+static int script_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die, int32_t *out, char *err,
+                       size_t errlen)
 {
     ScriptDice *d = (ScriptDice *)self;
     for (int64_t i = 0; i < n; i++) {
         if (d->next >= d->n) {
+            char kind[64];
+            if (die)
+                snprintf(kind, sizeof kind, "%s", die->name);
+            else
+                snprintf(kind, sizeof kind, "d%d", (int)sides);
             if (n == 1)
-                snprintf(err, errlen, "ran out of scripted dice: %zu given, a d%d needs one more",
-                         d->n, (int)sides);
+                snprintf(err, errlen, "ran out of scripted dice: %zu given, %s%s needs one more", d->n,
+                         die ? "one " : "a ", kind);
             else
                 snprintf(err, errlen,
-                         "ran out of scripted dice: %zu given, a pool of %lld d%d needs %lld more",
-                         d->n, (long long)n, (int)sides, (long long)(n - i));
+                         "ran out of scripted dice: %zu given, a pool of %lld %s needs %lld more",
+                         d->n, (long long)n, kind, (long long)(n - i));
             return -1;
         }
         int64_t f = d->faces[d->next];
+        if (die) {
+            /* the value a player read off the die: its first face showing it */
+            int32_t k = 0;
+            while (k < die->n && die->value[k] != f)
+                k++;
+            if (k == die->n) {
+                int len = snprintf(err, errlen, "scripted die #%zu is %lld, which is not a face of %s (",
+                                   d->next + 1, (long long)f, die->name);
+                for (int32_t j = 0; j < die->n && len > 0 && (size_t)len < errlen; j++)
+                    len += snprintf(err + len, errlen - (size_t)len, "%s%d", j ? ", " : "", (int)die->value[j]);
+                if (len > 0 && (size_t)len < errlen)
+                    snprintf(err + len, errlen - (size_t)len, ")");
+                return -1;
+            }
+            d->next++;
+            out[i] = k + 1;
+            continue;
+        }
         if (f < 1 || f > sides) {
             snprintf(err, errlen, "scripted die #%zu is %lld, which is not a face of a d%d (1..%d)",
                      d->next + 1, (long long)f, (int)sides, (int)sides);

@@ -23,10 +23,27 @@
 typedef struct DiceSource DiceSource;
 typedef struct PoolMethods PoolMethods;
 
+/* A die with faces of its own (a `die` declaration): n faces, 1 to
+ * DIE_MAX_FACES, showing value[0..n) in ascending order, equal values
+ * allowed (the average die is 2, 3, 3, 4, 4, 5).  A symbol die's values are
+ * the indexes of its enum's members.  Sources roll such a die as a die of
+ * n sides, face k standing for value[k-1] (the VM maps it); a plain dN is
+ * passed as NULL.  Values are within +-DIE_MAX_VALUE, as every face is. */
+#define DIE_MAX_FACES 64
+#define DIE_MAX_VALUE (1 << 20)
+typedef struct Die {
+    const char *name;        /* for messages: "Average" */
+    int32_t n;
+    const int32_t *value;
+} Die;
+
 struct DiceSource {
-    /* Fill out[0..n) with faces in 1..sides (any order).  Returns 0, or -1
-     * after writing a message to err (errlen bytes). */
-    int (*roll)(DiceSource *self, int64_t n, int32_t sides, int32_t *out, char *err, size_t errlen);
+    /* Fill out[0..n) with faces in 1..sides (any order); for a die of its
+     * own faces (die not NULL, sides == die->n) face k is die->value[k-1]
+     * (a scripted source takes the values and gives back their faces).
+     * Returns 0, or -1 after writing a message to err (errlen bytes). */
+    int (*roll)(DiceSource *self, int64_t n, int32_t sides, const Die *die, int32_t *out, char *err,
+                size_t errlen);
     /* Set only by seeded dice: their generator, which the VM may draw from
      * directly (as roll would, face = rng_below(rng, sides) + 1) to save
      * a call per die.  NULL for every other source. */
@@ -52,8 +69,11 @@ struct LazyPool {
 };
 
 struct PoolMethods {
-    /* A pool of n >= 1 dice of `sides`, lazy or plain as the source sees fit. */
-    int (*roll)(DiceSource *self, int64_t n, int32_t sides, const Pool **out, char *err, size_t errlen);
+    /* A pool of n >= 1 dice of `sides` (or of die, not NULL, which has
+     * sides faces), lazy or plain as the source sees fit: a plain pool
+     * holds the values, never the faces' numbers. */
+    int (*roll)(DiceSource *self, int64_t n, int32_t sides, const Die *die, const Pool **out, char *err,
+                size_t errlen);
     /* The value of pool instruction op (OP_FILTER .. OP_DOUBLES, see
      * opcodes.def) on the lazy pool p: FILTER, ANY and ALL compare the dice
      * with x by cmp, HIGHEST_N and LOWEST_N take x as the number of dice

@@ -459,8 +459,10 @@ static int pool_decision(Engine *e, int64_t n, int32_t sides, Decision **out, ch
     return 0;
 }
 
-static int engine_roll(DiceSource *self, int64_t n, int32_t sides, int32_t *out, char *err, size_t errlen)
+static int engine_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die, int32_t *out, char *err,
+                       size_t errlen)
 {
+    (void)die;   /* the faces are chosen as numbers: the VM maps them to the die's values */
     Engine *e = (Engine *)self;
     Decision *d;
     if (count_roll(e, err, errlen))
@@ -802,14 +804,18 @@ static const Pool *kept_pool(Engine *e, const View *v, int32_t keep, int64_t n)
     return p;
 }
 
-static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Pool **out, char *err, size_t errlen)
+static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die, const Pool **out, char *err,
+                     size_t errlen)
 {
     Engine *e = (Engine *)self;
-    if (sides > LAZY_MAX_SIDES) {
-        /* a class is a set of faces in 64 bits: bigger dice are rolled whole */
+    if (sides > LAZY_MAX_SIDES || die) {
+        /* a class is a set of faces in 64 bits: bigger dice are rolled
+         * whole; so, for now, are dice of their own faces */
         Pool *p = pool_alloc(e->vm->scratch, sides, n);
-        if (engine_roll(self, n, sides, p->face, err, errlen))
+        if (engine_roll(self, n, sides, die, p->face, err, errlen))
             return -1;
+        if (die)
+            pool_die_values(p, die);
         pool_sort(p);
         *out = p;
         return 0;

@@ -33,6 +33,16 @@ Pool *pool_keep(const Pool *p)
     return q;
 }
 
+void pool_die_values(Pool *p, const Die *die)
+{
+    int32_t lo = die->value[0], hi = die->value[die->n - 1];
+    for (int64_t i = 0; i < p->n; i++)
+        p->face[i] = die->value[p->face[i] - 1];
+    p->sides = lo >= 1 && hi <= 64 ? hi : 0;
+    p->lane_bits = 0;
+    p->unsorted = p->n > 1;
+}
+
 static int cmp_face(const void *a, const void *b)
 {
     int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
@@ -44,7 +54,7 @@ void pool_sort(Pool *p)
     p->unsorted = false;
     if (p->n < 2)
         return;
-    if (p->sides <= 64) {
+    if (p->sides >= 1 && p->sides <= 64) {
         /* counting sort: dice have few faces (no comparisons, no mispredicted branches) */
         int64_t count[65];
         memset(count, 0, sizeof(int64_t) * (size_t)(p->sides + 1));
@@ -219,7 +229,8 @@ Pool *pool_join(Arena *arena, const Pool *a, const Pool *b)
 {
     a = pool_order(pool_plain(a));   /* (pool_plain of a plain pool is the pool itself) */
     b = pool_order(pool_plain(b));
-    Pool *q = pool_alloc(arena, a->sides > b->sides ? a->sides : b->sides, a->n + b->n);
+    int32_t sides = a->sides && b->sides ? (a->sides > b->sides ? a->sides : b->sides) : 0;
+    Pool *q = pool_alloc(arena, sides, a->n + b->n);
     int64_t i = 0, j = 0, k = 0;
     while (i < a->n && j < b->n)
         q->face[k++] = a->face[i] <= b->face[j] ? a->face[i++] : b->face[j++];

@@ -38,7 +38,7 @@ static inline Pool *pool_alloc(Arena *arena, int32_t sides, int64_t n)
  * a whole number is a few operations on that word (pool_count_lanes). */
 static inline unsigned pool_lane_bits(int64_t sides, int64_t n)
 {
-    return sides <= 8 && n <= 255 ? 8 : sides <= 16 && n <= 15 ? 4 : 0;
+    return sides < 1 ? 0 : sides <= 8 && n <= 255 ? 8 : sides <= 16 && n <= 15 ? 4 : 0;
 }
 
 static inline void pool_note_lanes(Pool *p)
@@ -106,6 +106,10 @@ const Pool *pool_plain(const Pool *p);
 int pool_lazy_op(OpCode op, const Pool *p, CmpOp cmp, Value x, Value *out, char *err, size_t errlen);
 /* The same pool, plain and in collector memory (for a pool that outlives its arena). */
 Pool *pool_keep(const Pool *p);
+/* A fresh pool of die's faces (1..die->n) turned into the die's values, in
+ * place, with sides set to fit them (see Pool.sides). */
+typedef struct Die Die;
+void pool_die_values(Pool *p, const Die *die);
 /* Sort p's faces in place (only while building a fresh pool). */
 void pool_sort(Pool *p);
 /* p with its faces in order: sorts an unsorted pool in place, which

@@ -39,7 +39,8 @@ typedef struct MuStr {
 typedef struct LazyPool LazyPool;
 
 typedef struct Pool {
-    int32_t sides;          /* every die of a pool has the same number of sides */
+    int32_t sides;          /* every face is in 1..sides; 0: the faces are any values (dice of their own
+                               faces, see Die in dice.h), within +-2^20 as every face is */
     bool unsorted;          /* the faces are not in order yet (see pool_order) */
     uint8_t lane_bits;      /* 0, or 8 or 4: `lanes` holds how many dice show each face */
     int64_t n;              /* number of dice */

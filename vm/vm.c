@@ -430,10 +430,10 @@ static __attribute__((noinline)) void draw_pool(Rng *rng, Pool *pool)
     pool->lane_bits = (uint8_t)w;
 }
 
-/* n dice of `sides` sides from the run's dice, as a pool; false with the
- * reason in err when the dice cannot be rolled.  `at` is the instruction,
- * for the trace. */
-static bool roll_pool(Vm *vm, const Proto *p, const uint8_t *at, Rng *rng, int64_t n, int64_t sides,
+/* n dice of `sides` sides (or of die, which has `sides` faces, when not
+ * NULL) from the run's dice, as a pool; false with the reason in err when
+ * the dice cannot be rolled.  `at` is the instruction, for the trace. */
+static bool roll_pool(Vm *vm, const Proto *p, const uint8_t *at, Rng *rng, int64_t n, int64_t sides, const Die *die,
                       const Pool **out, char *err, size_t errlen)
 {
     if (sides < 1 || sides > VM_MAX_SIDES) {
@@ -453,14 +453,16 @@ static bool roll_pool(Vm *vm, const Proto *p, const uint8_t *at, Rng *rng, int64
     if (vm->dice->pools) {
         /* the source may keep the pool lazily (the exact engine); a pool of
          * no dice is still a roll, counted towards its cut */
-        if (vm->dice->pools->roll(vm->dice, n, (int32_t)sides, &pool, err, errlen))
+        if (vm->dice->pools->roll(vm->dice, n, (int32_t)sides, die, &pool, err, errlen))
             return false;
     } else {
         Pool *fresh = pool_alloc(vm->scratch, (int32_t)sides, n);
-        if (rng) {
+        if (rng && !die) {
             draw_pool(rng, fresh);   /* (the counts per face in lanes as the dice are drawn) */
-        } else if (vm->dice->roll(vm->dice, n, (int32_t)sides, fresh->face, err, errlen)) {
+        } else if (vm->dice->roll(vm->dice, n, (int32_t)sides, die, fresh->face, err, errlen)) {
             return false;       /* (asked even for no dice: the exact engine counts every roll) */
+        } else if (die) {
+            pool_die_values(fresh, die);
         } else {
             pool_note_lanes(fresh);
         }
@@ -1029,7 +1031,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             int32_t face;
             if (rng)
                 face = (int32_t)rng_below(rng, (uint64_t)sides) + 1;
-            else if (vm->dice->roll(vm->dice, 1, (int32_t)sides, &face, dice_err, sizeof dice_err))
+            else if (vm->dice->roll(vm->dice, 1, (int32_t)sides, NULL, &face, dice_err, sizeof dice_err))
                 ERR("%s", dice_err);
             if (vm->trace && vm->trace->on_roll)
                 vm->trace->on_roll(vm->trace->ud, p, p->offsets[ip - 1 - p->code], (int32_t)sides, 1, NULL, face);
@@ -1048,7 +1050,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             int64_t sides = POP().as.i;
             int64_t n = POP().as.i;
             const Pool *pool;
-            if (!roll_pool(vm, p, ip - 1, rng, n, sides, &pool, dice_err, sizeof dice_err))
+            if (!roll_pool(vm, p, ip - 1, rng, n, sides, NULL, &pool, dice_err, sizeof dice_err))
                 ERR("%s", dice_err);
             PUSH(val_pool(pool));
             NEXT;
@@ -1137,7 +1139,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
              * the exact engine's lazy pools, a trace, a roll that fails) */
             ip += 6;                 /* (at the CmpOp byte, which count_if reads) */
             const Pool *pool;
-            if (!roll_pool(vm, p, ip, rng, n, sides, &pool, dice_err, sizeof dice_err))
+            if (!roll_pool(vm, p, ip, rng, n, sides, NULL, &pool, dice_err, sizeof dice_err))
                 ERR("%s", dice_err);
             PUSH(val_pool(pool));
             goto count_if;

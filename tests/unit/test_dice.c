@@ -24,15 +24,15 @@ static void test_scripted_order(void)
     dice_script_init(&d, faces, 6);
     char err[256] = "";
     int32_t out[3];
-    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, NULL, out, err, sizeof err), 0);
     CU_ASSERT_EQUAL(out[0], 6);
     /* a pool takes as many as it has dice, in the order given */
-    CU_ASSERT_EQUAL(d.base.roll(&d.base, 3, 6, out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 3, 6, NULL, out, err, sizeof err), 0);
     CU_ASSERT_EQUAL(out[0], 3);
     CU_ASSERT_EQUAL(out[1], 4);
     CU_ASSERT_EQUAL(out[2], 1);
     CU_ASSERT_EQUAL(d.next, 4);
-    CU_ASSERT_EQUAL(d.base.roll(&d.base, 2, 6, out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 2, 6, NULL, out, err, sizeof err), 0);
     CU_ASSERT_EQUAL(out[0], 2);
     CU_ASSERT_EQUAL(out[1], 5);
     CU_ASSERT_EQUAL(d.next, 6);
@@ -46,19 +46,44 @@ static void test_scripted_running_out(void)
     dice_script_init(&d, faces, 2);
     char err[256];
     int32_t out[4];
-    CU_ASSERT_EQUAL(d.base.roll(&d.base, 2, 6, out, err, sizeof err), 0);
-    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, out, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 2, 6, NULL, out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, NULL, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "ran out of scripted dice: 2 given, a d6 needs one more");
 
     dice_script_init(&d, faces, 2);
-    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 8, out, err, sizeof err), 0);
-    CU_ASSERT_EQUAL(d.base.roll(&d.base, 3, 10, out, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 8, NULL, out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 3, 10, NULL, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "ran out of scripted dice: 2 given, a pool of 3 d10 needs 2 more");
 
     /* no dice at all */
     dice_script_init(&d, NULL, 0);
-    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 20, out, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 20, NULL, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "ran out of scripted dice: 0 given, a d20 needs one more");
+}
+
+/* A die of its own faces takes the values read off it, and gives back a
+ * face showing each (the first one: faces of one value are alike). */
+static void test_scripted_own_faces(void)
+{
+    static const int32_t average[] = { 2, 3, 3, 4, 4, 5 };
+    static const Die die = { "Average", 6, average };
+    static const int64_t faces[] = { 5, 3, 2, 6 };
+    ScriptDice d;
+    char err[256] = "";
+    int32_t out[3];
+    dice_script_init(&d, faces, 4);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 3, 6, &die, out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(out[0], 6);
+    CU_ASSERT_EQUAL(out[1], 2);
+    CU_ASSERT_EQUAL(out[2], 1);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, &die, out, err, sizeof err), -1);
+    CU_ASSERT_STRING_EQUAL(err, "scripted die #4 is 6, which is not a face of Average (2, 3, 3, 4, 4, 5)");
+    dice_script_init(&d, faces, 1);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 2, 6, &die, out, err, sizeof err), -1);
+    CU_ASSERT_STRING_EQUAL(err, "ran out of scripted dice: 1 given, a pool of 2 Average needs 1 more");
+    dice_script_init(&d, NULL, 0);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, &die, out, err, sizeof err), -1);
+    CU_ASSERT_STRING_EQUAL(err, "ran out of scripted dice: 0 given, one Average needs one more");
 }
 
 static void test_scripted_face_out_of_range(void)
@@ -68,28 +93,28 @@ static void test_scripted_face_out_of_range(void)
     char err[256];
     int32_t out[2];
     dice_script_init(&d, faces, 5);
-    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, NULL, out, err, sizeof err), 0);
     CU_ASSERT_EQUAL(out[0], 6);
-    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, out, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, NULL, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "scripted die #2 is 7, which is not a face of a d6 (1..6)");
 
     dice_script_init(&d, faces + 2, 1);
-    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, out, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, NULL, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "scripted die #1 is 0, which is not a face of a d6 (1..6)");
 
     dice_script_init(&d, faces + 3, 1);
-    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, out, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, NULL, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "scripted die #1 is -1, which is not a face of a d6 (1..6)");
 
     /* the same face fits a bigger die */
     dice_script_init(&d, faces + 1, 1);
-    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 8, out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 8, NULL, out, err, sizeof err), 0);
     CU_ASSERT_EQUAL(out[0], 7);
     dice_script_init(&d, faces + 4, 1);
-    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 100, out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 100, NULL, out, err, sizeof err), 0);
     CU_ASSERT_EQUAL(out[0], 100);
     dice_script_init(&d, faces + 4, 1);
-    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 99, out, err, sizeof err), -1);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 99, NULL, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "scripted die #1 is 100, which is not a face of a d99 (1..99)");
 }
 
@@ -195,9 +220,9 @@ static void test_rng_determinism(void)
     CU_ASSERT_EQUAL(d1.seed, 2024);
     int32_t f1[100], f2[100], f3[100];
     char err[64];
-    CU_ASSERT_EQUAL(d1.base.roll(&d1.base, 100, 20, f1, err, sizeof err), 0);
-    CU_ASSERT_EQUAL(d2.base.roll(&d2.base, 100, 20, f2, err, sizeof err), 0);
-    CU_ASSERT_EQUAL(d3.base.roll(&d3.base, 100, 20, f3, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(d1.base.roll(&d1.base, 100, 20, NULL, f1, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(d2.base.roll(&d2.base, 100, 20, NULL, f2, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(d3.base.roll(&d3.base, 100, 20, NULL, f3, err, sizeof err), 0);
     CU_ASSERT_EQUAL(memcmp(f1, f2, sizeof f1), 0);
     CU_ASSERT_NOT_EQUAL(memcmp(f1, f3, sizeof f1), 0);
     /* each die is rng_below(sides) + 1 from the seeded generator */
@@ -276,7 +301,7 @@ static void test_dice_are_uniform(void)
         RngDice d;
         dice_rng_init(&d, 1000 + (uint64_t)sides);
         char err[64];
-        CU_ASSERT_EQUAL_FATAL(d.base.roll(&d.base, ROLLS, sides, faces, err, sizeof err), 0);
+        CU_ASSERT_EQUAL_FATAL(d.base.roll(&d.base, ROLLS, sides, NULL, faces, err, sizeof err), 0);
         long counts[100] = { 0 };
         int in_range = 1;
         for (int k = 0; k < ROLLS; k++) {
@@ -1437,6 +1462,7 @@ void register_tests(void)
     static const TestDef scripted[] = {
         { "dice come in order", test_scripted_order },
         { "running out", test_scripted_running_out },
+        { "a die of its own faces takes the values read off it", test_scripted_own_faces },
         { "faces out of range", test_scripted_face_out_of_range },
         { "good dice lists", test_parse_good_lists },
         { "bad dice lists", test_parse_bad_lists },
