@@ -227,7 +227,7 @@ static void test_bad_roll_forms(void)
 
     parse("proc f() -> int { return roll 6 }");
     CU_ASSERT_EQUAL(last_errors, 1);
-    CU_ASSERT(contains(last_messages, "test.muster:1:33: error: unexpected '}'; expected die"));
+    CU_ASSERT(contains(last_messages, "test.muster:1:33: error: unexpected '}'; expected name, die"));
 
     /* the count of a pool is a primary: roll -1 d6 is not a roll */
     parse("proc f() -> int { return roll -1 d6 }");
