@@ -96,7 +96,9 @@ struct Stmt {
         struct { const char *name; Span name_span; TypeRef type; Expr *value; } let;  /* and assign */
         Expr *ret;           /* return, expect */
         struct { Expr *cond; StmtList then, els; Span else_span; bool has_else; } if_;
-        IntList dice;        /* dice 6, 3, 4 (examples) */
+        /* dice 6, 3, 4 (examples); or, as the command line's --dice takes them,
+         * dice "hit, blank, 3" (text, with list empty) */
+        struct { IntList list; const char *text; } dice;
         struct { const char *choice; Span choice_span; const char *option; Span option_span; } choose;
     } as;
 };

@@ -662,7 +662,11 @@ ex_stmt
       }
     | IDENT ints {
           want_word(ps, $1, @1, "dice", "the dice thrown in this example");
-          $$ = ast_stmt(ST_DICE, @$); $$->as.dice = $2;
+          $$ = ast_stmt(ST_DICE, @$); $$->as.dice.list = $2;
+      }
+    | IDENT STRING {
+          want_word(ps, $1, @1, "dice", "the dice thrown in this example");
+          $$ = ast_stmt(ST_DICE, @$); $$->as.dice.text = $2.bytes;
       }
     | IDENT IDENT '=' IDENT {
           want_word(ps, $1, @1, "choose", "the option taken at a choice");

@@ -854,9 +854,9 @@ static void test_example_statements(void)
     const StmtList *b = &d->as.proc.body;
     CU_ASSERT_EQUAL_FATAL(b->n, 6);
     CU_ASSERT_EQUAL(b->items[0]->kind, ST_DICE);
-    CU_ASSERT_EQUAL_FATAL(b->items[0]->as.dice.n, 2);
-    CU_ASSERT_EQUAL(b->items[0]->as.dice.items[0], 6);
-    CU_ASSERT_EQUAL(b->items[0]->as.dice.items[1], 3);
+    CU_ASSERT_EQUAL_FATAL(b->items[0]->as.dice.list.n, 2);
+    CU_ASSERT_EQUAL(b->items[0]->as.dice.list.items[0], 6);
+    CU_ASSERT_EQUAL(b->items[0]->as.dice.list.items[1], 3);
     CU_ASSERT_EQUAL(b->items[1]->kind, ST_CHOOSE);
     CU_ASSERT_STRING_EQUAL(b->items[1]->as.choose.choice, "Critical");
     CU_ASSERT_STRING_EQUAL(b->items[1]->as.choose.option, "disorder");
