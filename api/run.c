@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-enum { LOG_ROLL, LOG_REROLL, LOG_CALL, LOG_RETURN, LOG_NOTE, LOG_CHOICE, LOG_ROW };
+enum { LOG_ROLL, LOG_REROLL, LOG_CALL, LOG_RETURN, LOG_NOTE, LOG_CHOICE, LOG_ROW, LOG_DRAW };
 
 typedef struct LogEntry {
     int kind;
@@ -26,6 +26,8 @@ typedef struct LogEntry {
     Value result;            /* returns; notes: the value reported */
     const MuStr *label;      /* notes */
     int note;                /* notes: a NoteKind */
+    const int32_t *order;    /* draws: the kinds of item in the order drawn (sides: the bag) */
+    int64_t left;            /* draws: the items the bag has left */
 } LogEntry;
 
 typedef struct Log {
@@ -48,6 +50,13 @@ static void on_roll(void *ud, const Proto *p, uint32_t offset, int32_t sides, in
 {
     log_push(ud, (LogEntry){ .kind = LOG_ROLL, .proto = p, .offset = offset, .sides = sides, .n = n,
                              .pool = pool, .face = face });
+}
+
+static void on_draw(void *ud, const Proto *p, uint32_t offset, int bag, int64_t n, const Pool *pool, int64_t item,
+                    const int32_t *order, int64_t left)
+{
+    log_push(ud, (LogEntry){ .kind = LOG_DRAW, .proto = p, .offset = offset, .sides = bag, .n = n, .pool = pool,
+                             .face = item, .order = order, .left = left });
 }
 
 static void on_reroll(void *ud, const Proto *p, uint32_t offset)
@@ -132,6 +141,23 @@ static void print_dice(FILE *out, const Compiled *c, const LogEntry *e, bool jso
         val_print(out, v, c->prog);
 }
 
+/* The items drawn, in the order drawn: [union, rebel] (JSON: ["union", "rebel"]). */
+static void print_drawn(FILE *out, const Compiled *c, const LogEntry *e, bool json)
+{
+    const BagDesc *b = &c->prog->bags[e->sides];
+    fputc('[', out);
+    for (int64_t i = 0; i < e->n; i++) {
+        int32_t v = b->kinds.value[e->order[i]];
+        Value item = b->symbols ? val_enum(b->symbols - 1, v) : val_int(v);
+        fputs(i ? ", " : "", out);
+        if (json)
+            val_print_json(out, item, c->prog);
+        else
+            val_print(out, item, c->prog);
+    }
+    fputc(']', out);
+}
+
 /* The dice rolled: "3d6", "d8", "3 Average", "Attack". */
 static void print_roll(FILE *out, const Compiled *c, const LogEntry *e)
 {
@@ -188,6 +214,21 @@ static void print_log_text(FILE *out, const Compiled *c, const Log *log)
             print_dice(out, c, e, false);
             fputc('\n', out);
             break;
+        case LOG_DRAW: {
+            const BagDesc *b = &c->prog->bags[e->sides];
+            fprintf(out, "%*s", indent, "");
+            print_where(out, c, e);
+            if (e->pool)
+                fprintf(out, ": draw %lld from %s -> ", (long long)e->n, b->kinds.name);
+            else
+                fprintf(out, ": draw %s -> ", b->kinds.name);
+            if (e->pool)
+                print_drawn(out, c, e, false);
+            else
+                val_print(out, b->symbols ? val_enum(b->symbols - 1, e->face) : val_int(e->face), c->prog);
+            fprintf(out, " (%lld left)\n", (long long)e->left);
+            break;
+        }
         case LOG_NOTE:
             fprintf(out, "%*s", indent, "");
             switch (e->note) {
@@ -259,7 +300,7 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
         source_linecol(esrc, off, &line, &col);
         fputs(first ? "" : ", ", out);
         first = false;
-        static const char *const kinds[] = { "roll", "reroll", "call", "return", "modifier", "choice", "band" };
+        static const char *const kinds[] = { "roll", "reroll", "call", "return", "modifier", "choice", "band", "draw" };
         fprintf(out, "{\"event\": \"%s\", \"proc\": ", kinds[e->kind]);
         val_json_string(out, e->proto->name, strlen(e->proto->name));
         if (esrc != c->src) {
@@ -299,6 +340,13 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
         } else if (e->kind == LOG_RETURN) {
             fprintf(out, ", \"depth\": %d, \"value\": ", e->depth);
             val_print_json(out, e->result, c->prog);
+        } else if (e->kind == LOG_DRAW) {
+            const char *bag = c->prog->bags[e->sides].kinds.name;
+            fputs(", \"bag\": ", out);
+            val_json_string(out, bag, strlen(bag));
+            fprintf(out, ", \"count\": %lld, \"items\": ", (long long)e->n);
+            print_drawn(out, c, e, true);
+            fprintf(out, ", \"left\": %lld", (long long)e->left);
         } else if (e->kind == LOG_ROLL) {
             fputs(", \"dice\": \"", out);
             print_roll(out, c, e);
@@ -375,7 +423,7 @@ int api_run(muster_ctx *ctx, const Compiled *c, const char *proc, int nargs, cha
         return st;
 
     Log log = { 0 };
-    VmTrace trace = { &log, on_roll, on_reroll, on_call, on_return, on_note, on_row, on_choose, NULL };
+    VmTrace trace = { &log, on_roll, on_reroll, on_call, on_return, on_note, on_row, on_choose, NULL, on_draw };
     Call *call = mem_alloc(sizeof *call);
     st = api_prepare_call(ctx, c, proc, nargs, args, opts->choices, opts->nchoices, dice, &trace, call);
     if (st != MUSTER_OK)

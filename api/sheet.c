@@ -963,6 +963,63 @@ static const char *die_title(const Decl *d)
     return t;
 }
 
+/* A bag's contents: each item as written, over how many the bag holds. */
+static void bag_contents(Sheet *s, const Decl *d)
+{
+    const Program *prog = s->c->prog;
+    const BagDesc *b = NULL;
+    for (int i = 0; i < prog->nbags && !b; i++)
+        if (!strcmp(prog->bags[i].kinds.name, d->name))
+            b = &prog->bags[i];
+    if (!b)
+        return;
+    const EnumDesc *e = b->symbols ? &prog->enums[b->symbols - 1] : NULL;
+    /* the items in the order first written, each once, with how many */
+    const char **headers = mem_alloc(sizeof(char *) * (size_t)(b->nwritten + 1));
+    int64_t *counts = mem_alloc_atomic(sizeof(int64_t) * (size_t)(b->nwritten + 1));
+    int32_t *seen = mem_alloc_atomic(sizeof(int32_t) * (size_t)(b->nwritten + 1));
+    int n = 0;
+    for (int i = 0; i < b->nwritten; i++) {
+        int32_t v = b->written_value[i];
+        int k = 0;
+        while (k < n && seen[k] != v)
+            k++;
+        if (k < n) {
+            counts[k] += b->written_count[i];
+            continue;
+        }
+        char *num = mem_alloc_atomic(16);
+        snprintf(num, 16, "%d", (int)v);
+        seen[n] = v;
+        counts[n] = b->written_count[i];
+        headers[n++] = !e ? num : e->texts[v] ? e->texts[v] : words_of(e->members[v]);
+    }
+    table_begin(s, headers, n);
+    row_begin(s);
+    for (int i = 0; i < n; i++) {
+        char text[32];
+        snprintf(text, sizeof text, "%lld", (long long)counts[i]);
+        cell(s, text, NULL);
+    }
+    row_end(s);
+    table_end(s);
+}
+
+static const char *bag_title(const Decl *d)
+{
+    char *t = mem_alloc_atomic(strlen(d->name) + (d->as.die.text ? strlen(d->as.die.text) : 0) + 16);
+    sprintf(t, d->as.die.text ? "Bag: %s (%s)" : "Bag: %s", d->name, d->as.die.text);
+    return t;
+}
+
+static void render_bag(Sheet *s, const Decl *d)
+{
+    decl_heading(s, 3, bag_title(d), d);
+    paragraph(s, d->doc, "doc");
+    paragraph(s, "Drawn without putting back until the run is over.", "note");
+    bag_contents(s, d);
+}
+
 static void render_die(Sheet *s, const Decl *d)
 {
     decl_heading(s, 3, die_title(d), d);
@@ -1934,6 +1991,15 @@ static bool keyed_by(const Sheet *s, const Decl *d)
     return false;
 }
 
+/* A bag: its name and what it holds. */
+static void players_bag(Sheet *s, const Decl *d)
+{
+    open_block(s, false);
+    player_heading(s, d, d->as.die.text ? title_of(d->as.die.text) : NULL);
+    bag_contents(s, d);
+    close_block(s);
+}
+
 /* A die of its own faces: its name and its strip of faces. */
 static void players_die(Sheet *s, const Decl *d)
 {
@@ -2300,6 +2366,7 @@ static void render_players(Sheet *s)
         case DECL_BANDS: case DECL_TABLE: players_table(s, d); break;
         case DECL_ENUM: players_enum(s, d); break;
         case DECL_DIE: players_die(s, d); break;
+        case DECL_BAG: players_bag(s, d); break;
         case DECL_PROC: players_proc(s, d); break;
         default: break;
         }
@@ -2453,7 +2520,7 @@ static void render(FILE *out, const Compiled *c, const SheetOptions *o)
         return;
     }
     static const struct { DeclKind kind; const char *title; } sections[] = {
-        { DECL_SEQUENCE, NULL }, { DECL_DIE, "Dice" }, { DECL_MODIFIERS, "Modifiers" }, { DECL_BANDS, "Result bands" },
+        { DECL_SEQUENCE, NULL }, { DECL_DIE, "Dice" }, { DECL_BAG, "Bags" }, { DECL_MODIFIERS, "Modifiers" }, { DECL_BANDS, "Result bands" },
         { DECL_TABLE, "Tables" }, { DECL_ENUM, "Results, states and choices" }, { DECL_RECORD, "Records" },
         { DECL_PROC, "Procedures" },
     };
@@ -2472,6 +2539,7 @@ static void render(FILE *out, const Compiled *c, const SheetOptions *o)
             case DECL_BANDS: case DECL_TABLE: render_table(&s, d); break;
             case DECL_ENUM: render_enum(&s, d); break;
             case DECL_DIE: render_die(&s, d); break;
+            case DECL_BAG: render_bag(&s, d); break;
             case DECL_RECORD: render_record(&s, d); break;
             case DECL_PROC: render_proc(&s, d); break;
             default: break;

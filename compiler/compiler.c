@@ -881,7 +881,7 @@ static Type emit_sum(Compiler *c, const Expr *e, const Builtin *b)
     Type t = arg_expect(c, e, 0, b->arg, b->arg_what);
     if (t.kind == TY_POOL && t.enum_id) {
         const EnumDesc *en = &c->prog->enums[t.enum_id - 1];
-        comp_error(c, e->as.call.args[0].value->span, "sum() adds numbers, and these dice show members of %s: "
+        comp_error(c, e->as.call.args[0].value->span, "sum() adds numbers, and these show members of %s: "
                    "count them instead, as in count(p == %s)", en->name, en->members[0]);
     }
     comp_emit_op(c, b->ops[0], e->span);
@@ -1039,6 +1039,12 @@ static Type emit_prob(Compiler *c, const Expr *e, const Builtin *b)
     Proto *p = chunk_proto_new(c->prog, name, comp_pos(c, claim->span.begin));
     p->hidden = true;
     int index = c->prog->nprotos - 1;
+    if (c->nclaims == c->claims_cap) {
+        int cap = c->claims_cap ? 2 * c->claims_cap : 8;
+        c->claims = mem_realloc(c->claims, sizeof *c->claims * (size_t)c->claims_cap, sizeof *c->claims * (size_t)cap, 0);
+        c->claims_cap = cap;
+    }
+    c->claims[c->nclaims++] = (struct ClaimSite){ index, claim->span, c->src, c->in_example };
     ProcSig *sig = mem_alloc(sizeof *sig);
     *sig = (ProcSig){ .kind = SIG_PROC, .name = name, .proto = index, .ret = T_BOOL, .span = claim->span,
                       .nparams = nuses };
@@ -1325,6 +1331,8 @@ static Type roll(Compiler *c, const Expr *e)
         }
         return t;
     }
+    if (e->as.roll.draw)
+        return comp_draw(c, e);
     if (e->as.roll.die)
         return comp_roll_die(c, e, e->as.roll.count != NULL);
     if (!e->as.roll.count) {
@@ -1583,6 +1591,10 @@ bool comp_name_taken(Compiler *c, const char *name, Span at)
     }
     if (comp_find_die(c, name) >= 0) {
         comp_error(c, at, "'%s' is already the name of a die", name);
+        return true;
+    }
+    if (comp_find_bag(c, name) >= 0) {
+        comp_error(c, at, "'%s' is already the name of a bag", name);
         return true;
     }
     return false;
@@ -1957,6 +1969,40 @@ static SigKind sig_kind(DeclKind k)
     }
 }
 
+/* What draws from a bag depends on what the run drew before: a procedure
+ * that rerolls cannot draw (a reroll would have to put the items back),
+ * and the claim of a prob() inside a procedure cannot (its odds are worked
+ * out with every bag full, which a procedure may no longer have). */
+static void check_draws(Compiler *c)
+{
+    for (int i = 0; i < c->nprocs; i++) {
+        const ProcSig *sig = &c->procs[i];
+        const Proto *p = c->prog->protos[sig->proto];
+        if (sig->kind == SIG_PROC && p->rerolls && p->draws) {
+            at_decl(c, sig->decl);
+            comp_error(c, sig->span, "'%s' rerolls and draws from a bag (itself or in a procedure it calls): "
+                       "a reroll cannot put the items back; draw outside the procedure that rerolls", sig->name);
+        }
+        /* (a record's defaults are worked out where it is made, inside the run) */
+        for (int k = 0; sig->kind != SIG_RECORD && k < sig->nparams && sig->decl && k < sig->decl->params.n; k++)
+            if (sig->pdefault[k] >= 0 && c->prog->protos[sig->pdefault[k]]->draws) {
+                at_decl(c, sig->decl);
+                comp_error(c, sig->decl->params.items[k].span, "the default of '%s' draws from a bag: a default is "
+                           "worked out on its own, before the procedure's run; draw in the procedure's body",
+                           sig->pnames[k]);
+            }
+    }
+    for (int i = 0; i < c->nclaims; i++) {
+        const struct ClaimSite *cl = &c->claims[i];
+        if (cl->in_example || !c->prog->protos[cl->proto]->draws)
+            continue;
+        c->src = cl->src;
+        c->src_start = source_start(c, cl->src);
+        comp_error(c, cl->span, "the odds of a claim that draws from a bag are worked out with every bag full, "
+                   "which only an example can be sure of: ask prob() of it in an example, or 'muster prob'");
+    }
+}
+
 Compiled *compiler_compile(const Module *m, Diag *diag)
 {
     return compiler_compile_with(m, diag, NULL);
@@ -1987,6 +2033,8 @@ Compiled *compiler_compile_with(const Module *m, Diag *diag, StdlibLookup *stdli
         at_decl(&c, d);
         if (d->kind == DECL_DIE)
             comp_declare_die(&c, d);
+        else if (d->kind == DECL_BAG)
+            comp_declare_bag(&c, d);
     }
     int nenums = c.prog->nenums;
     c.field_tables = mem_alloc_atomic(sizeof(int) * (size_t)(nenums + 1));
@@ -2066,6 +2114,9 @@ Compiled *compiler_compile_with(const Module *m, Diag *diag, StdlibLookup *stdli
         return NULL;
     peephole_program(c.prog);
     chunk_mark_pure(c.prog);
+    check_draws(&c);
+    if (diag->errors > errors_before)
+        return NULL;
     out->procs = c.procs;
     out->nprocs = c.nprocs;
     return out;

@@ -57,6 +57,7 @@ typedef struct Compiler {
     Names member_names;      /* member name -> the first enum that has it */
     Names member_shared;     /* member names found in more than one enum */
     Names die_names;         /* name -> index in the program's dies */
+    Names bag_names;         /* name -> index in the program's bags */
     int *field_tables;       /* per enum id: table of outcome fields, or -1 */
     const ParamList **outcome_fields;   /* per enum id: the outcome's field declarations */
     const Decl **enum_decls; /* per enum id: its declaration, or NULL */
@@ -70,6 +71,11 @@ typedef struct Compiler {
     const char *owner;
     const Expr *unknown_for;
     const char *unknown_what;
+    /* the claims of prob() (their protos), checked once every procedure is
+     * compiled: one that draws from a bag is allowed only in an example */
+    struct ClaimSite { int proto; Span span; const Source *src; bool in_example; } *claims;
+    int nclaims, claims_cap;
+    bool in_example;         /* compiling an example's body */
 } Compiler;
 
 static const Type T_ERR = { TY_ERROR, 0 }, T_INT = { TY_INT, 0 }, T_RAT = { TY_RAT, 0 },
@@ -165,6 +171,10 @@ void comp_emit_table(Compiler *c, int table, int nkeys, Span at);
 /* die.c */
 int comp_find_die(const Compiler *c, const char *name);
 void comp_declare_die(Compiler *c, const Decl *d);
+int comp_find_bag(const Compiler *c, const char *name);
+void comp_declare_bag(Compiler *c, const Decl *d);
+/* `draw BAG` (one item) or `draw N from BAG` (a pool). */
+Type comp_draw(Compiler *c, const Expr *e);
 /* A roll of the dice of a `die` declaration: one die (an int or a member),
  * or, with pool, a pool of the count of them (1 when none is written). */
 Type comp_roll_die(Compiler *c, const Expr *e, bool pool);

@@ -295,7 +295,16 @@ void comp_expect(Compiler *c, const Stmt *s)
     ex->expect_ops[ex->nexpects++] = op;
 }
 
+static void compile_example(Compiler *c, const Decl *d);
+
 void comp_example(Compiler *c, const Decl *d)
+{
+    c->in_example = true;
+    compile_example(c, d);
+    c->in_example = false;
+}
+
+static void compile_example(Compiler *c, const Decl *d)
 {
     Compiled *out = c->out;
     int cap = out->nexamples;

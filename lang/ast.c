@@ -91,6 +91,13 @@ Expr *ast_roll_die(Expr *count, const char *die, Span die_span, Span span)
     return e;
 }
 
+Expr *ast_draw(Expr *count, const char *bag, Span bag_span, Span span)
+{
+    Expr *e = ast_roll_die(count, bag, bag_span, span);
+    e->as.roll.draw = true;
+    return e;
+}
+
 /* Binding strength, for deciding where parentheses are needed. */
 static int precedence(const Expr *e)
 {
@@ -186,6 +193,15 @@ void ast_print_expr(FILE *out, const Expr *e)
                 print_dice(out, e->as.roll.parts[i]);
             }
             fputc(']', out);
+            break;
+        }
+        if (e->as.roll.draw) {
+            fputs("draw ", out);
+            if (e->as.roll.count) {
+                print_sub(out, e->as.roll.count, 8);
+                fputs(" from ", out);
+            }
+            fputs(e->as.roll.die, out);
             break;
         }
         fputs("roll ", out);

@@ -64,7 +64,7 @@ struct Expr {
          * parts, each a roll of its own (count NULL there: one die, in the pool) */
         /* die not NULL: dice of a `die` declaration, `roll 3 Average` (sides unused) */
         struct { Expr *count; int64_t sides; Expr *sides_expr; struct Expr **parts; int nparts;
-                 const char *die; Span die_span; } roll;
+                 const char *die; Span die_span; bool draw; } roll;
     } as;
 };
 
@@ -237,7 +237,8 @@ typedef enum {
     DECL_PROC, DECL_ENUM, DECL_RECORD, DECL_TABLE, DECL_BANDS, DECL_MODIFIERS,
     DECL_SEQUENCE, DECL_EXAMPLE, DECL_RULESET, DECL_IMPORT,
     DECL_SECTION,            /* `section "TITLE"`: a heading of the sheet; name is the title */
-    DECL_DIE                 /* `die NAME "WORDS" { FACES }`: a die with faces of its own */
+    DECL_DIE,                /* `die NAME "WORDS" { FACES }`: a die with faces of its own */
+    DECL_BAG                 /* `bag NAME "WORDS" { ITEMS }`: items drawn without replacement (as.die) */
 } DeclKind;
 
 /* An `odds` declaration is a procedure whose body is one expression: the
@@ -309,6 +310,8 @@ Expr *ast_call(const char *callee, Span callee_span, Arg *args, int nargs, Span 
 Expr *ast_roll(Expr *count, int64_t sides, Expr *sides_expr, Span span);
 /* `roll NAME` (count NULL) or `roll COUNT NAME`: dice of a `die` declaration. */
 Expr *ast_roll_die(Expr *count, const char *die, Span die_span, Span span);
+/* `draw BAG` (count NULL: one item) or `draw COUNT from BAG`: an EX_ROLL with draw set (die: the bag). */
+Expr *ast_draw(Expr *count, const char *bag, Span bag_span, Span span);
 /* `roll [PART, ...]`: a pool of the dice of every part (each an ast_roll). */
 Expr *ast_roll_mixed(Expr **parts, int nparts, Span span);
 Stmt *ast_stmt(StmtKind kind, Span span);

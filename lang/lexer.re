@@ -120,6 +120,36 @@ static int starts_decl(const Parser *ps)
     return ps->nopen == 0 && (t == 0 || t == '}' || t == STRING || t == IDENT);
 }
 
+/* Is the token before the current one (spaces aside) the word w? */
+static int after_word(const Parser *ps, const char *w)
+{
+    const char *p = ps->tok, *start = ps->src->text;
+    size_t n = strlen(w);
+    while (p > start && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n' || p[-1] == '\r'))
+        p--;
+    return (size_t)(p - start) >= n && !memcmp(p - n, w, n)
+           && (p - start == (ptrdiff_t)n || !(isalnum((unsigned char)p[-n - 1]) || p[-n - 1] == '_'));
+}
+
+/* `draw Orders`, `draw n from Orders`: 'draw' is a keyword where a
+ * procedure's code stands (its body and its parameters' defaults, an
+ * example, a modifier list, an odds, a record's defaults) when a name or a number follows it on its
+ * line; anywhere else it is a name (an outcome `draw`, `result == draw`). */
+static int draw_here(const Parser *ps)
+{
+    const char *p = ps->cur;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (!(isalnum((unsigned char)*p) || *p == '_'))
+        return 0;
+    if (ps->pending_block == 'b' && ps->nopen > 0)
+        return 1;            /* a default in a procedure's parameters */
+    for (int i = ps->nopen - 1; i >= 0; i--)
+        if (ps->open_ch[i] == '{' && strchr("bemr", ps->open_kind[i]) && ps->open_kind[i])
+            return 1;
+    return 0;
+}
+
 /* Words that are keywords only where they can start something: the
  * declarations at the top level, and a few words inside the blocks that
  * use them.  Everywhere else they are ordinary names (an 'outcome' local,
@@ -127,12 +157,14 @@ static int starts_decl(const Parser *ps)
 static int keyword(Parser *ps, const char *text, size_t n)
 {
     static const struct { const char *word; int token; int where; char opens; } words[] = {
-        { "ruleset", RULESET, 0, 0 }, { "ladder", LADDER, 0, 0 }, { "record", RECORD, 0, 0 },
+        { "ruleset", RULESET, 0, 0 }, { "ladder", LADDER, 0, 0 }, { "record", RECORD, 0, 'r' },
         { "table", TABLE, 0, 't' }, { "bands", BANDS, 0, 't' }, { "modifiers", MODIFIERS, 0, 'm' },
         { "outcome", OUTCOME, 0, 0 }, { "choice", CHOICE, 0, 0 }, { "sequence", SEQUENCE, 0, 0 },
         { "example", EXAMPLE, 0, 'e' }, { "import", IMPORT, 0, 0 },
         { "variant", VARIANT, 0, 0 }, { "change", CHANGE, 0, 0 },
-        { "section", SECTION, 'd', 0 }, { "odds", ODDS, 'd', 0 }, { "die", DIEDECL, 'd', 0 },
+        { "section", SECTION, 'd', 0 }, { "odds", ODDS, 'd', 'b' }, { "die", DIEDECL, 'd', 0 },
+        { "bag", BAGDECL, 'd', 0 },
+        { "draw", DRAW, 'w', 0 }, { "from", FROM, 'f', 0 },
         { "add", ADD, 'p', 0 }, { "remove", REMOVE, 'p', 0 },
         { "each", EACH, 'm', 0 }, { "cap", CAP, 'm', 0 }, { "note", NOTE, 'm', 0 }, { "expect", EXPECT, 'e', 0 },
     };
@@ -141,9 +173,12 @@ static int keyword(Parser *ps, const char *text, size_t n)
             continue;
         if (words[i].where == 'p' ? !(ps->patch_depth && ps->nopen == ps->patch_depth)
             : words[i].where == 'd' ? !starts_decl(ps)
+            : words[i].where == 'w' ? !draw_here(ps)
+            : words[i].where == 'f' ? !ps->in_draw
             : words[i].where == 0 ? ps->nopen != 0 : brace_kind(ps) != words[i].where)
             return 0;
-        ps->pending_block = words[i].opens;
+        if (!strchr("wf", words[i].where) || !words[i].where)
+            ps->pending_block = words[i].opens;   /* (draw, from and of stand inside what a block follows) */
         return words[i].token;
     }
     return 0;
@@ -155,21 +190,10 @@ static int keyword(Parser *ps, const char *text, size_t n)
  * `expect`..., are left out).  A unit test lexes each as a keyword. */
 const char *const lang_keywords[] = {
     "proc", "enum", "ladder", "outcome", "choice", "record", "table", "bands", "modifiers", "sequence",
-    "example", "ruleset", "import", "section", "odds", "variant", "change", "die",
+    "example", "ruleset", "import", "section", "odds", "variant", "change", "die", "bag",
     "let", "return", "if", "else", "reroll", "roll", "true", "false", "and", "or", "not",
     NULL,
 };
-
-/* Is the token before the current one (spaces aside) the word w? */
-static int after_word(const Parser *ps, const char *w)
-{
-    const char *p = ps->tok, *start = ps->src->text;
-    size_t n = strlen(w);
-    while (p > start && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n' || p[-1] == '\r'))
-        p--;
-    return (size_t)(p - start) >= n && !memcmp(p - n, w, n)
-           && (p - start == (ptrdiff_t)n || !(isalnum((unsigned char)p[-n - 1]) || p[-n - 1] == '_'));
-}
 
 /* Inside a table or bands body (not in brackets within it)? */
 static int in_table(const Parser *ps)
@@ -314,6 +338,8 @@ int lang_lex(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
     }
     int tok = lex_token(ps, lval, loc);
     track_change(ps, tok);
+    if (tok == PROC)
+        ps->pending_block = 'b';   /* the next '{' is its body (see draw_here) */
     ps->last_token = tok;
     return tok;
 }
@@ -441,10 +467,12 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
                 TOKEN_SPAN(loc, ps);
                 size_t n = (size_t)(ps->cur - ps->tok);
                 int kw = keyword(ps, ps->tok, n);
+                if (kw == DRAW || kw == FROM)
+                    ps->in_draw = kw == DRAW;   /* `draw n from Bag`: its 'from' may follow */
                 if (kw)
                     return kw;
                 if (n == 2 && !memcmp(ps->tok, "of", 2) && ps->last_token == IDENT && after_word(ps, "pool"))
-                    return OF;   /* `pool of Face`: the type of a pool of symbol dice */
+                    return OF;   /* `pool of Face`, the type of a pool of symbol dice: a word of one position */
                 if (n > MAX_NAME) {
                     lex_error(ps, *loc, "this name is longer than %s characters", "64");
                     n = MAX_NAME;

@@ -158,7 +158,7 @@ static Key int_key(int64_t v, Span at)
 %token RULESET "'ruleset'" LADDER "'ladder'" RECORD "'record'" TABLE "'table'" BANDS "'bands'"
 %token MODIFIERS "'modifiers'" OUTCOME "'outcome'" CHOICE "'choice'" SEQUENCE "'sequence'"
 %token EXAMPLE "'example'" IMPORT "'import'" EXPECT "'expect'" EACH "'each'" CAP "'cap'" NOTE "'note'"
-%token SECTION "'section'" ODDS "'odds'" DIEDECL "'die'" OF "'of'"
+%token SECTION "'section'" ODDS "'odds'" DIEDECL "'die'" OF "'of'" BAGDECL "'bag'" DRAW "'draw'" FROM "'from'"
 %token VARIANT "'variant'" CHANGE "'change'" ADD "'add'" REMOVE "'remove'" ELLIPSIS "'...'"
 %token ONEOF "'one of'" STARTAT "'start at'"
 %token ARROW "'->'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" DOTDOT "'..'" FATARROW "'=>'"
@@ -183,7 +183,7 @@ static Key int_key(int64_t v, Span at)
 %type <decl> decl proc_decl enum_decl outcome_decl choice_decl record_decl table_decl bands_decl
 %type <decl> mods_decl seq_decl example_decl ruleset_decl import_decl table_body settings
 %type <decl> variant_decl change_decl change_members_opt change_members section_decl odds_decl
-%type <decl> die_decl die_faces_opt die_faces
+%type <decl> die_decl bag_decl die_faces_opt die_faces
 %type <face> die_face face_name
 %type <member> change_member
 %type <mod> patch_item
@@ -230,7 +230,17 @@ module
 decl
     : proc_decl | enum_decl | outcome_decl | choice_decl | record_decl | table_decl
     | bands_decl | mods_decl | seq_decl | example_decl | ruleset_decl | import_decl
-    | variant_decl | change_decl | section_decl | odds_decl | die_decl
+    | variant_decl | change_decl | section_decl | odds_decl | die_decl | bag_decl
+    ;
+
+/* `bag Orders "order dice" { 8 union, 6 rebel, end_turn }`: items drawn without replacement */
+bag_decl
+    : BAGDECL IDENT text_opt cite_opt '{' die_faces_opt '}' {
+          $$ = decl_with($6, ps->src, $4);
+          $$->kind = DECL_BAG;
+          $$->name = $2; $$->name_span = @2; $$->span = span2(@1, @7);
+          $$->as.die.text = $3;
+      }
     ;
 
 /* `die Average "average die" { 2, 3, 3, 4, 4, 5 }`, `die Attack { 3 hit, crit, 2 focus, 2 blank }` */
@@ -937,6 +947,8 @@ expr
     | '-' expr %prec NEG { $$ = ast_unary(OPR_NEG, $2, @$); DEPTH($$); }
     | '+' expr %prec NEG { $$ = ast_unary(OPR_POS, $2, @$); DEPTH($$); }
     | primary
+    | DRAW IDENT { $$ = ast_draw(NULL, $2, @2, @$); }     /* from a bag: see lexer.re's draw_here */
+    | DRAW primary FROM IDENT { $$ = ast_draw($2, $4, @4, @$); DEPTH($$); }
     ;
 
 primary
@@ -966,6 +978,7 @@ primary
     | ROLL primary DPAREN expr ')' { $$ = ast_roll($2, 0, $4, @$); DEPTH($$); }
     | ROLL '[' roll_parts ']' { $$ = ast_roll_mixed($3.items, $3.n, @$); DEPTH($$); }
     | ROLL IDENT ROLLEND { $$ = ast_roll_die(NULL, $2, @2, @$); }
+
     | ROLL primary IDENT { $$ = ast_roll_die($2, $3, @3, @$); DEPTH($$); }
     ;
 
@@ -1220,7 +1233,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
     int inner = ps->nopen - 1 + (found == YYTRANSLATE('}'));   /* a '}' found has closed its '{' */
     while (inner >= 0 && ps->open_ch[inner] != '{')
         inner--;
-    bool in_body = inner >= 0 && ps->open_kind[inner] == 0 && !ps->table_depth;
+    bool in_body = inner >= 0 && (ps->open_kind[inner] == 0 || ps->open_kind[inner] == 'b') && !ps->table_depth;
     bool value_start = found == YYSYMBOL_INT || found == YYSYMBOL_DECIMAL || found == YYSYMBOL_STRING
                        || found == YYSYMBOL_ROLL || found == YYSYMBOL_TRUE || found == YYSYMBOL_FALSE
                        || found == YYSYMBOL_NOT || found == YYSYMBOL_DPAREN

@@ -22,7 +22,7 @@ typedef struct Parser {
     /* open brackets, innermost last, for "not closed" notes */
     uint32_t open[AST_MAX_DEPTH + 1];
     char open_ch[AST_MAX_DEPTH + 1];
-    char open_kind[AST_MAX_DEPTH + 1];   /* for '{': the kind of block (see brace_kind) */
+    char open_kind[AST_MAX_DEPTH + 1];   /* for '{': the kind of block (see brace_kind); 'b' a procedure's body */
     int pending_block;       /* the kind of block the next '{' opens */
     int nopen;
     int aborted;             /* a fatal problem (too deep) was reported */
@@ -57,6 +57,7 @@ typedef struct Parser {
     struct Ahead *ahead;     /* two, allocated when first needed */
     int nahead;
     int after_roll;
+    int in_draw;             /* a `draw` was read and its `from` may follow */
 } Parser;
 
 /* The lexer, for the parser and for tests: the next token's kind, with its

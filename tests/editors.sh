@@ -162,7 +162,8 @@ done
 "$LEXWORDS" "${files[@]}" >"$TEST_TMP/lexwords" 2>"$TEST_TMP/lexwords.err" ||
     fail "lexwords" "$(show_file "$TEST_TMP/lexwords.err")"
 lexed=$(cut -f 4 "$TEST_TMP/lexwords" | sort -u)
-unknown=$(comm -23 <(grep . <<<"$lexed") <(printf '%s\n%s\n' "$lexer_words" "$phrases" | grep . | sort -u))
+# (a word of one position the lexer reads as a token there, `of` in `pool of Face`, is one of those)
+unknown=$(comm -23 <(grep . <<<"$lexed") <(printf '%s\n%s\n%s\n' "$lexer_words" "$phrases" "$positional" | grep . | sort -u))
 if [ "$(count "$lexed")" -ge 20 ] && [ -z "$unknown" ]; then
     pass "words: the lexer reads $(count "$lexed") keywords in ${#files[@]} scripts, all in lexer.re's lists"
 else

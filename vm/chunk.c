@@ -297,6 +297,25 @@ void chunk_mark_pure(Program *prog)
     for (int i = 0; i < prog->nprotos; i++)
         prog->protos[i]->memo &= prog->protos[i]->pure;
     mark_recursive(prog);
+    /* what draws from a bag, here or in what it calls */
+    for (int i = 0; i < prog->nprotos; i++) {
+        Proto *p = prog->protos[i];
+        p->draws = false;
+        for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc))
+            p->draws |= p->code[pc] == OP_DRAW || p->code[pc] == OP_DRAW_POOL;
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int i = 0; i < prog->nprotos; i++) {
+            Proto *p = prog->protos[i];
+            for (int pc = 0; pc < p->len && !p->draws; pc += chunk_insn_len(p->code, pc))
+                if (p->code[pc] == OP_CALL) {
+                    unsigned callee = chunk_u16(p->code + pc + 1);
+                    if ((int)callee < prog->nprotos && prog->protos[callee]->draws)
+                        changed = p->draws = true;
+                }
+        }
+    }
 }
 
 int chunk_insn_pops(const Program *prog, const uint8_t *ip)
@@ -440,6 +459,9 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             break;
         case OP_ROLL_DIE: case OP_ROLL_DIE_POOL:
             fprintf(out, " %-5u ; %s", chunk_u16(ip + 1), prog->dies[chunk_u16(ip + 1)].die.name);
+            break;
+        case OP_DRAW: case OP_DRAW_POOL:
+            fprintf(out, " %-5u ; %s", chunk_u16(ip + 1), prog->bags[chunk_u16(ip + 1)].kinds.name);
             break;
         case OP_PROB:
             if (ip[3])

@@ -43,6 +43,10 @@ typedef struct Proto {
     /* Also set by chunk_mark_pure: not pure, and it can call itself
      * (directly or through other procedures). */
     bool recursive;
+    /* Also set by chunk_mark_pure: it draws from a bag, or calls a procedure
+     * that does: its result depends on what the run drew before it, so the
+     * exact engine never works out its calls on their own. */
+    bool draws;
 } Proto;
 
 /* A lookup table: the compiled form of a `table` or `bands` block (and of
@@ -119,6 +123,22 @@ typedef struct DieDesc {
     const int32_t *written;  /* its faces' values in the order written (die.n of them) */
 } DieDesc;
 
+/* A `bag` declaration: items drawn without replacement within a run.
+ * kinds holds its distinct items' values in ascending order (as a Die's
+ * faces: a symbol's value is its member's index), count how many of each
+ * it holds when a run starts. */
+typedef struct BagDesc {
+    Die kinds;
+    const int64_t *count;
+    int64_t total;
+    int32_t symbols;         /* 0: numbers; else 1 + the enum of its items */
+    const char *text;        /* the sheet's words for it, or NULL */
+    const int32_t *written_value;    /* its items as written, for the sheet */
+    const int64_t *written_count;
+    int32_t nwritten;
+    int32_t base;            /* its kinds' place in a run's record of what is left (Vm.bag_left) */
+} BagDesc;
+
 typedef struct Program {
     Proto **protos;
     int nprotos, protos_cap;
@@ -132,6 +152,9 @@ typedef struct Program {
     int nunknowns, unknowns_cap;
     DieDesc *dies;
     int ndies, dies_cap;
+    BagDesc *bags;
+    int nbags, bags_cap;
+    int64_t bag_items;       /* the kinds of all bags: the size of a run's record of what is left */
 } Program;
 
 Program *chunk_program_new(void);

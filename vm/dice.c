@@ -29,8 +29,37 @@ static int rng_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die, 
     return 0;
 }
 
+void dice_draw_rng(Rng *rng, int64_t n, int32_t kinds, const int64_t *left, int64_t total, int64_t *taken,
+                   int32_t *order)
+{
+    for (int32_t k = 0; k < kinds; k++)
+        taken[k] = 0;
+    for (int64_t i = 0; i < n; i++, total--) {
+        /* one item of those left, each as likely: the r-th, counted kind by kind */
+        int64_t r = (int64_t)rng_below(rng, (uint64_t)total);
+        int32_t k = 0;
+        while (r >= left[k] - taken[k]) {
+            r -= left[k] - taken[k];
+            k++;
+        }
+        taken[k]++;
+        if (order)
+            order[i] = k;
+    }
+}
+
+static int rng_draw(DiceSource *self, int64_t n, const Die *kinds, const int64_t *left, int64_t total,
+                    int64_t *taken, int32_t *order, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    dice_draw_rng(&((RngDice *)self)->rng, n, kinds->n, left, total, taken, order);
+    return 0;
+}
+
 void dice_rng_init(RngDice *d, uint64_t seed)
 {
+    d->base.draw = rng_draw;
     d->base.roll = rng_roll;
     d->base.rng = &d->rng;
     d->base.pools = NULL;
@@ -123,8 +152,74 @@ static int script_roll(DiceSource *self, int64_t n, int32_t sides, const Die *di
     return 0;
 }
 
+/* A bag's items, as listed: "union, rebel" or "3, 5". */
+static void list_kinds(const Die *kinds, const int64_t *left, char *out, size_t len)
+{
+    int at = 0;
+    for (int32_t k = 0; k < kinds->n && at >= 0 && (size_t)at < len; k++) {
+        if (kinds->names)
+            at += snprintf(out + at, len - (size_t)at, "%s%lld %s", k ? ", " : "", (long long)left[k],
+                           kinds->names[kinds->value[k]]);
+        else
+            at += snprintf(out + at, len - (size_t)at, "%s%lld of %d", k ? ", " : "", (long long)left[k],
+                           (int)kinds->value[k]);
+    }
+}
+
+static int script_draw(DiceSource *self, int64_t n, const Die *kinds, const int64_t *left, int64_t total,
+                       int64_t *taken, int32_t *order, char *err, size_t errlen)
+{
+    (void)total;
+    ScriptDice *d = (ScriptDice *)self;
+    for (int32_t k = 0; k < kinds->n; k++)
+        taken[k] = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (d->next >= d->n) {
+            snprintf(err, errlen, "ran out of scripted dice: %zu given, a draw of %lld from %s needs %lld more",
+                     d->n, (long long)n, kinds->name, (long long)(n - i));
+            return -1;
+        }
+        const char *word = d->words ? d->words[d->next] : NULL;
+        int64_t v = d->faces[d->next];
+        bool known = !word;          /* a number, or a name the bag's enum has */
+        for (int32_t j = 0; word && kinds->names && j < kinds->nnames; j++)
+            if (!strcmp(kinds->names[j], word)) {
+                v = j;
+                known = true;
+            }
+        int32_t k = 0;
+        while (known && k < kinds->n && kinds->value[k] != v)
+            k++;
+        if (!known)
+            k = kinds->n;
+        char what[64], held[256];
+        if (word)
+            snprintf(what, sizeof what, "'%s'", word);
+        else
+            snprintf(what, sizeof what, "%lld", (long long)v);
+        if (k == kinds->n || (!word && kinds->names)) {
+            list_kinds(kinds, left, held, sizeof held);
+            snprintf(err, errlen, "scripted draw #%zu is %s, which is not an item of %s (%s)", d->next + 1, what,
+                     kinds->name, held);
+            return -1;
+        }
+        if (taken[k] == left[k]) {
+            list_kinds(kinds, left, held, sizeof held);
+            snprintf(err, errlen, "scripted draw #%zu is %s, but %s has no more of it (the draw began with %s)",
+                     d->next + 1, what, kinds->name, held);
+            return -1;
+        }
+        taken[k]++;
+        if (order)
+            order[i] = k;
+        d->next++;
+    }
+    return 0;
+}
+
 void dice_script_init(ScriptDice *d, const int64_t *faces, const char *const *words, size_t n)
 {
+    d->base.draw = script_draw;
     d->words = words;
     d->base.roll = script_roll;
     d->base.rng = NULL;

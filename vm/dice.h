@@ -46,6 +46,13 @@ struct DiceSource {
      * Returns 0, or -1 after writing a message to err (errlen bytes). */
     int (*roll)(DiceSource *self, int64_t n, int32_t sides, const Die *die, int32_t *out, char *err,
                 size_t errlen);
+    /* Draw n items without replacement from a bag whose kinds of item are
+     * kinds->value[0..kinds->n) with left[k] of kind k left (total of them,
+     * total >= n >= 1): how many of each kind are drawn, in taken[k]; and,
+     * when `order` is not NULL, the kinds in the order drawn (n of them).
+     * Returns 0, or -1 after writing a message to err. */
+    int (*draw)(DiceSource *self, int64_t n, const Die *kinds, const int64_t *left, int64_t total,
+                int64_t *taken, int32_t *order, char *err, size_t errlen);
     /* Set only by seeded dice: their generator, which the VM may draw from
      * directly (as roll would, face = rng_below(rng, sides) + 1) to save
      * a call per die.  NULL for every other source. */
@@ -97,6 +104,11 @@ typedef struct RngDice {
 } RngDice;
 
 void dice_rng_init(RngDice *d, uint64_t seed);
+
+/* n items drawn from a bag by rng, as `draw` says (seeded dice do this,
+ * and the VM with their generator). */
+void dice_draw_rng(Rng *rng, int64_t n, int32_t kinds, const int64_t *left, int64_t total, int64_t *taken,
+                   int32_t *order);
 
 /* Scripted dice: the given faces in order, one per die; a pool takes as
  * many as it has dice.  Running out, or a face that does not fit the die,

@@ -19,7 +19,7 @@ typedef struct Dist {
     struct Dist *next;
 } Dist;
 
-typedef enum { DEC_POOL, DEC_DIST, DEC_SPLIT, DEC_VALUE } DecKind;
+typedef enum { DEC_POOL, DEC_DIST, DEC_SPLIT, DEC_VALUE, DEC_DRAW } DecKind;
 
 /* One choice on the current path, and the probability of the path up to it. */
 typedef struct Decision {
@@ -33,6 +33,8 @@ typedef struct Decision {
     const FwJoint *joint;    /* DEC_VALUE: the answers to the questions asked of a roll */
     int64_t index;           /* DEC_DIST: the option; DEC_SPLIT: the dice in the first part;
                                 DEC_VALUE: the entry of the joint */
+    int32_t kinds;           /* DEC_DRAW: n items from a bag of this many kinds, left[k] of kind k, */
+    int64_t *left, *taken;   /* taken[k] of them drawn (a combination, not an order) */
     mpz_t own_num, own_den;  /* the probability of this choice */
     mpz_t num, den;          /* the path's up to and including it (not in lowest terms) */
 } Decision;
@@ -265,6 +267,56 @@ static void weigh_orders(Decision *d)
     mpz_clear(f);
 }
 
+/* A draw's probability: the combinations that give it, the product of
+ * C(left, taken) over the kinds, out of C(total left, n). */
+static void weigh_draw(Decision *d)
+{
+    mpz_t c;
+    mpz_init(c);
+    int64_t total = 0;
+    mpz_set_ui(d->own_num, 1);
+    for (int32_t k = 0; k < d->kinds; k++) {
+        total += d->left[k];
+        mpz_bin_uiui(c, (unsigned long)d->left[k], (unsigned long)d->taken[k]);
+        mpz_mul(d->own_num, d->own_num, c);
+    }
+    mpz_bin_uiui(d->own_den, (unsigned long)total, (unsigned long)d->n);
+    mpz_clear(c);
+}
+
+/* The first combination of a draw: as many as there are of the first
+ * kind, then of the next, and so on. */
+static void draw_first(Decision *d)
+{
+    int64_t r = d->n;
+    for (int32_t k = 0; k < d->kinds; k++) {
+        d->taken[k] = r < d->left[k] ? r : d->left[k];
+        r -= d->taken[k];
+    }
+}
+
+/* The next combination (fewer of an earlier kind, the rest again as many
+ * of each next kind as there are): false after the last. */
+static bool draw_next(Decision *d)
+{
+    int64_t room = 0;   /* places left in the kinds after i */
+    for (int32_t i = d->kinds - 2; i >= 0; i--) {
+        room += d->left[i + 1] - d->taken[i + 1];
+        if (d->taken[i] > 0 && room > 0) {
+            d->taken[i]--;
+            int64_t r = 1;
+            for (int32_t k = i + 1; k < d->kinds; k++)
+                r += d->taken[k];
+            for (int32_t k = i + 1; k < d->kinds; k++) {
+                d->taken[k] = r < d->left[k] ? r : d->left[k];
+                r -= d->taken[k];
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The decision's own probability, own_num / own_den: a new decision, or a
  * DIST moved to its next option.  A pool or a split moves by its numerator
  * alone (advance). */
@@ -281,6 +333,8 @@ static void weigh_own(Decision *d)
     } else if (d->kind == DEC_VALUE) {
         /* the entry's weight out of those that agree with the answers before */
         mpz_set(d->own_num, d->joint->e[d->index].w);
+    } else if (d->kind == DEC_DRAW) {
+        weigh_draw(d);
     } else {
         const ExactResult *r = &d->dist->r;
         const mpq_t *q = d->index < r->n ? &r->outcomes[d->index].p : d->index == r->n ? &r->not_given : &r->dropped;
@@ -327,6 +381,7 @@ static Decision *push(Engine *e)
     Decision *d = &e->path[e->len++];
     d->face = NULL;
     d->dist = NULL;
+    d->left = d->taken = NULL;
     d->index = 0;
     return d;
 }
@@ -378,6 +433,12 @@ static bool advance(Engine *e)
         } else if (d->kind == DEC_VALUE) {
             if (++d->index < d->n) {
                 weigh_own(d);    /* the denominator stays */
+                weigh_path(e, e->len - 1, false);
+                return true;
+            }
+        } else if (d->kind == DEC_DRAW) {
+            if (draw_next(d)) {
+                weigh_draw(d);   /* (the denominator stays) */
                 weigh_path(e, e->len - 1, false);
                 return true;
             }
@@ -472,6 +533,52 @@ static int engine_roll(DiceSource *self, int64_t n, int32_t sides, const Die *di
     if (pool_decision(e, n, sides, &d, err, errlen))
         return -1;
     memcpy(out, d->face, sizeof(int32_t) * (size_t)n);
+    return 0;
+}
+
+/* n items drawn from a bag: one choice among the combinations of its kinds
+ * (how many of each), weighed by the ways to draw them, never by orders. */
+static int engine_draw(DiceSource *self, int64_t n, const Die *kinds, const int64_t *left, int64_t total,
+                       int64_t *taken, int32_t *order, char *err, size_t errlen)
+{
+    (void)order;
+    Engine *e = (Engine *)self;
+    const ExactOptions *o = e->shared->opts;
+    if (count_roll(e, err, errlen))
+        return -1;
+    Decision *d;
+    if (e->depth < e->len) {
+        d = &e->path[e->depth];
+        if (d->kind != DEC_DRAW || d->n != n || d->kinds != kinds->n
+            || memcmp(d->left, left, sizeof(int64_t) * (size_t)kinds->n))
+            return rolled_differently(err, errlen);
+    } else {
+        /* at most C(n + kinds - 1, kinds - 1) combinations: more than the
+         * runs left can never be finished */
+        double combos = 1;
+        int64_t r = n < kinds->n - 1 ? n : kinds->n - 1;
+        for (int64_t k = 1; k <= r && combos < 1e18; k++)
+            combos = combos * (double)(n + kinds->n - 1 - r + k) / (double)k;
+        if (combos > (double)(o->budget - e->shared->runs) && combos > 1) {
+            e->halt = EXACT_OVER_BUDGET;
+            if (combos > (double)o->budget)
+                e->shared->needed = combos;
+            snprintf(err, errlen, "over the budget of the exact count");
+            return -1;
+        }
+        (void)total;
+        d = push(e);
+        d->kind = DEC_DRAW;
+        d->n = n;
+        d->kinds = kinds->n;
+        d->left = mem_alloc_atomic(sizeof(int64_t) * 2 * (size_t)kinds->n);
+        d->taken = d->left + kinds->n;
+        memcpy(d->left, left, sizeof(int64_t) * (size_t)kinds->n);
+        draw_first(d);
+        weigh(e, e->len - 1);
+    }
+    e->depth++;
+    memcpy(taken, d->taken, sizeof(int64_t) * (size_t)kinds->n);
     return 0;
 }
 
@@ -1302,6 +1409,7 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
     int cap = 0;
     Engine e = { .vm = vm, .shared = shared, .halt = EXACT_DONE };
     e.base.roll = engine_roll;
+    e.base.draw = engine_draw;
     e.base.pools = shared->opts->whole_pools ? NULL : &lazy_methods;
     e.rolls_slab = (Slab){ .size = sizeof(Roll), .atomic = true };
     e.views = (Slab){ .size = sizeof(View), .atomic = false };

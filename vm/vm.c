@@ -199,6 +199,68 @@ static void ensure_stacks(Vm *vm)
     }
 }
 
+/* Every bag full again, as a run starts. */
+static void bags_refill(Vm *vm)
+{
+    const Program *prog = vm->prog;
+    if (!vm->bag_left)
+        vm->bag_left = mem_alloc_atomic(sizeof(int64_t) * (size_t)prog->bag_items);
+    for (int b = 0; b < prog->nbags; b++)
+        memcpy(vm->bag_left + prog->bags[b].base, prog->bags[b].count,
+               sizeof(int64_t) * (size_t)prog->bags[b].kinds.n);
+}
+
+/* n items from bag bg, not put back (one item's value when !pool, else a
+ * pool of them); false with the reason in err.  `at` is the instruction. */
+static bool draw_items(Vm *vm, const Proto *p, const uint8_t *at, Rng *rng, const BagDesc *bg, int64_t n, bool pool,
+                       Value *out, char *err, size_t errlen)
+{
+    int64_t *left = vm->bag_left + bg->base, total = 0;
+    int32_t kinds = bg->kinds.n;
+    for (int32_t k = 0; k < kinds; k++)
+        total += left[k];
+    if (n < 0 || n > total) {
+        if (n < 0)
+            snprintf(err, errlen, "cannot draw a negative number of items (%lld)", (long long)n);
+        else
+            snprintf(err, errlen, "cannot draw %lld from %s: it has %lld left of the %lld it holds",
+                     (long long)n, bg->kinds.name, (long long)total, (long long)bg->total);
+        return false;
+    }
+    int64_t taken[DIE_MAX_FACES] = { 0 };
+    int32_t *order = vm->trace && n ? mem_alloc_atomic(sizeof(int32_t) * (size_t)n) : NULL;
+    if (n == 0)
+        ;
+    else if (rng)
+        dice_draw_rng(rng, n, kinds, left, total, taken, order);
+    else if (vm->dice->draw(vm->dice, n, &bg->kinds, left, total, taken, order, err, errlen))
+        return false;
+    Pool *q = NULL;
+    if (pool) {
+        q = pool_alloc(vm->scratch, 0, n);
+        int64_t i = 0;
+        for (int32_t k = 0; k < kinds; k++)
+            for (int64_t c = taken[k]; c > 0; c--)
+                q->face[i++] = bg->kinds.value[k];
+        int32_t lo = bg->kinds.value[0], hi = bg->kinds.value[kinds - 1];
+        q->sides = lo >= 1 && hi <= 64 ? hi : 0;
+        q->symbols = (uint16_t)bg->symbols;
+        *out = val_pool(q);
+    }
+    int64_t item = 0;
+    for (int32_t k = 0; k < kinds; k++) {
+        if (taken[k])
+            item = bg->kinds.value[k];
+        left[k] -= taken[k];
+    }
+    if (!pool)
+        *out = bg->symbols ? val_enum(bg->symbols - 1, item) : val_int(item);
+    if (vm->trace && vm->trace->on_draw)
+        vm->trace->on_draw(vm->trace->ud, p, p->offsets[at - p->code], (int)(bg - vm->prog->bags), n, q, item, order,
+                           total - n);
+    return true;
+}
+
 /* Room for frame `depth` in a nested machine's frames, which start small. */
 static void grow_frames(Vm *vm, int depth)
 {
@@ -599,6 +661,8 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
     vm->runs_done = 0;
     vm->runs_unknown = 0;
     ensure_stacks(vm);
+    if (vm->prog->nbags)
+        bags_refill(vm);
     memo_prepare(vm);
     MemoSet *const memo = vm->memo && !vm->trace ? vm->memo_tab : NULL;
     const Program *prog = vm->prog;
@@ -639,7 +703,8 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
  * own): from the top, its pools and records in a fresh arena. */
 #define NEXT_RUN() do { if (vm->scratch) { if (held) vm->frames[0].scratch = arena_mark(vm->scratch); \
                                              else arena_reset(vm->scratch); } \
-        steps_left = lim->max_steps; rerolls = 0; ip = p->code; sp = base + p->nlocals; } while (0)
+        steps_left = lim->max_steps; rerolls = 0; ip = p->code; sp = base + p->nlocals; \
+        if (prog->nbags) bags_refill(vm); } while (0)
 /* Results held in the scratch arena (below) have filled half of it: time
  * to return them, for the owner to count and reset it. */
 #define HELD_FULL() (held && vm->scratch->used > vm->scratch->size / 2)
@@ -917,7 +982,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             if (vm->base_depth + depth + 1 >= lim->max_depth)
                 ERR("recursion limit reached: more than %d calls active at once when calling '%s'",
                     lim->max_depth, callee->name);
-            if ((callee->rerolls || callee->recursive) && vm->intercept) {
+            if ((callee->rerolls || callee->recursive) && vm->intercept && !callee->draws) {
                 Value answer;
                 int rc = intercept_call(vm, callee, callee_index, sp - argc, depth, &answer);
                 if (rc < 0) {
@@ -1067,6 +1132,20 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             if (dd->symbols && !pool->lazy)
                 ((Pool *)pool)->symbols = (uint16_t)dd->symbols;   /* (a fresh pool, this roll's own) */
             PUSH(val_pool(pool));
+            NEXT;
+        }
+        CASE(DRAW): CASE(DRAW_POOL): {
+            const BagDesc *bg = &prog->bags[chunk_u16(ip)];
+            ip += 2;
+            int64_t n = 1;
+            if (op == OP_DRAW_POOL) {
+                KNOWN(sp[-1]);
+                n = POP().as.i;
+            }
+            Value v;
+            if (!draw_items(vm, p, ip - 3, rng, bg, n, op == OP_DRAW_POOL, &v, dice_err, sizeof dice_err))
+                ERR("%s", dice_err);
+            PUSH(v);
             NEXT;
         }
         CASE(ORD):

@@ -61,6 +61,11 @@ typedef struct VmTrace {
     /* an example's expectation was checked; without this callback a failed
      * one is a runtime error */
     void (*on_expect)(void *ud, const Proto *p, uint32_t offset, int index, bool ok, Value left, Value right);
+    /* n items were drawn from bag `bag`: `pool` is NULL for one item (then
+     * `item`, its value); order[0..n) the kinds in the order drawn, left
+     * the items the bag has left */
+    void (*on_draw)(void *ud, const Proto *p, uint32_t offset, int bag, int64_t n, const Pool *pool, int64_t item,
+                    const int32_t *order, int64_t left);
 } VmTrace;
 
 typedef struct Frame {
@@ -111,6 +116,8 @@ typedef struct Vm {
     Claims *claims;
     int memo_n;              /* protos memo_tab has room for */
     bool memo_dirty;         /* a call failed with remembered calls under way */
+    /* what each bag has left in this run (BagDesc.base), filled at its start */
+    int64_t *bag_left;
     Value *stack;
     int stack_size;
     Frame *frames;

@@ -182,6 +182,8 @@ enum {
     E_CHOOSE,             /* choose(C) == C.ck */
     E_UNK,                /* '?', a value the rules text does not give (kept, passed on or returned) */
     E_ROLLC,              /* roll n Xk: n dice of the program's die k (faces of its own) */
+    E_DRAW1,              /* draw Y: one item of the program's bag, not put back in the run */
+    E_DRAWN,              /* draw n from Y: a pool of n of them */
 };
 enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
 static const char *cmp_text[] = { "==", "!=", "<", "<=", ">", ">=" };
@@ -255,6 +257,7 @@ typedef struct {
     int has_choice, noptions, choice_default, chosen;
     int has_rec; Field fields[3]; int nfields;
     int ndies; int die_n[2]; int die_v[2][8];   /* dice of their own faces: die k shows die_v[k][0..die_n[k]) */
+    int has_bag, bag_n, bag_v[4], bag_c[4];     /* a bag Y: bag_c[k] items of value bag_v[k] */
     Proc procs[MAX_PROCS];
     int nprocs;
     /* the call `muster prob` is asked about: f0 with these arguments given */
@@ -427,6 +430,28 @@ static int choose(int n)
     return 0;
 }
 
+/* What the bag has left in the run being enumerated (full as each starts). */
+static int bag_left[4];
+
+/* One item drawn from the bag, each of those left as likely (the brute
+ * force goes through every order of the draws). */
+static int64_t draw_item(void)
+{
+    int total = 0;
+    for (int k = 0; k < P->bag_n; k++) total += bag_left[k];
+    if (total == 0) bail(END_REJECT);
+    int i = choose(total);
+    mpq_t t;
+    mpq_init(t);
+    mpq_set_ui(t, 1, (unsigned long)total);
+    mpq_mul(cur->w, cur->w, t);
+    mpq_clear(t);
+    int k = 0;
+    while (i >= bag_left[k]) i -= bag_left[k++];
+    bag_left[k]--;
+    return P->bag_v[k];
+}
+
 static int64_t roll_die(int64_t sides)
 {
     if (sides < 1 || sides > 64) bail(END_REJECT);
@@ -520,6 +545,7 @@ static void enumerate(RunFn fn, void *arg, Type ty, int keep_unknown, Dist *out)
     for (;;) {
         e.pos = 0;
         mpq_set_ui(e.w, 1, 1);
+        if (P->has_bag) memcpy(bag_left, P->bag_c, sizeof bag_left);
         if (++runs > run_limit) { reject = 1; break; }
         int why = setjmp(e.out);
         if (!why) {
@@ -769,6 +795,16 @@ static Value eval(Expr *e, Frame *f)
         qsort(p->faces, p->np, sizeof(int64_t), cmp_i64);
         return *p;
     }
+    case E_DRAW1: return vint(draw_item());
+    case E_DRAWN: {
+        a = eval(e->a, f);
+        need(a);
+        if (a.n < 0 || a.n > 8) bail(END_REJECT);
+        Value *p = pool_new((int)a.n);
+        for (int i = 0; i < p->np; i++) p->faces[i] = draw_item();
+        qsort(p->faces, p->np, sizeof(int64_t), cmp_i64);
+        return *p;
+    }
     case E_MIXED: {
         /* roll [n1 dS1, n2 dS2, ...]: each part rolled in turn, as above,
          * and the pool is all their dice */
@@ -946,6 +982,7 @@ static Expr *mknum(int64_t k) { Expr *e = mk(E_NUM, TY(T_INT, 0)); e->k = k; ret
 
 static int dice_sites;    /* rolls written in the procedure being generated */
 static int in_mods;       /* generating the modifier list: no calls of it, no claims */
+static int no_draws;      /* generating a parameter's default: it may not draw (muster refuses it) */
 static const int SIDES[] = { 2, 3, 4, 6, 6, 6, 8 };
 
 static Expr *gen(Type ty, int depth, Scope *sc);
@@ -1034,6 +1071,15 @@ static Expr *gen_pool(int depth, Scope *sc, int nonempty)
         }
         return e;
     }
+    if (r == 4 && P->has_bag && !no_draws && dice_sites < 6) {
+        /* items drawn from the bag, not put back (a count no more than it holds) */
+        dice_sites++;
+        int total = 0;
+        for (int k = 0; k < P->bag_n; k++) total += P->bag_c[k];
+        Expr *e = mk(E_DRAWN, TY(T_POOL, 0));
+        e->a = mknum(range(nonempty, total < 2 ? total : 2));
+        return e;
+    }
     if (r == 3 && P->ndies) {
         /* dice of a die of their own faces */
         dice_sites++;
@@ -1091,6 +1137,7 @@ static Expr *gen(Type ty, int depth, Scope *sc)
         if (chance(55) && (e = var_of(ty, sc))) return e;
         switch (ty.kind) {
         case T_INT:
+            if (P->has_bag && !no_draws && chance(20) && dice_sites < 6) { dice_sites++; return mk(E_DRAW1, ty); }
             if (chance(45) && dice_sites < 6) { dice_sites++; e = mk(E_ROLL1, ty); e->k = SIDES[rnd(7)]; return e; }
             return mknum(range(0, 4));
         case T_RAT: { e = mk2(E_DIV, ty, mknum(range(0, 5)), mknum(range(1, 4))); return e; }
@@ -1160,7 +1207,7 @@ static Expr *gen(Type ty, int depth, Scope *sc)
             case 1: e = mk2(rnd(2) ? E_ADD : E_SUB, ty, gen(RAT, depth - 1, sc), gen(INT, depth - 1, sc)); break;
             case 2: e = mk2(E_MUL, ty, gen(RAT, depth - 1, sc), mk2(E_DIV, ty, mknum(range(1, 3)), mknum(range(1, 4)))); break;
             case 3: e = gen_call(ty, depth, sc); break;
-            case 4: if (!in_mods && chance(15)) { e = mk(E_PROB, ty); e->a = gen_claim(sc->proc); } break;
+            case 4: if (!in_mods && !P->has_bag && chance(15)) { e = mk(E_PROB, ty); e->a = gen_claim(sc->proc); } break;
             case 5:
                 if (P->has_mods && P->mods_rat && !in_mods) {
                     e = mk(E_MODS, ty);
@@ -1186,7 +1233,7 @@ static Expr *gen(Type ty, int depth, Scope *sc)
             case 5: e = mk(rnd(2) ? E_ANY : E_DOUBLES, ty); e->a = gen_pool(depth - 1, sc, 0); break;
             case 6: case 7: e = gen_call(ty, depth, sc); break;
             case 8:
-                if (!in_mods && chance(10)) {
+                if (!in_mods && !P->has_bag && chance(10)) {
                     e = mk(E_CMP, ty); e->k = rnd(6);
                     e->a = mk(E_PROB, RAT); e->a->a = gen_claim(sc->proc);
                     e->b = mk2(E_DIV, RAT, mknum(range(0, 4)), mknum(4));
@@ -1244,6 +1291,13 @@ static Expr *gen_default(Type ty, int proc)
 {
     Scope empty = { .n = 0, .proc = proc };
     if (chance(3)) return mk(E_UNK, ty);
+    if (P->has_bag) {
+        /* a leaf: no call of a procedure that may draw, and no draw */
+        no_draws = 1;
+        Expr *e = gen(ty, 0, &empty);
+        no_draws = 0;
+        return e;
+    }
     if (chance(proc == 0 ? 60 : 40)) {
         if (ty.kind == T_INT) { Expr *e = mk(E_ROLL1, ty); e->k = range(2, 4); return e; }
         return gen(ty, 1, &empty);
@@ -1361,7 +1415,7 @@ static void gen_proc(int pi)
             body[n++] = c;
         }
     }
-    if (chance(pi == 0 ? 50 : 25)) {
+    if (!P->has_bag && chance(pi == 0 ? 50 : 25)) {   /* (a procedure that rerolls cannot draw) */
         Stmt *c = mkstmt(S_IF);
         /* a parameter if there is one of type int (the procedure's own
          * arguments, possibly rolled by a default), else any int local */
@@ -1422,6 +1476,20 @@ static void gen_program(void)
         for (int m = 0; m < P->enums[i].nmembers; m++) {
             P->enums[i].n[m] = range(-1, 3);
             P->enums[i].n_given[m] = !chance(15);
+        }
+    }
+    /* a bag: 1 to 4 kinds of item, distinct values -1..6, 1 to 4 of each */
+    if ((P->has_bag = chance(25))) {
+        P->bag_n = range(1, 4);
+        for (int k = 0; k < P->bag_n; k++) {
+            int v, dup;
+            do {
+                v = range(-1, 6);
+                dup = 0;
+                for (int j = 0; j < k; j++) dup |= P->bag_v[j] == v;
+            } while (dup);
+            P->bag_v[k] = v;
+            P->bag_c[k] = range(1, 4);
         }
     }
     /* dice of their own faces: 1 to 8 faces, values -2..7, repeats allowed */
@@ -1584,6 +1652,8 @@ static void print_expr(Buf *b, Expr *e)
         bputs(b, "])");
         break;
     case E_ROLLC: bprintf(b, "(roll %lld X%lld)", (long long)e->a->k, (long long)e->k); break;
+    case E_DRAW1: bputs(b, "(draw Y)"); break;
+    case E_DRAWN: bprintf(b, "(draw %lld from Y)", (long long)e->a->k); break;
     case E_CALL: bprintf(b, "f%lld", (long long)e->k); print_args(b, e, "v"); break;
     case E_TABLE: bputs(b, "tab("); print_expr(b, e->a); bputs(b, ")"); break;
     case E_BANDS: bputs(b, "bnd("); print_expr(b, e->a); bputs(b, ")"); break;
@@ -1642,6 +1712,13 @@ static void print_block(Buf *b, Stmt **body, int n, int indent)
 
 static void print_program(Buf *b)
 {
+    if (P->has_bag) {
+        bputs(b, "bag Y {");
+        int first = 1;
+        for (int k = 0; k < P->bag_n; k++)
+            for (int c = 0; c < P->bag_c[k]; c++, first = 0) bprintf(b, "%s %d", first ? "" : ",", P->bag_v[k]);
+        bputs(b, " }\n");
+    }
     for (int i = 0; i < P->ndies; i++) {
         bprintf(b, "die X%d {", i);
         for (int k = 0; k < P->die_n[i]; k++) bprintf(b, "%s %d", k ? "," : "", P->die_v[i][k]);

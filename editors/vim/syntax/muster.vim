@@ -46,6 +46,9 @@ syn match musterOperator /==\|!=\|<=\|>=\|->\|=>\|\.\.\.\=/
 syn keyword musterConditional if else
 syn keyword musterStatement let return reroll
 syn keyword musterRoll roll
+" draw, from a bag, where a name or number follows it (elsewhere a name: an outcome `draw`)
+syn match musterRoll /\<draw\>\ze[ \t]\+\w/
+syn match musterRoll /\%(\<draw[ \t]\+\w\+[ \t]\+\)\@<=from\>/
 syn keyword musterLogical and or not
 syn keyword musterBoolean true false
 syn keyword musterDeclaration proc nextgroup=musterFuncName skipwhite
@@ -54,7 +57,7 @@ syn keyword musterDeclaration enum nextgroup=musterTypeName skipwhite
 " ---- declarations: keywords at the top level ----
 syn match musterDeclaration /^\s*\zs\<\%(table\|bands\|modifiers\|odds\|sequence\)\>\ze\s\+\h/
       \ nextgroup=musterFuncName skipwhite
-syn match musterDeclaration /^\s*\zs\<\%(ladder\|record\|outcome\|choice\|die\)\>\ze\s\+\h/
+syn match musterDeclaration /^\s*\zs\<\%(ladder\|record\|outcome\|choice\|die\|bag\)\>\ze\s\+\h/
       \ nextgroup=musterTypeName skipwhite
 syn match musterDeclaration /^\s*\zs\<\%(example\|section\|import\)\>\ze\s*"/
 " change KIND NAME, in a variant
@@ -94,6 +97,8 @@ syn match musterWord /\%(^\s*\|{\s*\)\@<=\<\%(chance\|mean\)\>\ze\s\+\S/
 " picked out (a named argument or a table cell follows ':' too)
 syn match musterReturnType /\%(->\s*\)\@<=\h\w*/
 syn match musterType /\%(\%(:\|->\)\s*\)\@<=\<\%(int\|rat\|bool\|str\|pool\)\>/
+" pool of ENUM: a pool of symbol dice
+syn match musterType /\<pool[ \t]\+\zsof\>/
 syn match musterBuiltin /\<\%(floor\|ceil\|round\|abs\|min\|max\|clamp\|count\|sum\|highest\|lowest\|any\|all\|doubles\|shift\|choose\|text\|prob\)\>\ze\s*(/
 
 " the header is the one item over several lines; scripts are small

@@ -1,0 +1,1 @@
+dis bags.muster union_first

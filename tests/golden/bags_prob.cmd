@@ -1,0 +1,1 @@
+prob bags.muster union_first

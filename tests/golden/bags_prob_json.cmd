@@ -1,0 +1,1 @@
+prob bags.muster two_chits --json

@@ -1,0 +1,1 @@
+run bags.muster union_first --dice union,union,rebel --explain

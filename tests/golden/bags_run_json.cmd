@@ -1,0 +1,1 @@
+run bags.muster three --seed 4 --json

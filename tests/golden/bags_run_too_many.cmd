@@ -1,0 +1,1 @@
+run bags.muster some n=8 --seed 1

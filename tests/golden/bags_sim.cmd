@@ -1,0 +1,1 @@
+prob bags.muster some n=7 --trials 20000 --seed 3 --threads 4

@@ -1,0 +1,1 @@
+test bags.muster
