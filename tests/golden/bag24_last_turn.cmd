@@ -1,0 +1,1 @@
+prob bag24.muster last_turn
