@@ -72,7 +72,11 @@ typedef FwClass Class;
 #define ASKED_MAX 8
 
 typedef struct Roll {
-    int32_t sides;
+    int32_t sides;           /* its slots: 1..sides */
+    const int32_t *value;    /* value[s-1]: what slot s shows, nondecreasing; NULL: s itself (a plain dN) */
+    int32_t pool_sides;      /* Pool.sides of a pool of its values */
+    bool fresh;              /* nothing split, settled or asked since it was rolled (or joined) */
+    int32_t map[LAZY_MAX_SIDES];  /* value's own storage */
     int ncls;
     Class cls[LAZY_MAX_SIDES];
     int nasked;              /* questions answered face by face (DEC_VALUE): once there is
@@ -491,24 +495,40 @@ static void *slab_take(Slab *s)
     return s->chunk[c] + s->size * (size_t)(s->used++ % SLAB_CHUNK);
 }
 
-static uint64_t all_faces(int32_t sides)
+/* Slots 1..k (k <= 64). */
+static uint64_t all_faces(int32_t k)
 {
-    return sides == 64 ? ~(uint64_t)0 : ((uint64_t)1 << sides) - 1;
+    return k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
 }
 
-/* The faces of a die of `sides` that compare to x. */
-static uint64_t faces_where(int32_t sides, CmpOp cmp, Value x)
+static int32_t slot_value(const Roll *r, int32_t s)
 {
+    return r->value ? r->value[s - 1] : s;
+}
+
+/* The slots of r whose values compare to x: all the slots of a value or
+ * none of them. */
+static uint64_t faces_where(const Roll *r, CmpOp cmp, Value x)
+{
+    int32_t sides = r->sides;
     uint64_t all = all_faces(sides);
     if (x.tag == VAL_INT) {
-        /* below[k]: the faces under k, for k clamped to 1..sides+1 */
-        int64_t k = x.as.i < 1 ? 1 : x.as.i > sides + 1 ? sides + 1 : x.as.i;
-        uint64_t below = k - 1 == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (k - 1)) - 1;
-        uint64_t at = x.as.i >= 1 && x.as.i <= sides ? (uint64_t)1 << (x.as.i - 1) : 0;
+        /* the values are in order: the slots under x are 1..lt, those up to x 1..le */
+        int64_t lt, le, k = x.as.i;
+        if (!r->value) {
+            lt = k - 1 < 0 ? 0 : k - 1 > sides ? sides : k - 1;
+            le = k < 0 ? 0 : k > sides ? sides : k;
+        } else {
+            for (lt = 0; lt < sides && r->value[lt] < k; lt++)
+                ;
+            for (le = lt; le < sides && r->value[le] <= k; le++)
+                ;
+        }
+        uint64_t below = all_faces((int32_t)lt), upto = all_faces((int32_t)le), at = upto & ~below;
         switch (cmp) {
         case CMP_LT: return below;
-        case CMP_LE: return below | at;
-        case CMP_GT: return all & ~(below | at);
+        case CMP_LE: return upto;
+        case CMP_GT: return all & ~upto;
         case CMP_GE: return all & ~below;
         case CMP_EQ: return at;
         case CMP_NE: return all & ~at;
@@ -516,7 +536,7 @@ static uint64_t faces_where(int32_t sides, CmpOp cmp, Value x)
     }
     uint64_t m = 0;
     for (int32_t f = 1; f <= sides; f++)
-        if (pool_face_cmp(f, cmp, x))
+        if (pool_face_cmp(slot_value(r, f), cmp, x))
             m |= (uint64_t)1 << (f - 1);
     return m;
 }
@@ -532,7 +552,7 @@ static const Pool *view_pool(Engine *e, Roll *r, uint64_t faces)
     v->keep_n = 0;
     v->post = all_faces(r->sides);
     v->plain = NULL;
-    Pool *p = pool_alloc(e->vm->scratch, r->sides, 0);
+    Pool *p = pool_alloc(e->vm->scratch, r->pool_sides, 0);
     p->n = -1;
     p->lazy = &v->base;
     return p;
@@ -545,6 +565,7 @@ static int split_class(Engine *e, Roll *r, int i, uint64_t S, char *err, size_t 
     Class *c = &r->cls[i];
     uint64_t in = c->faces & S, out = c->faces & ~S;
     int64_t j = 0;
+    r->fresh = false;
     if (c->count > 0) {
         int32_t a = __builtin_popcountll(in), b = __builtin_popcountll(out);
         Decision *d;
@@ -657,17 +678,19 @@ static int settle_classes(Engine *e, Roll *r, uint64_t faces, const Pool **out, 
                 r->cls[r->ncls++] = (Class){ bit, counts[k] };
         }
     }
+    r->fresh = false;
     int64_t count[LAZY_MAX_SIDES + 1] = { 0 }, n = 0;
     for (int i = 0; i < r->ncls; i++)
         if ((r->cls[i].faces & faces) && r->cls[i].count) {
             count[__builtin_ctzll(r->cls[i].faces) + 1] = r->cls[i].count;
             n += r->cls[i].count;
         }
-    Pool *p = pool_alloc(e->vm->scratch, r->sides, n);
+    /* the slots in order show their values in order: the pool is sorted */
+    Pool *p = pool_alloc(e->vm->scratch, r->pool_sides, n);
     int64_t k = 0;
     for (int32_t f = 1; f <= r->sides; f++)
         for (int64_t c = count[f]; c > 0; c--)
-            p->face[k++] = f;
+            p->face[k++] = slot_value(r, f);
     *out = p;
     return 0;
 }
@@ -721,7 +744,7 @@ static int ask(Engine *e, Roll *r, const FwQuestion *q, const int64_t **answer, 
         uint64_t left = sh->opts->budget > sh->runs ? sh->opts->budget - sh->runs : 0;
         FwLimits lim = { .max_work = left * FW_STEPS_PER_RUN, .tick = fw_tick, .ud = sh };
         const FwJoint *joint;
-        FwStatus st = fw_cache_joint(sh->fw, r->sides, r->cls, r->ncls, qs, r->nasked + 1, &lim, &joint);
+        FwStatus st = fw_cache_joint(sh->fw, r->sides, r->value, r->cls, r->ncls, qs, r->nasked + 1, &lim, &joint);
         sh->runs += lim.work / FW_STEPS_PER_RUN;
         if (st != FW_OK) {
             e->halt = st == FW_STOPPED ? EXACT_STOPPED : EXACT_OVER_BUDGET;
@@ -751,6 +774,7 @@ static int ask(Engine *e, Roll *r, const FwQuestion *q, const int64_t **answer, 
     }
     e->depth++;
     const int64_t *vals = d->joint->e[d->index].vals;
+    r->fresh = false;
     r->asked[r->nasked++] = *q;
     r->answers = vals;
     *answer = vals + d->joint->offset[r->nasked - 1];
@@ -784,12 +808,12 @@ static int settle(Engine *e, View *v, char *err, size_t errlen)
     int64_t n = 0;
     for (int i = 0; i < fw_width(&q); i++)
         n += count[i];
-    Pool *p = pool_alloc(e->vm->scratch, r->sides, n);
+    Pool *p = pool_alloc(e->vm->scratch, r->pool_sides, n);
     int64_t k = 0, i = 0;
     for (int32_t f = 1; f <= r->sides; f++)
         if (v->faces >> (f - 1) & 1)
             for (int64_t c = count[i++]; c > 0; c--)
-                p->face[k++] = f;
+                p->face[k++] = slot_value(r, f);
     v->plain = p;
     return 0;
 }
@@ -804,13 +828,40 @@ static const Pool *kept_pool(Engine *e, const View *v, int32_t keep, int64_t n)
     return p;
 }
 
+/* Pool.sides of a pool whose values run from lo to hi (as pool_die_values
+ * sets it): the highest, when they are all faces of a die of up to 64 sides,
+ * else 0. */
+static int32_t sides_of_values(int32_t lo, int32_t hi)
+{
+    return lo >= 1 && hi <= LAZY_MAX_SIDES ? hi : 0;
+}
+
+/* r's slots 1..n show value[0..n) (nondecreasing), or their own numbers
+ * when value is NULL or says just that. */
+static void set_values(Roll *r, int32_t n, const int32_t *value)
+{
+    r->sides = n;
+    r->value = NULL;
+    r->pool_sides = n;
+    if (!value)
+        return;
+    bool own = true;
+    for (int32_t s = 0; s < n; s++)
+        own &= value[s] == s + 1;
+    if (own)
+        return;
+    memcpy(r->map, value, sizeof(int32_t) * (size_t)n);
+    r->value = r->map;
+    r->pool_sides = sides_of_values(value[0], value[n - 1]);
+}
+
 static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die, const Pool **out, char *err,
                      size_t errlen)
 {
     Engine *e = (Engine *)self;
-    if (sides > LAZY_MAX_SIDES || die) {
-        /* a class is a set of faces in 64 bits: bigger dice are rolled
-         * whole; so, for now, are dice of their own faces */
+    if (sides > LAZY_MAX_SIDES) {
+        /* a class is a set of slots in 64 bits: bigger dice are rolled whole
+         * (a die of its own faces has at most DIE_MAX_FACES) */
         Pool *p = pool_alloc(e->vm->scratch, sides, n);
         if (engine_roll(self, n, sides, die, p->face, err, errlen))
             return -1;
@@ -822,13 +873,104 @@ static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die,
     }
     if (count_roll(e, err, errlen))
         return -1;
+    /* a die of its own faces: a slot for each face, showing its value */
     Roll *r = slab_take(&e->rolls_slab);
-    r->sides = sides;
+    set_values(r, sides, die ? die->value : NULL);
+    r->fresh = true;
     r->ncls = 1;
     r->cls[0] = (Class){ all_faces(sides), n };
     r->nasked = 0;
     r->answers = NULL;
     *out = view_pool(e, r, r->cls[0].faces);
+    return 0;
+}
+
+/* The values of class c of r in order, into out; their number. */
+static int32_t class_values(const Roll *r, const Class *c, int32_t *out)
+{
+    int32_t m = 0;
+    for (uint64_t rest = c->faces; rest; rest &= rest - 1)
+        out[m++] = slot_value(r, __builtin_ctzll(rest) + 1);
+    return m;
+}
+
+/* The roll of a pool's dice, when it is the whole of a fresh roll. */
+static Roll *fresh_roll(const Pool *p)
+{
+    if (!p->lazy)
+        return NULL;
+    const View *v = (const View *)p->lazy;
+    Roll *r = v->roll;
+    return r->fresh && !v->keep && v->faces == all_faces(r->sides) ? r : NULL;
+}
+
+/* One pool of the dice of a and b (OP_JOIN), at least one of them lazy.
+ * Two fresh rolls whose slots fit in 64 make one roll: the slots of both,
+ * in the order of their values, and the classes of both, where a class of
+ * b whose slots show the same values as one of a's (the same kind of die)
+ * adds its dice to that class, so [d20, d20, d20] has 20 slots.  No
+ * decision is made: the parts were counted as rolls when they were rolled.
+ * Otherwise *out is NULL, and the VM joins their faces. */
+static int lazy_join(DiceSource *self, const Pool *a, const Pool *b, const Pool **out, char *err, size_t errlen)
+{
+    Engine *e = (Engine *)self;
+    *out = NULL;
+    Roll *ra = fresh_roll(a), *rb = fresh_roll(b);
+    if (!ra || !rb || ra == rb)
+        return 0;
+    /* the kinds of dice: a's classes, then b's that are not among them */
+    const Roll *from[2] = { ra, rb };
+    int32_t kval[2 * LAZY_MAX_SIDES][LAZY_MAX_SIDES], klen[2 * LAZY_MAX_SIDES];
+    int64_t kcount[2 * LAZY_MAX_SIDES], total = 0;
+    int nk = 0;
+    int32_t slots = 0;
+    for (int part = 0; part < 2; part++) {
+        const Roll *r = from[part];
+        for (int i = 0; i < r->ncls; i++) {
+            const Class *c = &r->cls[i];
+            int32_t vals[LAZY_MAX_SIDES], m = class_values(r, c, vals);
+            total += c->count;
+            int k = 0;
+            while (k < nk && !(klen[k] == m && !memcmp(kval[k], vals, sizeof(int32_t) * (size_t)m)))
+                k++;
+            if (k < nk) {
+                kcount[k] += c->count;
+                continue;
+            }
+            slots += m;
+            if (slots > LAZY_MAX_SIDES)
+                return 0;    /* too many slots: the faces are joined */
+            memcpy(kval[nk], vals, sizeof(int32_t) * (size_t)m);
+            klen[nk] = m;
+            kcount[nk++] = c->count;
+        }
+    }
+    if (total > e->vm->limits.max_pool) {
+        snprintf(err, errlen, "a pool of %lld dice is over the limit of %lld", (long long)total,
+                 (long long)e->vm->limits.max_pool);
+        return -1;
+    }
+    /* the slots in the order of their values (of the first kind first among
+     * equal values, then in the kind's own order) */
+    int32_t value[LAZY_MAX_SIDES];
+    int next[2 * LAZY_MAX_SIDES] = { 0 };
+    Roll *r = slab_take(&e->rolls_slab);
+    r->ncls = nk;
+    for (int k = 0; k < nk; k++)
+        r->cls[k] = (Class){ 0, kcount[k] };
+    for (int32_t s = 0; s < slots; s++) {
+        int best = -1;
+        for (int k = 0; k < nk; k++)
+            if (next[k] < klen[k] && (best < 0 || kval[k][next[k]] < kval[best][next[best]]))
+                best = k;
+        value[s] = kval[best][next[best]++];
+        r->cls[best].faces |= (uint64_t)1 << s;
+    }
+    set_values(r, slots, value);
+    r->fresh = true;
+    r->nasked = 0;
+    r->answers = NULL;
+    *out = view_pool(e, r, all_faces(slots));
     return 0;
 }
 
@@ -843,7 +985,7 @@ static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Val
     /* split classes while nothing was asked of the roll face by face, and
      * the dice asked about are not a kept few */
     bool split = !v->keep && r->nasked == 0;
-    uint64_t where = op == OP_FILTER || op == OP_ANY || op == OP_ALL ? faces_where(r->sides, cmp, x) : 0;
+    uint64_t where = op == OP_FILTER || op == OP_ANY || op == OP_ALL ? faces_where(r, cmp, x) : 0;
     switch (op) {
     case OP_FILTER:
         if (!v->keep) {
@@ -887,16 +1029,23 @@ static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Val
                 return 0;
             }
         } else {
-            /* from the top (bottom) face down (up), the first that has dice */
-            for (int32_t k = 0; k < r->sides; k++) {
-                int32_t f = op == OP_HIGHEST ? r->sides - k : k + 1;
-                uint64_t bit = (uint64_t)1 << (f - 1);
-                if (!(v->faces & bit))
+            /* from the top (bottom) value down (up), the first that has dice:
+             * the slots of a value asked about together */
+            for (int32_t k = 0; k < r->sides;) {
+                int32_t x = slot_value(r, op == OP_HIGHEST ? r->sides - k : k + 1);
+                uint64_t slots = 0;
+                for (; k < r->sides; k++) {
+                    int32_t f = op == OP_HIGHEST ? r->sides - k : k + 1;
+                    if (slot_value(r, f) != x)
+                        break;
+                    slots |= (uint64_t)1 << (f - 1);
+                }
+                if (!(v->faces & slots))
                     continue;
-                if (any_in(e, r, bit, &yes, err, errlen))
+                if (any_in(e, r, v->faces & slots, &yes, err, errlen))
                     return -1;
                 if (yes) {
-                    *out = val_int(f);
+                    *out = val_int(x);
                     return 0;
                 }
             }
@@ -949,7 +1098,7 @@ static const Pool *lazy_faces(DiceSource *self, const Pool *p)
     return v->plain;
 }
 
-static const PoolMethods lazy_methods = { lazy_roll, lazy_apply, lazy_faces };
+static const PoolMethods lazy_methods = { lazy_roll, lazy_apply, lazy_faces, lazy_join };
 
 /* v with every lazy pool in it (records included) replaced by its faces. */
 static int settle_value(Engine *e, Value *v)

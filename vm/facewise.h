@@ -99,15 +99,16 @@ typedef struct FwCache FwCache;
 FwCache *fw_cache_new(void);
 void fw_cache_free(FwCache *c);
 
-/* The joint distribution of questions q[0..nq) about the pool of dice of
- * `sides` faces (at most FW_MAX_SIDES) given by its classes; from the cache
- * when it was worked out before. */
-FwStatus fw_cache_joint(FwCache *c, int32_t sides, const FwClass *cls, int ncls, const FwQuestion *q, int nq,
-                        FwLimits *lim, const FwJoint **out);
+/* The joint distribution of questions q[0..nq) about the pool of dice
+ * given by its classes, whose slots 1..sides (at most FW_MAX_SIDES) show
+ * value[0..sides) (value[f-1] for slot f, nondecreasing; NULL: slot f
+ * shows f); from the cache when it was worked out before. */
+FwStatus fw_cache_joint(FwCache *c, int32_t sides, const int32_t *value, const FwClass *cls, int ncls,
+                        const FwQuestion *q, int nq, FwLimits *lim, const FwJoint **out);
 
 /* The same, worked out every time, not kept (for tests). */
-FwStatus fw_joint(int32_t sides, const FwClass *cls, int ncls, const FwQuestion *q, int nq, FwLimits *lim,
-                  FwJoint **out);
+FwStatus fw_joint(int32_t sides, const int32_t *value, const FwClass *cls, int ncls, const FwQuestion *q, int nq,
+                  FwLimits *lim, FwJoint **out);
 void fw_joint_free(FwJoint *j);
 
 #endif

@@ -987,7 +987,7 @@ static void test_facewise_brute_force(void)
         }
         FwLimits lim = { .max_work = 100000000 };
         FwJoint *j;
-        CU_ASSERT_EQUAL_FATAL(fw_joint(sides, cls, ncls, q, nq, &lim, &j), FW_OK);
+        CU_ASSERT_EQUAL_FATAL(fw_joint(sides, NULL, cls, ncls, q, nq, &lim, &j), FW_OK);
         /* brute force: every sequence of faces, each die from its class */
         int32_t faces[16], die_cls[16];
         int n = 0;
@@ -1082,7 +1082,7 @@ static void test_facewise_big_sums(void)
     FwQuestion q = { .kind = FW_SUM, .pre = 0x3f, .post = 0x3f };
     FwLimits lim = { .max_work = 100000000 };
     FwJoint *j;
-    CU_ASSERT_EQUAL_FATAL(fw_joint(6, cls, 1, &q, 1, &lim, &j), FW_OK);
+    CU_ASSERT_EQUAL_FATAL(fw_joint(6, NULL, cls, 1, &q, 1, &lim, &j), FW_OK);
     CU_ASSERT_EQUAL(j->n, 301);
     /* the convolution, die by die */
     mpz_t *c = calloc(361, sizeof(mpz_t));
@@ -1109,7 +1109,7 @@ static void test_facewise_big_sums(void)
     FwClass big[1] = { { 0x3f, 500 } };
     FwQuestion h = { .kind = FW_SUM, .keep = 1, .keep_n = 3, .pre = 0x3f, .post = 0x3f };
     lim.work = 0;
-    CU_ASSERT_EQUAL_FATAL(fw_joint(6, big, 1, &h, 1, &lim, &j), FW_OK);
+    CU_ASSERT_EQUAL_FATAL(fw_joint(6, NULL, big, 1, &h, 1, &lim, &j), FW_OK);
     CU_ASSERT(lim.work < 20000);
     CU_ASSERT_EQUAL(j->n, 16);           /* 3 to 18 */
     CU_ASSERT_EQUAL(j->e[15].vals[0], 18);
