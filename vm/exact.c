@@ -76,6 +76,7 @@ typedef struct Roll {
     const int32_t *value;    /* value[s-1]: what slot s shows, nondecreasing; NULL: s itself (a plain dN) */
     int32_t pool_sides;      /* Pool.sides of a pool of its values */
     bool fresh;              /* nothing split, settled or asked since it was rolled (or joined) */
+    int kinds;               /* kinds of dice: 1, or those of a mixed pool (its classes when fresh) */
     int32_t map[LAZY_MAX_SIDES];  /* value's own storage */
     int ncls;
     Class cls[LAZY_MAX_SIDES];
@@ -600,6 +601,15 @@ static int refine(Engine *e, Roll *r, uint64_t S, char *err, size_t errlen)
     return 0;
 }
 
+/* How many classes of r with dice S cuts. */
+static int cut_classes(const Roll *r, uint64_t S)
+{
+    int n = 0;
+    for (int i = 0; i < r->ncls; i++)
+        n += r->cls[i].count > 0 && (r->cls[i].faces & S) && (r->cls[i].faces & ~S);
+    return n;
+}
+
 /* How many dice of r have a face in S. */
 static int count_in(Engine *e, Roll *r, uint64_t S, int64_t *n, char *err, size_t errlen)
 {
@@ -877,6 +887,7 @@ static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die,
     Roll *r = slab_take(&e->rolls_slab);
     set_values(r, sides, die ? die->value : NULL);
     r->fresh = true;
+    r->kinds = 1;
     r->ncls = 1;
     r->cls[0] = (Class){ all_faces(sides), n };
     r->nasked = 0;
@@ -968,6 +979,7 @@ static int lazy_join(DiceSource *self, const Pool *a, const Pool *b, const Pool 
     }
     set_values(r, slots, value);
     r->fresh = true;
+    r->kinds = nk;
     r->nasked = 0;
     r->answers = NULL;
     *out = view_pool(e, r, all_faces(slots));
@@ -997,6 +1009,8 @@ static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Val
         }
         return 0;
     case OP_COUNT:
+        if (split && r->kinds > 1 && cut_classes(r, v->faces) > 1)
+            split = false;   /* one decision among the counts, not one per class */
         if (split ? count_in(e, r, v->faces, &n, err, errlen) : ask_number(e, v, FW_COUNT, &n, err, errlen))
             return -1;
         *out = val_int(n);

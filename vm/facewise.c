@@ -234,9 +234,24 @@ static void plan_make(Plan *p, int32_t sides, const int32_t *value, const FwClas
             p->dir = -q[i].keep;
             break;
         }
+    /* Questions that care about no order of the dice (sums, counts, the
+     * dice themselves) visit the slots class by class, so that one class at
+     * a time has dice left to place (a pool of dice of several kinds, whose
+     * slots of one value belong to different classes, keeps few states);
+     * the others visit them in the order of their values. */
+    bool in_order = false;
+    for (int i = 0; i < nq; i++)
+        in_order |= q[i].keep || q[i].kind == FW_MAX || q[i].kind == FW_MIN || q[i].kind == FW_DOUBLES;
+    uint64_t placed = 0;
+    if (!in_order)
+        for (int c = 0; c < ncls; c++)
+            for (uint64_t rest = cls[c].faces & asked & ~placed; rest; rest &= rest - 1) {
+                p->face[p->nfaces++] = __builtin_ctzll(rest) + 1;
+                placed |= rest & -rest;
+            }
     for (int32_t i = 0; i < sides; i++) {
         int32_t f = p->dir > 0 ? i + 1 : sides - i;
-        if (in_set(asked, f))
+        if (in_set(asked & ~placed, f))
             p->face[p->nfaces++] = f;
     }
     for (int t = 0; t < p->nfaces; t++)

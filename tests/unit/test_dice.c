@@ -1841,6 +1841,11 @@ static void test_lazy_dice_of_their_own(void)
     CU_ASSERT_EQUAL(r.n, 81);
     CU_ASSERT(r.runs < 5000);
     exact_clear(&r);
+    /* four kinds: the count asked face by face, one decision, not one split per kind */
+    exact_of("proc f() -> int { return count(roll [40d6, 40d8, 40d10, 40d12] >= 5) }", "f", 0, &r);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
+    CU_ASSERT_EQUAL(r.n, 161);
+    exact_clear(&r);
     /* three d20s are one kind of die: the highest of them as of 3d20 */
     ExactResult a, b;
     exact_of("proc f() -> int { return highest(roll [d20, d20, d20]) }", "f", 0, &a);
