@@ -39,31 +39,44 @@ typedef struct Decision {
 
 /* ---- lazy pools ----
  *
- * A pool of up to 64 sides is not settled when it is rolled.  Its dice are
- * kept as a partition of the faces into classes, with the number of dice in
- * each class (a Roll: at first one class, every face, all n dice), and the
- * pools the procedure holds are Views of it: the dice of the roll whose face
- * is in a set (a filter narrows the set, with no decision).  A question
- * refines the partition just enough to answer it: counting the dice of a
- * set S splits each class that S cuts into its part in S (a faces) and the
- * rest (b faces), one DEC_SPLIT decision over the j = 0..k dice of the
- * class that land in its first part, with probability C(k,j) a^j b^(k-j) /
- * (a+b)^k.  A class with no dice splits with no decision.  Whether any die
- * is in S is often known with no split at all, and otherwise the classes S
- * cuts are split one at a time until one has a die in S (any_in); all() is
- * any() of the dice that fail, highest and lowest ask any() face by face.
- * The refinement belongs to the roll, so every View of it sees it.  What needs the faces
- * themselves (sum, highest n, doubles, a pool leaving the run) splits the
- * View's classes into single faces, one DEC_POOL decision per class among
- * its multisets, and then has an ordinary sorted pool.
+ * A pool of up to 64 slots is not settled when it is rolled.  A Roll's
+ * slots are the faces its dice can show, numbered 1..S in the order of the
+ * values they show (value[s-1], nondecreasing, equal values allowed; NULL
+ * for a plain dN, whose slot s shows s: that path is the same as ever).  A
+ * dN is slots 1..N; a die of its own faces (Die) is a slot per face, its
+ * values from the die; a mixed pool (OP_JOIN of fresh rolls, lazy_join) is
+ * the slots of its parts merged in the order of their values, the dice of
+ * each kind one class over that kind's slots ([d20, d20, d20]: one kind, 20
+ * slots).  Its dice are kept as a partition of the slots into classes, with
+ * the number of dice in each class (a Roll: at first a class per kind of
+ * die, all its dice), every die of a class equally likely to show each of
+ * its slots; and the pools the procedure holds are Views of it: the dice of
+ * the roll whose slot is in a set (a filter narrows the set, with no
+ * decision: faces_where gives the slots whose values pass, all the slots of
+ * a value or none).  A question refines the partition just enough to answer
+ * it: counting the dice of a set S splits each class that S cuts into its
+ * part in S (a slots) and the rest (b slots), one DEC_SPLIT decision over
+ * the j = 0..k dice of the class that land in its first part, with
+ * probability C(k,j) a^j b^(k-j) / (a+b)^k.  A class with no dice splits
+ * with no decision.  (A count that cuts several classes of a mixed pool is
+ * asked face by face instead, below: one decision, not one per kind.)
+ * Whether any die is in S is often known with no split at all, and
+ * otherwise the classes S cuts are split one at a time until one has a die
+ * in S (any_in); all() is any() of the dice that fail, highest and lowest
+ * ask any() value by value (the slots of a value together).  The
+ * refinement belongs to the roll, so every View of it sees it.  What needs
+ * the dice themselves (a pool leaving the run, or compared) splits the
+ * View's classes into single slots, one DEC_POOL decision per class among
+ * its multisets, and then has an ordinary sorted pool of the slots' values
+ * (Pool.sides as pool_die_values sets it).
  *
  * Rolls and Views are remade by every run (the decisions replay the same
- * refinements); they live in slabs the engine keeps from run to run, so a
- * run allocates nothing but its pools.
+ * refinements, and a join makes none); they live in slabs the engine keeps
+ * from run to run, so a run allocates nothing but its pools.
  */
 #define LAZY_MAX_SIDES 64
 
-/* A class: its faces (bit f-1: face f) and the dice showing one of them;
+/* A class: its slots (bit s-1: slot s) and the dice showing one of them;
  * the same record facewise.c takes. */
 typedef FwClass Class;
 
@@ -89,11 +102,11 @@ typedef struct Roll {
 typedef struct View {
     LazyPool base;           /* first: Pool.lazy points here */
     Roll *roll;
-    uint64_t faces;          /* the dice of the roll with these faces; */
+    uint64_t faces;          /* the dice of the roll on these slots; */
     int32_t keep;            /* 0, or of them only the keep_n highest (1) or lowest (-1), */
     int64_t keep_n;
-    uint64_t post;           /* and of those kept, the ones with these faces (all when keep is 0) */
-    const Pool *plain;       /* once worked out: the faces, as a plain pool */
+    uint64_t post;           /* and of those kept, the ones on these slots (all when keep is 0) */
+    const Pool *plain;       /* once worked out: the dice's values, as a plain pool */
 } View;
 
 /* Fixed-size items in chunks that never move (Pools point at Views). */
@@ -709,8 +722,11 @@ static int settle_classes(Engine *e, Roll *r, uint64_t faces, const Pool **out, 
  *
  * What splitting classes cannot answer without settling every multiset (a
  * sum, the highest three, doubles, anything about a pool of kept dice) is
- * worked out face by face (facewise.c): the distribution of the answer,
- * one DEC_VALUE decision among its values.  That answer is then known of
+ * worked out face by face (facewise.c, slot by slot with the roll's value
+ * map): the distribution of the answer, one DEC_VALUE decision among its
+ * values.  (Dice of equal values on different slots are alike to every
+ * question: a kept few cut among them take the higher slots first, the
+ * same on every path.)  That answer is then known of
  * the roll, and every later question about it is asked together with the
  * earlier ones, given their answers (the entries of their joint
  * distribution that begin with them): so the roll's classes are never
