@@ -921,10 +921,10 @@ static int32_t class_values(const Roll *r, const Class *c, int32_t *out)
     return m;
 }
 
-/* The roll of a pool's dice, when it is the whole of a fresh roll. */
-static Roll *fresh_roll(const Pool *p)
+/* The roll of a pool's dice, when it is the whole of a fresh roll of e's. */
+static Roll *fresh_roll(const Engine *e, const Pool *p)
 {
-    if (!p->lazy)
+    if (!p->lazy || p->lazy->source != &e->base)
         return NULL;
     const View *v = (const View *)p->lazy;
     Roll *r = v->roll;
@@ -942,7 +942,7 @@ static int lazy_join(DiceSource *self, const Pool *a, const Pool *b, const Pool 
 {
     Engine *e = (Engine *)self;
     *out = NULL;
-    Roll *ra = fresh_roll(a), *rb = fresh_roll(b);
+    Roll *ra = fresh_roll(e, a), *rb = fresh_roll(e, b);
     if (!ra || !rb || ra == rb)
         return 0;
     /* the kinds of dice: a's classes, then b's that are not among them */

@@ -1222,9 +1222,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             if (__builtin_expect(a->lazy != NULL || b->lazy != NULL, 0)) {
                 /* the source may join lazy pools itself; else their faces are
                  * settled (each part one choice among its multisets) */
-                const PoolMethods *m = vm->dice->pools;
+                DiceSource *source = (a->lazy ? a->lazy : b->lazy)->source;
                 const Pool *joined = NULL;
-                if (m && m->join && m->join(vm->dice, a, b, &joined, dice_err, sizeof dice_err))
+                if (source->pools->join && source->pools->join(source, a, b, &joined, dice_err, sizeof dice_err))
                     ERR("%s", dice_err);
                 if (joined) {
                     sp[-1] = val_pool(joined);
