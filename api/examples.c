@@ -109,7 +109,7 @@ static void on_expect(void *ud, const Proto *p, uint32_t offset, int index, bool
 static bool run_example(muster_ctx *ctx, const Compiled *c, const Example *ex, char **change)
 {
     ScriptDice dice;
-    dice_script_init(&dice, ex->dice, (size_t)ex->ndice);
+    dice_script_init(&dice, ex->dice, ex->dice_words, (size_t)ex->ndice);
     Vm vm;
     vm_init(&vm, c->prog, &dice.base);
     vm.limits = ctx->limits;

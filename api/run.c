@@ -114,15 +114,37 @@ static void print_proto_call(FILE *out, const Program *prog, const Proto *p, con
     fputc(')', out);
 }
 
-static void print_dice(FILE *out, const LogEntry *e)
+/* The faces a roll showed: [2, 5, 6], or one die's face. */
+static void print_dice(FILE *out, const Compiled *c, const LogEntry *e, bool json)
 {
     if (e->pool) {
-        fputc('[', out);
-        for (int64_t i = 0; i < e->pool->n; i++)
-            fprintf(out, i ? ", %d" : "%d", (int)e->pool->face[i]);
-        fputc(']', out);
+        if (json)
+            val_print_json(out, val_pool(e->pool), c->prog);
+        else
+            val_print(out, val_pool(e->pool), c->prog);
+        return;
+    }
+    const DieDesc *d = e->sides < 0 ? &c->prog->dies[-e->sides - 1] : NULL;
+    Value v = d && d->symbols ? val_enum(d->symbols - 1, e->face) : val_int(e->face);
+    if (json)
+        val_print_json(out, v, c->prog);
+    else
+        val_print(out, v, c->prog);
+}
+
+/* The dice rolled: "3d6", "d8", "3 Average", "Attack". */
+static void print_roll(FILE *out, const Compiled *c, const LogEntry *e)
+{
+    if (e->sides < 0) {
+        const char *name = c->prog->dies[-e->sides - 1].die.name;
+        if (e->pool)
+            fprintf(out, "%lld %s", (long long)e->n, name);
+        else
+            fputs(name, out);
+    } else if (e->pool) {
+        fprintf(out, "%lldd%d", (long long)e->n, (int)e->sides);
     } else {
-        fprintf(out, "%lld", (long long)e->face);
+        fprintf(out, "d%d", (int)e->sides);
     }
 }
 
@@ -160,11 +182,10 @@ static void print_log_text(FILE *out, const Compiled *c, const Log *log)
         case LOG_ROLL:
             fprintf(out, "%*s", indent, "");
             print_where(out, c, e);
-            if (e->pool)
-                fprintf(out, ": roll %lldd%d -> ", (long long)e->n, (int)e->sides);
-            else
-                fprintf(out, ": roll d%d -> ", (int)e->sides);
-            print_dice(out, e);
+            fputs(": roll ", out);
+            print_roll(out, c, e);
+            fputs(" -> ", out);
+            print_dice(out, c, e, false);
             fputc('\n', out);
             break;
         case LOG_NOTE:
@@ -279,11 +300,10 @@ static void print_log_json(FILE *out, const Compiled *c, const Log *log, const R
             fprintf(out, ", \"depth\": %d, \"value\": ", e->depth);
             val_print_json(out, e->result, c->prog);
         } else if (e->kind == LOG_ROLL) {
-            if (e->pool)
-                fprintf(out, ", \"dice\": \"%lldd%d\", \"faces\": ", (long long)e->n, (int)e->sides);
-            else
-                fprintf(out, ", \"dice\": \"d%d\", \"faces\": [", (int)e->sides);
-            print_dice(out, e);
+            fputs(", \"dice\": \"", out);
+            print_roll(out, c, e);
+            fputs(e->pool ? "\", \"faces\": " : "\", \"faces\": [", out);
+            print_dice(out, c, e, true);
             if (!e->pool)
                 fputc(']', out);
         }
@@ -320,11 +340,12 @@ int api_dice_for(muster_ctx *ctx, const char *scripted, int have_seed, uint64_t 
 {
     if (scripted) {
         int64_t *faces;
+        const char **words;
         char err[256];
-        long n = dice_parse_list(scripted, &faces, err, sizeof err);
+        long n = dice_parse_list(scripted, &faces, &words, err, sizeof err);
         if (n < 0)
             return api_usage_error(ctx, "--dice: %s", err);
-        dice_script_init(script, faces, (size_t)n);
+        dice_script_init(script, faces, words, (size_t)n);
         *dice = &script->base;
     } else {
         dice_rng_init(rng, have_seed ? seed : rng_fresh_seed());

@@ -475,11 +475,12 @@ static int session_dice(muster_session *s, const muster_run_opts *opts)
     }
     if (opts->dice) {
         int64_t *faces;
+        const char **words;
         char err[256];
-        long n = dice_parse_list(opts->dice, &faces, err, sizeof err);
+        long n = dice_parse_list(opts->dice, &faces, &words, err, sizeof err);
         if (n < 0)
             return api_usage_error(ctx, "scripted dice: %s", err);
-        dice_script_init(&s->script, faces, (size_t)n);
+        dice_script_init(&s->script, faces, words, (size_t)n);
         s->scripted = true;
     } else if (opts->have_seed) {
         s->scripted = false;

@@ -927,6 +927,49 @@ static void render_enum(Sheet *s, const Decl *d)
     table_end(s);
 }
 
+static char *words_of(const char *name);
+
+/* A die's faces as the die shows them, in the order written: a strip of
+ * one row, a cell per face (a symbol in its words). */
+static void die_strip(Sheet *s, const Decl *d)
+{
+    const Program *prog = s->c->prog;
+    const DieDesc *dd = NULL;
+    for (int i = 0; i < prog->ndies && !dd; i++)
+        if (!strcmp(prog->dies[i].die.name, d->name))
+            dd = &prog->dies[i];
+    if (!dd)
+        return;
+    const EnumDesc *e = dd->symbols ? &prog->enums[dd->symbols - 1] : NULL;
+    const char **headers = mem_alloc(sizeof(char *) * (size_t)(dd->die.n + 1));
+    for (int i = 0; i < dd->die.n; i++)
+        headers[i] = "";
+    table_begin(s, headers, dd->die.n);
+    row_begin(s);
+    for (int i = 0; i < dd->die.n; i++) {
+        int32_t v = dd->written[i];
+        char num[16];
+        snprintf(num, sizeof num, "%d", (int)v);
+        cell(s, !e ? num : e->texts[v] ? e->texts[v] : words_of(e->members[v]), NULL);
+    }
+    row_end(s);
+    table_end(s);
+}
+
+static const char *die_title(const Decl *d)
+{
+    char *t = mem_alloc_atomic(strlen(d->name) + (d->as.die.text ? strlen(d->as.die.text) : 0) + 16);
+    sprintf(t, d->as.die.text ? "Die: %s (%s)" : "Die: %s", d->name, d->as.die.text);
+    return t;
+}
+
+static void render_die(Sheet *s, const Decl *d)
+{
+    decl_heading(s, 3, die_title(d), d);
+    paragraph(s, d->doc, "doc");
+    die_strip(s, d);
+}
+
 static void render_record(Sheet *s, const Decl *d)
 {
     char title[256];
@@ -1891,6 +1934,15 @@ static bool keyed_by(const Sheet *s, const Decl *d)
     return false;
 }
 
+/* A die of its own faces: its name and its strip of faces. */
+static void players_die(Sheet *s, const Decl *d)
+{
+    open_block(s, false);
+    player_heading(s, d, d->as.die.text ? title_of(d->as.die.text) : NULL);
+    die_strip(s, d);
+    close_block(s);
+}
+
 static void players_enum(Sheet *s, const Decl *d)
 {
     bool texts = false;
@@ -2247,6 +2299,7 @@ static void render_players(Sheet *s)
         case DECL_MODIFIERS: players_mods(s, d); break;
         case DECL_BANDS: case DECL_TABLE: players_table(s, d); break;
         case DECL_ENUM: players_enum(s, d); break;
+        case DECL_DIE: players_die(s, d); break;
         case DECL_PROC: players_proc(s, d); break;
         default: break;
         }
@@ -2400,7 +2453,7 @@ static void render(FILE *out, const Compiled *c, const SheetOptions *o)
         return;
     }
     static const struct { DeclKind kind; const char *title; } sections[] = {
-        { DECL_SEQUENCE, NULL }, { DECL_MODIFIERS, "Modifiers" }, { DECL_BANDS, "Result bands" },
+        { DECL_SEQUENCE, NULL }, { DECL_DIE, "Dice" }, { DECL_MODIFIERS, "Modifiers" }, { DECL_BANDS, "Result bands" },
         { DECL_TABLE, "Tables" }, { DECL_ENUM, "Results, states and choices" }, { DECL_RECORD, "Records" },
         { DECL_PROC, "Procedures" },
     };
@@ -2418,6 +2471,7 @@ static void render(FILE *out, const Compiled *c, const SheetOptions *o)
             case DECL_MODIFIERS: render_modifiers(&s, d); break;
             case DECL_BANDS: case DECL_TABLE: render_table(&s, d); break;
             case DECL_ENUM: render_enum(&s, d); break;
+            case DECL_DIE: render_die(&s, d); break;
             case DECL_RECORD: render_record(&s, d); break;
             case DECL_PROC: render_proc(&s, d); break;
             default: break;

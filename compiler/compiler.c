@@ -49,6 +49,11 @@ void comp_note(Compiler *c, Span at, const char *fmt, ...)
 
 /* ---- types ---- */
 
+static void print_pool_of(FILE *out, const char *name)
+{
+    fprintf(out, "pool of %s", name);
+}
+
 const char *comp_type_name(const Compiler *c, Type t)
 {
     switch (t.kind) {
@@ -56,7 +61,9 @@ const char *comp_type_name(const Compiler *c, Type t)
     case TY_RAT: return "rat";
     case TY_BOOL: return "bool";
     case TY_STR: return "str";
-    case TY_POOL: return "pool";
+    case TY_POOL:
+        return t.enum_id ? mem_printed((void (*)(FILE *, const void *))print_pool_of, c->prog->enums[t.enum_id - 1].name)
+                         : "pool";
     case TY_ENUM: return c->prog->enums[t.enum_id].name;
     case TY_RECORD: return c->prog->records[t.enum_id].name;
     case TY_ERROR: break;
@@ -90,6 +97,20 @@ bool comp_resolve_type(Compiler *c, TypeRef ref, Type *out)
     if (!strcmp(ref.name, COMPILER_INFERRED_TYPE)) {   /* no script can write a name with spaces */
         *out = T_INFER;
         return true;
+    }
+    if (ref.of) {
+        int e = comp_find_enum(c, ref.of);
+        if (strcmp(ref.name, "pool") != 0) {
+            comp_error(c, ref.span, "only a pool is 'of' something: 'pool of %s'", ref.of);
+        } else if (e < 0) {
+            comp_error(c, ref.of_span, "unknown enum '%s' (a pool of symbol dice is 'pool of ENUM', "
+                       "the enum of its faces)", ref.of);
+        } else {
+            *out = (Type){ TY_POOL, e + 1 };
+            return true;
+        }
+        *out = T_ERR;
+        return false;
     }
     static const struct { const char *name; TypeKind kind; } builtin[] = {
         { "int", TY_INT }, { "rat", TY_RAT }, { "bool", TY_BOOL }, { "str", TY_STR }, { "pool", TY_POOL },
@@ -398,6 +419,47 @@ static Type enum_of(Compiler *c, const Expr *e)
     return T_NONE;
 }
 
+/* The value a pool's dice are compared with (the right side of `p >= 4`,
+ * `p == hit`), compiled onto the stack: a number for dice of numbers; for
+ * dice of symbols, a member of their enum, as its index (the dice hold
+ * indexes): a constant index for a member written out, else ORD of the
+ * value.  False after an error. */
+static bool pool_operand(Compiler *c, Type pool, const Expr *r)
+{
+    if (!pool.enum_id) {
+        Type rt = comp_expr(c, r, T_INT);
+        if (is_err(rt))
+            return false;
+        if (!is_num(rt)) {
+            comp_error(c, r->span, "a pool's dice are compared with a number, not %s", comp_type_name(c, rt));
+            return false;
+        }
+        return true;
+    }
+    Type want = { TY_ENUM, pool.enum_id - 1 };
+    int member = -1;
+    if (r->kind == EX_NAME && !comp_find_local(c, r->as.name))
+        member = comp_find_member(c, want.enum_id, r->as.name);
+    else if (r->kind == EX_MEMBER && r->as.member.object->kind == EX_NAME
+             && !comp_find_local(c, r->as.member.object->as.name)
+             && comp_find_enum(c, r->as.member.object->as.name) == want.enum_id)
+        member = comp_find_member(c, want.enum_id, r->as.member.member);
+    if (member >= 0) {
+        comp_emit_const(c, val_int(member), r->span);
+        return true;
+    }
+    Type rt = comp_expr(c, r, want);
+    if (is_err(rt))
+        return false;
+    if (!same(rt, want)) {
+        comp_error(c, r->span, "these dice show members of %s; compare them with one (as in 'p == %s'), not %s",
+                   comp_type_name(c, want), c->prog->enums[want.enum_id].members[0], comp_type_name(c, rt));
+        return false;
+    }
+    comp_emit_op(c, OP_ORD, r->span);
+    return true;
+}
+
 static Type binary(Compiler *c, const Expr *e, Type hint)
 {
     Operator op = e->as.binary.op;
@@ -417,6 +479,17 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
     }
 
     Type lt = comp_expr(c, l, is_cmp(op) ? enum_of(c, r) : hint);
+    if (is_cmp(op) && lt.kind == TY_POOL) {
+        /* a filter of the pool's dice */
+        if (!pool_operand(c, lt, r)) {
+            comp_emit_const(c, val_int(0), r->span);   /* (the operand's place) */
+            comp_emit_op(c, OP_POP, e->span);
+            return T_ERR;
+        }
+        comp_emit_op(c, OP_FILTER, e->as.binary.op_span);
+        comp_emit_byte(c, (uint8_t)cmp_of(op), e->as.binary.op_span);
+        return lt;
+    }
     Type rt = comp_expr(c, r, lt.kind == TY_ENUM ? lt : T_NONE);
     if (is_err(lt) || is_err(rt)) {
         comp_emit_op(c, OP_POP, e->span);
@@ -425,12 +498,7 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
 
     if (is_cmp(op)) {
         CmpOp cmp = cmp_of(op);
-        if (lt.kind == TY_POOL && is_num(rt)) {
-            comp_emit_op(c, OP_FILTER, e->as.binary.op_span);
-            comp_emit_byte(c, (uint8_t)cmp, e->as.binary.op_span);
-            return T_POOL;
-        }
-        if (is_num(lt) && rt.kind == TY_POOL) {
+        if ((is_num(lt) || lt.kind == TY_ENUM) && rt.kind == TY_POOL) {
             comp_error(c, e->span, "write the pool first when filtering dice, as in 'p %s x'", cmp_op_text[cmp_flip(cmp)]);
             return T_ERR;
         }
@@ -679,6 +747,7 @@ struct Builtin {
 
 static Type emit_clamp(Compiler *c, const Expr *e, const Builtin *b);
 static Type emit_pick(Compiler *c, const Expr *e, const Builtin *b);
+static Type emit_sum(Compiler *c, const Expr *e, const Builtin *b);
 static Type emit_any(Compiler *c, const Expr *e, const Builtin *b);
 static Type emit_all(Compiler *c, const Expr *e, const Builtin *b);
 static Type emit_shift(Compiler *c, const Expr *e, const Builtin *b);
@@ -697,7 +766,7 @@ static const Builtin builtins[] = {
     { "max",     2, 64, "two or more numbers",                          TY_RAT,   "numbers",                    { OP_MAX },                   RES_WIDEST,  NULL },
     { "clamp",   3, 3,  "clamp(x, low, high)",                          TY_RAT,   "numbers",                    { OP_MAX, OP_MIN },           RES_WIDEST,  emit_clamp },
     { "count",   1, 1,  "one pool",                                     TY_POOL,  "a pool",                     { OP_COUNT },                 RES_INT,     NULL },
-    { "sum",     1, 1,  "one pool",                                     TY_POOL,  "a pool",                     { OP_SUM },                   RES_INT,     NULL },
+    { "sum",     1, 1,  "one pool",                                     TY_POOL,  "a pool",                     { OP_SUM },                   RES_INT,     emit_sum },
     { "highest", 1, 2,  "highest(p) or highest(n, p)",                  TY_POOL,  "a pool",                     { OP_HIGHEST, OP_HIGHEST_N }, RES_EMITTER, emit_pick },
     { "lowest",  1, 2,  "lowest(p) or lowest(n, p)",                    TY_POOL,  "a pool",                     { OP_LOWEST, OP_LOWEST_N },   RES_EMITTER, emit_pick },
     { "any",     1, 1,  "any(p == 6) or any(p)",                        TY_ERROR, NULL,                         { OP_ANY },                   RES_BOOL,    emit_any },
@@ -784,8 +853,14 @@ static Type emit_clamp(Compiler *c, const Expr *e, const Builtin *b)
 static Type emit_pick(Compiler *c, const Expr *e, const Builtin *b)
 {
     if (e->as.call.nargs == 1) {
-        arg_expect(c, e, 0, b->arg, b->arg_what);
+        Type t = arg_expect(c, e, 0, b->arg, b->arg_what);
         comp_emit_op(c, b->ops[0], e->span);
+        if (t.kind == TY_POOL && t.enum_id) {
+            /* the die of symbols: its index back as the member */
+            comp_emit_op(c, OP_MEMBER, e->span);
+            comp_emit_u16(c, (unsigned)(t.enum_id - 1), e->span);
+            return (Type){ TY_ENUM, t.enum_id - 1 };
+        }
         return T_INT;
     }
     const Expr *first = e->as.call.args[0].value;
@@ -795,9 +870,22 @@ static Type emit_pick(Compiler *c, const Expr *e, const Builtin *b)
     else if (t0.kind != TY_INT && !is_err(t0))
         comp_error(c, first->span, "%s() needs a number of dice (an int) here, not %s", b->name,
                    comp_type_name(c, t0));
-    arg_expect(c, e, 1, b->arg, b->arg_what);
+    Type t = arg_expect(c, e, 1, b->arg, b->arg_what);
     comp_emit_op(c, b->ops[1], e->span);
-    return T_POOL;
+    return is_err(t) ? T_POOL : t;
+}
+
+/* sum(p) adds numbers: the dice of a symbol die are counted instead. */
+static Type emit_sum(Compiler *c, const Expr *e, const Builtin *b)
+{
+    Type t = arg_expect(c, e, 0, b->arg, b->arg_what);
+    if (t.kind == TY_POOL && t.enum_id) {
+        const EnumDesc *en = &c->prog->enums[t.enum_id - 1];
+        comp_error(c, e->as.call.args[0].value->span, "sum() adds numbers, and these dice show members of %s: "
+                   "count them instead, as in count(p == %s)", en->name, en->members[0]);
+    }
+    comp_emit_op(c, b->ops[0], e->span);
+    return T_INT;
 }
 
 /* any(p OP x) and all(p OP x) ask the pool directly, building no filtered
@@ -811,10 +899,8 @@ static Type emit_pool_test(Compiler *c, const Expr *e, const Builtin *b, bool ba
     if (a->kind == EX_BINARY && is_cmp(a->as.binary.op)) {
         Type lt = comp_expr(c, a->as.binary.left, T_NONE);
         if (lt.kind == TY_POOL) {
-            Type rt = comp_expr(c, a->as.binary.right, T_INT);
-            if (!is_num(rt) && !is_err(rt))
-                comp_error(c, a->as.binary.right->span, "a pool's dice are compared with a number, not %s",
-                      comp_type_name(c, rt));
+            if (!pool_operand(c, lt, a->as.binary.right))
+                comp_emit_const(c, val_int(0), at);   /* (the operand's place) */
             comp_emit_op(c, b->ops[0], at);
             comp_emit_byte(c, (uint8_t)cmp_of(a->as.binary.op), at);
             return T_BOOL;
@@ -1211,20 +1297,36 @@ static Type roll(Compiler *c, const Expr *e)
     if (e->as.roll.nparts) {
         /* a mixed pool: each part rolled as a pool of its own (one die a
          * pool of one), then joined in turn */
+        Type t = T_POOL;
+        const Expr *first = NULL;
         for (int i = 0; i < e->as.roll.nparts; i++) {
             const Expr *part = e->as.roll.parts[i];
-            if (part->as.roll.count) {
-                roll(c, part);
+            Type pt;
+            if (part->as.roll.die) {
+                pt = comp_roll_die(c, part, true);
+            } else if (part->as.roll.count) {
+                pt = roll(c, part);
             } else {
                 comp_emit_const(c, val_int(1), part->span);
                 roll_sides(c, part);
                 comp_emit_op(c, OP_ROLL_POOL, part->span);
+                pt = T_POOL;
+            }
+            if (!is_err(pt) && !first) {
+                t = pt;
+                first = part;
+            } else if (!is_err(pt) && !same(t, pt)) {
+                comp_error(c, part->span, "the dice of a mixed pool must all show numbers or all show members of "
+                           "one enum: this part gives a %s, the first part (%s) a %s", comp_type_name(c, pt),
+                           mem_printed((void (*)(FILE *, const void *))ast_print_expr, first), comp_type_name(c, t));
             }
             if (i > 0)
                 comp_emit_op(c, OP_JOIN, e->span);
         }
-        return T_POOL;
+        return t;
     }
+    if (e->as.roll.die)
+        return comp_roll_die(c, e, e->as.roll.count != NULL);
     if (!e->as.roll.count) {
         roll_sides(c, e);
         comp_emit_op(c, OP_ROLL, e->span);
@@ -1454,7 +1556,7 @@ static void *grow(void *items, int n, int *cap, size_t size)
     return ast_grow(items, n, cap, size);
 }
 
-static bool name_taken(Compiler *c, const char *name, Span at)
+bool comp_name_taken(Compiler *c, const char *name, Span at)
 {
     if (is_builtin_name(name)) {
         comp_error(c, at, "'%s' is a built-in function; choose another name", name);
@@ -1479,6 +1581,10 @@ static bool name_taken(Compiler *c, const char *name, Span at)
         comp_error(c, at, "'%s' is already the name of a type", name);
         return true;
     }
+    if (comp_find_die(c, name) >= 0) {
+        comp_error(c, at, "'%s' is already the name of a die", name);
+        return true;
+    }
     return false;
 }
 
@@ -1493,7 +1599,7 @@ static bool type_twice(Compiler *c, const Decl *d)
 
 static void declare_enum(Compiler *c, const Decl *d)
 {
-    if (type_twice(c, d) || name_taken(c, d->name, d->name_span))
+    if (type_twice(c, d) || comp_name_taken(c, d->name, d->name_span))
         return;
     int n = d->as.enm.n;
     static const char *const words[] = { "enum", "ladder", "outcome", "choice" };
@@ -1537,7 +1643,7 @@ static void declare_enum(Compiler *c, const Decl *d)
 
 static void declare_record(Compiler *c, const Decl *d)
 {
-    if (type_twice(c, d) || name_taken(c, d->name, d->name_span))
+    if (type_twice(c, d) || comp_name_taken(c, d->name, d->name_span))
         return;
     Program *prog = c->prog;
     prog->records = grow(prog->records, prog->nrecords, &prog->records_cap, sizeof(RecordDesc));
@@ -1563,7 +1669,7 @@ static bool has_factor(const ModList *items)
 
 ProcSig *comp_declare_callable(Compiler *c, const Decl *d, SigKind kind, const ParamList *params, TypeRef ret)
 {
-    if (kind != SIG_RECORD && name_taken(c, d->name, d->name_span))
+    if (kind != SIG_RECORD && comp_name_taken(c, d->name, d->name_span))
         return NULL;
     c->procs = grow(c->procs, c->nprocs, &c->procs_cap, sizeof(ProcSig));
     names_put(&c->proc_names, d->name, c->nprocs);
@@ -1874,6 +1980,13 @@ Compiled *compiler_compile_with(const Module *m, Diag *diag, StdlibLookup *stdli
             declare_enum(&c, d);
         else if (d->kind == DECL_RECORD)
             declare_record(&c, d);
+    }
+    /* then the dice, whose faces may be the enums' members */
+    for (int i = 0; i < m->n; i++) {
+        const Decl *d = m->decls[i];
+        at_decl(&c, d);
+        if (d->kind == DECL_DIE)
+            comp_declare_die(&c, d);
     }
     int nenums = c.prog->nenums;
     c.field_tables = mem_alloc_atomic(sizeof(int) * (size_t)(nenums + 1));

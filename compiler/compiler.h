@@ -53,6 +53,7 @@ typedef struct Example {
     const Source *src;
     int proto;
     const int64_t *dice;     /* the dice thrown in it, in order */
+    const char *const *dice_words;   /* NULL, or per die the face named in its place (a symbol die's) */
     int ndice;
     int *choices;            /* per enum id: the option chosen, or -1 */
     Span *expects;           /* where each expectation is written */

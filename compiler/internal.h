@@ -56,6 +56,7 @@ typedef struct Compiler {
     Names record_names;      /* name -> record id */
     Names member_names;      /* member name -> the first enum that has it */
     Names member_shared;     /* member names found in more than one enum */
+    Names die_names;         /* name -> index in the program's dies */
     int *field_tables;       /* per enum id: table of outcome fields, or -1 */
     const ParamList **outcome_fields;   /* per enum id: the outcome's field declarations */
     const Decl **enum_decls; /* per enum id: its declaration, or NULL */
@@ -81,7 +82,8 @@ static inline bool is_err(Type t) { return t.kind == TY_ERROR; }
 static inline bool is_num(Type t) { return t.kind == TY_INT || t.kind == TY_RAT; }
 static inline bool same(Type a, Type b)
 {
-    return a.kind == b.kind && ((a.kind != TY_ENUM && a.kind != TY_RECORD) || a.enum_id == b.enum_id);
+    return a.kind == b.kind
+           && ((a.kind != TY_ENUM && a.kind != TY_RECORD && a.kind != TY_POOL) || a.enum_id == b.enum_id);
 }
 /* Can a value of type `from` be used where `to` is expected? */
 static inline bool fits(Type to, Type from)
@@ -119,6 +121,8 @@ int comp_find_enum(const Compiler *c, const char *name);
 int comp_find_member(const Compiler *c, int enum_id, const char *name);
 ProcSig *comp_find_proc(Compiler *c, const char *name);
 bool comp_resolve_type(Compiler *c, TypeRef ref, Type *out);
+/* Is a new declaration's name taken (a built-in, a type, a callable, a die)?  Reported if so. */
+bool comp_name_taken(Compiler *c, const char *name, Span at);
 
 /* code */
 void comp_emit_byte(Compiler *c, uint8_t b, Span at);
@@ -157,6 +161,13 @@ void comp_outcome_fields(Compiler *c, int enum_id, const Decl *d);
 /* The table of an enum's member texts, made on first use. */
 int comp_text_table(Compiler *c, int enum_id);
 void comp_emit_table(Compiler *c, int table, int nkeys, Span at);
+
+/* die.c */
+int comp_find_die(const Compiler *c, const char *name);
+void comp_declare_die(Compiler *c, const Decl *d);
+/* A roll of the dice of a `die` declaration: one die (an int or a member),
+ * or, with pool, a pool of the count of them (1 when none is written). */
+Type comp_roll_die(Compiler *c, const Expr *e, bool pool);
 
 /* rules.c */
 void comp_modifiers(Compiler *c, ProcSig *sig, const Decl *d);

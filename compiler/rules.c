@@ -311,17 +311,38 @@ void comp_example(Compiler *c, const Decl *d)
         ex->choices[i] = -1;
     /* the dice of the example, in the order written (its choices are made as it runs) */
     int64_t *dice = NULL;
-    int ndice = 0, dcap = 0;
+    const char **words = NULL;
+    bool any_word = false;
+    int ndice = 0, dcap = 0, wcap = 0;
     for (int i = 0; i < d->as.proc.body.n; i++) {
         const Stmt *s = d->as.proc.body.items[i];
-        if (s->kind == ST_DICE) {
-            for (int k = 0; k < s->as.dice.n; k++) {
-                dice = ast_grow(dice, ndice, &dcap, sizeof(int64_t));
-                dice[ndice++] = s->as.dice.items[k];
+        if (s->kind != ST_DICE)
+            continue;
+        const int64_t *faces = s->as.dice.list.items;
+        const char **named = NULL;
+        long n = s->as.dice.list.n;
+        if (s->as.dice.text) {
+            /* dice "hit, blank, 3": read as --dice reads it */
+            int64_t *parsed;
+            char err[256];
+            n = dice_parse_list(s->as.dice.text, &parsed, &named, err, sizeof err);
+            if (n < 0) {
+                comp_error(c, s->span, "%s", err);
+                continue;
             }
+            faces = parsed;
+        }
+        for (long k = 0; k < n; k++) {
+            int at = ndice;
+            dice = ast_grow(dice, ndice, &dcap, sizeof(int64_t));
+            words = ast_grow(words, at, &wcap, sizeof(char *));
+            dice[ndice++] = faces[k];
+            words[at] = named ? named[k] : NULL;
+            any_word |= words[at] != NULL;
         }
     }
     ex->dice = dice;
+    ex->dice_words = any_word ? words : NULL;
     ex->ndice = ndice;
 
     char *name = mem_alloc_atomic(strlen(d->name) + 16);

@@ -83,6 +83,14 @@ Expr *ast_roll(Expr *count, int64_t sides, Expr *sides_expr, Span span)
     return e;
 }
 
+Expr *ast_roll_die(Expr *count, const char *die, Span die_span, Span span)
+{
+    Expr *e = ast_roll(count, 0, NULL, span);
+    e->as.roll.die = die;
+    e->as.roll.die_span = die_span;
+    return e;
+}
+
 /* Binding strength, for deciding where parentheses are needed. */
 static int precedence(const Expr *e)
 {
@@ -118,7 +126,11 @@ static void print_dice(FILE *out, const Expr *e)
         if (e->as.roll.count->kind != EX_INT)
             fputc(' ', out);
     }
-    if (e->as.roll.sides_expr) {
+    if (e->as.roll.die) {
+        if (e->as.roll.count && e->as.roll.count->kind == EX_INT)
+            fputc(' ', out);
+        fputs(e->as.roll.die, out);
+    } else if (e->as.roll.sides_expr) {
         fputs("d(", out);
         ast_print_expr(out, e->as.roll.sides_expr);
         fputc(')', out);

@@ -62,13 +62,17 @@ struct Expr {
         struct { const char *callee; Span callee_span; Arg *args; int nargs; } call;
         /* count NULL: one die.  A mixed pool, `roll [2d6, d8]`, has nparts >= 1
          * parts, each a roll of its own (count NULL there: one die, in the pool) */
-        struct { Expr *count; int64_t sides; Expr *sides_expr; struct Expr **parts; int nparts; } roll;
+        /* die not NULL: dice of a `die` declaration, `roll 3 Average` (sides unused) */
+        struct { Expr *count; int64_t sides; Expr *sides_expr; struct Expr **parts; int nparts;
+                 const char *die; Span die_span; } roll;
     } as;
 };
 
 typedef struct TypeRef {
     const char *name;        /* NULL when absent */
     Span span;
+    const char *of;          /* `pool of Face`: the enum of a pool of symbol dice, else NULL */
+    Span of_span;
 } TypeRef;
 
 typedef struct Stmt Stmt;
@@ -92,7 +96,9 @@ struct Stmt {
         struct { const char *name; Span name_span; TypeRef type; Expr *value; } let;  /* and assign */
         Expr *ret;           /* return, expect */
         struct { Expr *cond; StmtList then, els; Span else_span; bool has_else; } if_;
-        IntList dice;        /* dice 6, 3, 4 (examples) */
+        /* dice 6, 3, 4 (examples); or, as the command line's --dice takes them,
+         * dice "hit, blank, 3" (text, with list empty) */
+        struct { IntList list; const char *text; } dice;
         struct { const char *choice; Span choice_span; const char *option; Span option_span; } choose;
     } as;
 };
@@ -214,10 +220,24 @@ typedef struct Setting {
     const char *value;
 } Setting;
 
+/* A face of a `die` declaration: a number, a run of numbers (`0..9`), or
+ * a member of an enum (`hit`, `Face.hit`) on `count` faces (`3 hit`). */
+typedef struct DieFace {
+    Span span;
+    bool symbol;
+    int64_t value, last;     /* a number: value..last (last == value for one) */
+    const char *enum_name;   /* a symbol written in full (`Face.hit`): the enum, else NULL */
+    const char *name;        /* a symbol: the member */
+    Span name_span;
+    int64_t count;           /* the faces showing it */
+    Span count_span;
+} DieFace;
+
 typedef enum {
     DECL_PROC, DECL_ENUM, DECL_RECORD, DECL_TABLE, DECL_BANDS, DECL_MODIFIERS,
     DECL_SEQUENCE, DECL_EXAMPLE, DECL_RULESET, DECL_IMPORT,
-    DECL_SECTION             /* `section "TITLE"`: a heading of the sheet; name is the title */
+    DECL_SECTION,            /* `section "TITLE"`: a heading of the sheet; name is the title */
+    DECL_DIE                 /* `die NAME "WORDS" { FACES }`: a die with faces of its own */
 } DeclKind;
 
 /* An `odds` declaration is a procedure whose body is one expression: the
@@ -260,6 +280,7 @@ typedef struct Decl {
         /* base: `variant "T" of "BASE"`, the file of the ruleset it changes */
         struct { Setting *items; int n, cap; const char *base; Span base_span; } ruleset;
         struct { const char *path; } import;
+        struct { DieFace *items; int n, cap; const char *text; } die;
     } as;
 } Decl;
 
@@ -286,6 +307,8 @@ Expr *ast_unary(Operator op, Expr *operand, Span span);
 Expr *ast_binary(Operator op, Span op_span, Expr *l, Expr *r, Span span);
 Expr *ast_call(const char *callee, Span callee_span, Arg *args, int nargs, Span span);
 Expr *ast_roll(Expr *count, int64_t sides, Expr *sides_expr, Span span);
+/* `roll NAME` (count NULL) or `roll COUNT NAME`: dice of a `die` declaration. */
+Expr *ast_roll_die(Expr *count, const char *die, Span die_span, Span span);
 /* `roll [PART, ...]`: a pool of the dice of every part (each an ast_roll). */
 Expr *ast_roll_mixed(Expr **parts, int nparts, Span span);
 Stmt *ast_stmt(StmtKind kind, Span span);

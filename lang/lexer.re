@@ -18,6 +18,7 @@
 #include "lang/parser.h"
 #include "base/mem.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #define MAX_NAME 64   /* longest name, in characters */
@@ -131,7 +132,7 @@ static int keyword(Parser *ps, const char *text, size_t n)
         { "outcome", OUTCOME, 0, 0 }, { "choice", CHOICE, 0, 0 }, { "sequence", SEQUENCE, 0, 0 },
         { "example", EXAMPLE, 0, 'e' }, { "import", IMPORT, 0, 0 },
         { "variant", VARIANT, 0, 0 }, { "change", CHANGE, 0, 0 },
-        { "section", SECTION, 'd', 0 }, { "odds", ODDS, 'd', 0 },
+        { "section", SECTION, 'd', 0 }, { "odds", ODDS, 'd', 0 }, { "die", DIEDECL, 'd', 0 },
         { "add", ADD, 'p', 0 }, { "remove", REMOVE, 'p', 0 },
         { "each", EACH, 'm', 0 }, { "cap", CAP, 'm', 0 }, { "note", NOTE, 'm', 0 }, { "expect", EXPECT, 'e', 0 },
     };
@@ -154,10 +155,21 @@ static int keyword(Parser *ps, const char *text, size_t n)
  * `expect`..., are left out).  A unit test lexes each as a keyword. */
 const char *const lang_keywords[] = {
     "proc", "enum", "ladder", "outcome", "choice", "record", "table", "bands", "modifiers", "sequence",
-    "example", "ruleset", "import", "section", "odds", "variant", "change",
+    "example", "ruleset", "import", "section", "odds", "variant", "change", "die",
     "let", "return", "if", "else", "reroll", "roll", "true", "false", "and", "or", "not",
     NULL,
 };
+
+/* Is the token before the current one (spaces aside) the word w? */
+static int after_word(const Parser *ps, const char *w)
+{
+    const char *p = ps->tok, *start = ps->src->text;
+    size_t n = strlen(w);
+    while (p > start && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n' || p[-1] == '\r'))
+        p--;
+    return (size_t)(p - start) >= n && !memcmp(p - n, w, n)
+           && (p - start == (ptrdiff_t)n || !(isalnum((unsigned char)p[-n - 1]) || p[-n - 1] == '_'));
+}
 
 /* Inside a table or bands body (not in brackets within it)? */
 static int in_table(const Parser *ps)
@@ -431,6 +443,8 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
                 int kw = keyword(ps, ps->tok, n);
                 if (kw)
                     return kw;
+                if (n == 2 && !memcmp(ps->tok, "of", 2) && ps->last_token == IDENT && after_word(ps, "pool"))
+                    return OF;   /* `pool of Face`: the type of a pool of symbol dice */
                 if (n > MAX_NAME) {
                     lex_error(ps, *loc, "this name is longer than %s characters", "64");
                     n = MAX_NAME;

@@ -143,6 +143,7 @@ static Key int_key(int64_t v, Span at)
     SeqList seqs;
     IntList ints;
     Cite cite;
+    DieFace face;
 }
 
 %token END 0 "end of file"
@@ -157,11 +158,12 @@ static Key int_key(int64_t v, Span at)
 %token RULESET "'ruleset'" LADDER "'ladder'" RECORD "'record'" TABLE "'table'" BANDS "'bands'"
 %token MODIFIERS "'modifiers'" OUTCOME "'outcome'" CHOICE "'choice'" SEQUENCE "'sequence'"
 %token EXAMPLE "'example'" IMPORT "'import'" EXPECT "'expect'" EACH "'each'" CAP "'cap'" NOTE "'note'"
-%token SECTION "'section'" ODDS "'odds'"
+%token SECTION "'section'" ODDS "'odds'" DIEDECL "'die'" OF "'of'"
 %token VARIANT "'variant'" CHANGE "'change'" ADD "'add'" REMOVE "'remove'" ELLIPSIS "'...'"
 %token ONEOF "'one of'" STARTAT "'start at'"
 %token ARROW "'->'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" DOTDOT "'..'" FATARROW "'=>'"
 %token DPAREN "'d('" ROWEND "end of row"
+%token ROLLEND "end of the roll"   /* never written: see lang_yylex */
 %token START_EXPR "start of an expression"   /* never in a script: see parse_expression */
 
 %left OR
@@ -181,6 +183,8 @@ static Key int_key(int64_t v, Span at)
 %type <decl> decl proc_decl enum_decl outcome_decl choice_decl record_decl table_decl bands_decl
 %type <decl> mods_decl seq_decl example_decl ruleset_decl import_decl table_body settings
 %type <decl> variant_decl change_decl change_members_opt change_members section_decl odds_decl
+%type <decl> die_decl die_faces_opt die_faces
+%type <face> die_face face_name
 %type <member> change_member
 %type <mod> patch_item
 %type <mods> patch_items
@@ -226,7 +230,39 @@ module
 decl
     : proc_decl | enum_decl | outcome_decl | choice_decl | record_decl | table_decl
     | bands_decl | mods_decl | seq_decl | example_decl | ruleset_decl | import_decl
-    | variant_decl | change_decl | section_decl | odds_decl
+    | variant_decl | change_decl | section_decl | odds_decl | die_decl
+    ;
+
+/* `die Average "average die" { 2, 3, 3, 4, 4, 5 }`, `die Attack { 3 hit, crit, 2 focus, 2 blank }` */
+die_decl
+    : DIEDECL IDENT text_opt cite_opt '{' die_faces_opt '}' {
+          $$ = decl_with($6, ps->src, $4);
+          $$->name = $2; $$->name_span = @2; $$->span = span2(@1, @7);
+          $$->as.die.text = $3;
+      }
+    ;
+
+die_faces_opt
+    : %empty               { $$ = ast_decl(DECL_DIE, NULL, @$, @$); }
+    | die_faces
+    | die_faces ','
+    ;
+
+die_faces
+    : die_face                 { $$ = ast_decl(DECL_DIE, NULL, @1, @1); AST_PUSH($$->as.die, $1); }
+    | die_faces ',' die_face   { $$ = $1; AST_PUSH($$->as.die, $3); }
+    ;
+
+die_face
+    : signed_int                      { $$ = (DieFace){ .span = @$, .value = $1, .last = $1, .count = 1 }; }
+    | signed_int DOTDOT signed_int    { $$ = (DieFace){ .span = @$, .value = $1, .last = $3, .count = 1 }; }
+    | face_name                       { $$ = $1; $$.count = 1; }
+    | INT face_name                   { $$ = $2; $$.span = @$; $$.count = $1; $$.count_span = @1; }
+    ;
+
+face_name
+    : IDENT            { $$ = (DieFace){ .span = @$, .symbol = true, .name = $1, .name_span = @1 }; }
+    | IDENT '.' IDENT  { $$ = (DieFace){ .span = @$, .symbol = true, .enum_name = $1, .name = $3, .name_span = @3 }; }
     ;
 
 /* `section "Fire"`: the declarations after it, up to the next section, are
@@ -249,7 +285,7 @@ odds_decl
           if (!mean)
               want_word(ps, $9, @9, "chance", "'chance' and a claim, or 'mean' and a number");
           $$->as.proc.odds = mean ? ODDS_MEAN : ODDS_CHANCE;
-          $$->ret = (TypeRef){ mean ? "rat" : "bool", @9 };
+          $$->ret = (TypeRef){ .name = mean ? "rat" : "bool", .span = @9 };
           Stmt *ret = ast_stmt(ST_RETURN, $10->span);
           ret->as.ret = $10;
           ast_stmt_push(&$$->as.proc.body, ret);
@@ -295,12 +331,13 @@ param
     ;
 
 ret_opt
-    : %empty      { $$ = (TypeRef){ NULL, @$ }; }
+    : %empty      { $$ = (TypeRef){ .span = @$ }; }
     | ARROW type  { $$ = $2; }
     ;
 
 type
-    : IDENT       { $$ = (TypeRef){ $1, @1 }; }
+    : IDENT       { $$ = (TypeRef){ $1, @1, NULL, @1 }; }
+    | IDENT OF IDENT { $$ = (TypeRef){ $1, span2(@1, @3), $3, @3 }; }
     ;
 
 /* ---- enums and their relatives ---- */
@@ -625,7 +662,11 @@ ex_stmt
       }
     | IDENT ints {
           want_word(ps, $1, @1, "dice", "the dice thrown in this example");
-          $$ = ast_stmt(ST_DICE, @$); $$->as.dice = $2;
+          $$ = ast_stmt(ST_DICE, @$); $$->as.dice.list = $2;
+      }
+    | IDENT STRING {
+          want_word(ps, $1, @1, "dice", "the dice thrown in this example");
+          $$ = ast_stmt(ST_DICE, @$); $$->as.dice.text = $2.bytes;
       }
     | IDENT IDENT '=' IDENT {
           want_word(ps, $1, @1, "choose", "the option taken at a choice");
@@ -636,7 +677,7 @@ ex_stmt
     | LET IDENT '=' expr {
           $$ = ast_stmt(ST_LET, @$);
           $$->as.let.name = $2; $$->as.let.name_span = @2;
-          $$->as.let.type = (TypeRef){ NULL, @2 }; $$->as.let.value = $4;
+          $$->as.let.type = (TypeRef){ .span = @2 }; $$->as.let.value = $4;
       }
     ;
 
@@ -842,7 +883,7 @@ stmt
     : LET IDENT '=' expr {
           $$ = ast_stmt(ST_LET, @$);
           $$->as.let.name = $2; $$->as.let.name_span = @2;
-          $$->as.let.type = (TypeRef){ NULL, @2 }; $$->as.let.value = $4;
+          $$->as.let.type = (TypeRef){ .span = @2 }; $$->as.let.value = $4;
       }
     | LET IDENT ':' type '=' expr {
           $$ = ast_stmt(ST_LET, @$);
@@ -852,7 +893,7 @@ stmt
     | IDENT '=' expr {
           $$ = ast_stmt(ST_ASSIGN, @$);
           $$->as.let.name = $1; $$->as.let.name_span = @1;
-          $$->as.let.type = (TypeRef){ NULL, @1 }; $$->as.let.value = $3;
+          $$->as.let.type = (TypeRef){ .span = @1 }; $$->as.let.value = $3;
       }
     | RETURN expr    { $$ = ast_stmt(ST_RETURN, @$); $$->as.ret = $2; }
     | REROLL         { $$ = ast_stmt(ST_REROLL, @$); }
@@ -924,6 +965,8 @@ primary
     | ROLL DPAREN expr ')' { $$ = ast_roll(NULL, 0, $3, @$); DEPTH($$); }
     | ROLL primary DPAREN expr ')' { $$ = ast_roll($2, 0, $4, @$); DEPTH($$); }
     | ROLL '[' roll_parts ']' { $$ = ast_roll_mixed($3.items, $3.n, @$); DEPTH($$); }
+    | ROLL IDENT ROLLEND { $$ = ast_roll_die(NULL, $2, @2, @$); }
+    | ROLL primary IDENT { $$ = ast_roll_die($2, $3, @3, @$); DEPTH($$); }
     ;
 
 /* the dice of a mixed pool: `roll [2d6, d8, n d(x)]` */
@@ -937,6 +980,8 @@ roll_part
     | primary DIE                { $$ = ast_roll($1, $2, NULL, @$); DEPTH($$); }
     | DPAREN expr ')'            { $$ = ast_roll(NULL, 0, $2, @$); DEPTH($$); }
     | primary DPAREN expr ')'    { $$ = ast_roll($1, 0, $3, @$); DEPTH($$); }
+    | IDENT                      { $$ = ast_roll_die(NULL, $1, @1, @$); }
+    | primary IDENT              { $$ = ast_roll_die($1, $2, @2, @$); DEPTH($$); }
     ;
 
 args_opt
@@ -957,15 +1002,66 @@ arg
 
 %%
 
+struct Ahead {
+    int tok;
+    LANG_YYSTYPE lval;
+    Span loc;
+};
+
+/* The next token: one read ahead (see lang_yylex), else the lexer's. */
+static int next_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
+{
+    if (ps->nahead) {
+        int tok = ps->ahead[0].tok;
+        *lval = ps->ahead[0].lval;
+        *loc = ps->ahead[0].loc;
+        ps->ahead[0] = ps->ahead[1];
+        ps->nahead--;
+        return tok;
+    }
+    return lang_lex(ps, lval, loc);
+}
+
+static void push_ahead(Parser *ps, int tok, const LANG_YYSTYPE *lval, Span loc)
+{
+    if (!ps->ahead)
+        ps->ahead = mem_alloc(2 * sizeof *ps->ahead);
+    ps->ahead[ps->nahead].tok = tok;
+    ps->ahead[ps->nahead].lval = *lval;
+    ps->ahead[ps->nahead].loc = loc;
+    ps->nahead++;
+}
+
+/* `roll Average` rolls one die of a `die` declaration; `roll 3 Average`
+ * or `roll n Average` rolls several.  Statements need no terminator, so
+ * after `roll NAME` a name on the next line could be either the die of a
+ * roll of NAME dice or the start of the next statement (`hits = 0`): a
+ * roll's count and its die are written on one line, and the parser is told
+ * where a one-die roll ends by ROLLEND, put after `roll NAME` unless what
+ * follows continues a count (a die, `d(`, `.`, `(`, or a name on the same
+ * line). */
 int lang_yylex(LANG_YYSTYPE *lval, Span *loc, Parser *ps)
 {
-    int tok = lang_lex(ps, lval, loc);
+    int tok = next_token(ps, lval, loc);
     if (ps->skip_to >= 0) {
         /* recovering: everything up to the '}' closing the block is dropped */
         while (tok != END && !(tok == '}' && ps->nopen == ps->skip_to))
-            tok = lang_lex(ps, lval, loc);
+            tok = next_token(ps, lval, loc);
         ps->skip_to = -1;
     }
+    if (tok == IDENT && ps->after_roll && !ps->nahead) {
+        LANG_YYSTYPE next_val;
+        Span next_loc;
+        int next = lang_lex(ps, &next_val, &next_loc);
+        bool same_line = !memchr(ps->src->text + loc->end, '\n', next_loc.begin - loc->end);
+        bool count = next == DIE || next == DPAREN || next == '.' || next == '(' || (next == IDENT && same_line);
+        if (!count) {
+            LANG_YYSTYPE none = { 0 };
+            push_ahead(ps, ROLLEND, &none, (Span){ loc->end, loc->end });
+        }
+        push_ahead(ps, next, &next_val, next_loc);
+    }
+    ps->after_roll = tok == ROLL;
     return tok;
 }
 
@@ -993,6 +1089,16 @@ static bool expects(const yysymbol_kind_t *list, int n, yysymbol_kind_t sym)
         if (list[i] == sym)
             return true;
     return false;
+}
+
+/* Is the text just before offset at (blanks aside) the word 'pool'? */
+static bool after_word_pool(const Parser *ps, uint32_t at)
+{
+    const char *text = ps->src->text;
+    while (at > 0 && isspace((unsigned char)text[at - 1]))
+        at--;
+    return at >= 4 && !strncmp(text + at - 4, "pool", 4)
+           && (at == 4 || !(isalnum((unsigned char)text[at - 5]) || text[at - 5] == '_'));
 }
 
 /* Is the text just before offset at (blanks aside) the word 'roll'? */
@@ -1076,6 +1182,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
     const Span *loc = yypcontext_location(ctx);
     yysymbol_kind_t expected[YYNTOKENS];
     int n = yypcontext_expected_tokens(ctx, expected, YYNTOKENS);
+    /* 'of' is a word only after 'pool', and the end of a roll is never written */
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (expected[i] != YYSYMBOL_ROLLEND && (expected[i] != YYSYMBOL_OF || after_word_pool(ps, loc->begin)))
+            expected[kept++] = expected[i];
+    n = kept;
     char msg[512];
     size_t len = 0;
     if (found == YYSYMBOL_IDENT || found == YYSYMBOL_INT || found == YYSYMBOL_DIE)

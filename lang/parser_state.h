@@ -53,6 +53,10 @@ typedef struct Parser {
     int at_prompt;
     int errors_at_start;
     int short_at_end;
+    /* tokens read ahead (at most two), and whether the last was 'roll' (see lang_yylex) */
+    struct Ahead *ahead;     /* two, allocated when first needed */
+    int nahead;
+    int after_roll;
 } Parser;
 
 /* The lexer, for the parser and for tests: the next token's kind, with its

@@ -435,8 +435,11 @@ void chunk_disassemble(FILE *out, const Program *prog, const Proto *p)
             fprintf(out, " %-5u ; ", chunk_u16(ip + 1));
             val_print(out, p->consts[chunk_u16(ip + 1)], prog);
             break;
-        case OP_CHOOSE:
+        case OP_CHOOSE: case OP_MEMBER:
             fprintf(out, " %-5u ; %s", chunk_u16(ip + 1), prog->enums[chunk_u16(ip + 1)].name);
+            break;
+        case OP_ROLL_DIE: case OP_ROLL_DIE_POOL:
+            fprintf(out, " %-5u ; %s", chunk_u16(ip + 1), prog->dies[chunk_u16(ip + 1)].die.name);
             break;
         case OP_PROB:
             if (ip[3])

@@ -15,6 +15,7 @@
 #define MUSTER_VM_CHUNK_H
 
 #include "vm/value.h"
+#include "vm/dice.h"
 #include "vm/opcodes.h"
 
 #include <stdint.h>
@@ -109,6 +110,15 @@ typedef struct UnknownSite {
     const char *what;        /* ... and what it stands for ("its result"), or NULL */
 } UnknownSite;
 
+/* A `die` declaration: its faces' values in ascending order (what dice
+ * sources roll), the enum its faces are members of, and the sheet's view. */
+typedef struct DieDesc {
+    Die die;
+    int32_t symbols;         /* 0: its faces are numbers; else 1 + the enum of its faces */
+    const char *text;        /* the sheet's words for it, or NULL */
+    const int32_t *written;  /* its faces' values in the order written (die.n of them) */
+} DieDesc;
+
 typedef struct Program {
     Proto **protos;
     int nprotos, protos_cap;
@@ -120,6 +130,8 @@ typedef struct Program {
     int ntables, tables_cap;
     UnknownSite *unknowns;   /* every '?' of the program */
     int nunknowns, unknowns_cap;
+    DieDesc *dies;
+    int ndies, dies_cap;
 } Program;
 
 Program *chunk_program_new(void);

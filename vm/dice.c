@@ -11,9 +11,11 @@
 #include "base/mem.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int rng_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die, int32_t *out, char *err,
                     size_t errlen)
@@ -57,6 +59,41 @@ static int script_roll(DiceSource *self, int64_t n, int32_t sides, const Die *di
             return -1;
         }
         int64_t f = d->faces[d->next];
+        const char *word = d->words ? d->words[d->next] : NULL;
+        if (word || (die && die->names)) {
+            /* a symbol: the member's index, if the die shows it */
+            int32_t v = -1;
+            for (int32_t j = 0; word && die && die->names && j < die->nnames; j++)
+                if (!strcmp(die->names[j], word))
+                    v = j;
+            int32_t k = 0;
+            while (v >= 0 && k < die->n && die->value[k] != v)
+                k++;
+            if (v < 0 || k == die->n) {
+                int len;
+                if (word)
+                    len = snprintf(err, errlen, "scripted die #%zu is '%s', which is not a face of ", d->next + 1, word);
+                else
+                    len = snprintf(err, errlen, "scripted die #%zu is %lld, which is not a face of ", d->next + 1,
+                                   (long long)f);
+                if (!die) {
+                    snprintf(err + len, errlen - (size_t)len, "a d%d (1..%d)", (int)sides, (int)sides);
+                    return -1;
+                }
+                len += snprintf(err + len, errlen - (size_t)len, "%s (", die->name);
+                for (int32_t j = 0; j < die->n && len > 0 && (size_t)len < errlen; j++)
+                    len += die->names ? snprintf(err + len, errlen - (size_t)len, "%s%s", j ? ", " : "",
+                                                 die->names[die->value[j]])
+                                      : snprintf(err + len, errlen - (size_t)len, "%s%d", j ? ", " : "",
+                                                 (int)die->value[j]);
+                if (len > 0 && (size_t)len < errlen)
+                    snprintf(err + len, errlen - (size_t)len, ")");
+                return -1;
+            }
+            d->next++;
+            out[i] = k + 1;
+            continue;
+        }
         if (die) {
             /* the value a player read off the die: its first face showing it */
             int32_t k = 0;
@@ -86,8 +123,9 @@ static int script_roll(DiceSource *self, int64_t n, int32_t sides, const Die *di
     return 0;
 }
 
-void dice_script_init(ScriptDice *d, const int64_t *faces, size_t n)
+void dice_script_init(ScriptDice *d, const int64_t *faces, const char *const *words, size_t n)
 {
+    d->words = words;
     d->base.roll = script_roll;
     d->base.rng = NULL;
     d->base.pools = NULL;
@@ -96,31 +134,46 @@ void dice_script_init(ScriptDice *d, const int64_t *faces, size_t n)
     d->next = 0;
 }
 
-long dice_parse_list(const char *text, int64_t **faces, char *err, size_t errlen)
+long dice_parse_list(const char *text, int64_t **faces, const char ***words, char *err, size_t errlen)
 {
     size_t cap = 8, n = 0;
     int64_t *v = mem_alloc_atomic(cap * sizeof *v);
+    const char **w = mem_alloc(cap * sizeof *w);
+    bool any_word = false;
     const char *p = text;
     while (*p) {
         while (isspace((unsigned char)*p))
             p++;
-        if (!isdigit((unsigned char)*p)) {
-            snprintf(err, errlen, "expected a die face (a whole number) at '%s'", *p ? p : "end of list");
-            return -1;
-        }
-        errno = 0;
-        char *end;
-        long long f = strtoll(p, &end, 10);
-        if (errno || f > 1000000000LL) {
-            snprintf(err, errlen, "die face '%.*s' is too large", (int)(end - p), p);
-            return -1;
-        }
         if (n == cap) {
             v = mem_realloc(v, cap * sizeof *v, 2 * cap * sizeof *v, 1);
+            w = mem_realloc(w, cap * sizeof *w, 2 * cap * sizeof *w, 0);
             cap *= 2;
         }
-        v[n++] = f;
-        p = end;
+        if (isalpha((unsigned char)*p) || *p == '_') {
+            /* a symbol die's face, by name */
+            const char *start = p;
+            while (isalnum((unsigned char)*p) || *p == '_')
+                p++;
+            w[n] = mem_strndup(start, (size_t)(p - start));
+            v[n++] = 0;
+            any_word = true;
+        } else {
+            if (!isdigit((unsigned char)*p) && !(*p == '-' && isdigit((unsigned char)p[1]))) {
+                snprintf(err, errlen, "expected a die face (a whole number, or a symbol's name) at '%s'",
+                         *p ? p : "end of list");
+                return -1;
+            }
+            errno = 0;
+            char *end;
+            long long f = strtoll(p, &end, 10);
+            if (errno || f > 1000000000LL || f < -1000000000LL) {
+                snprintf(err, errlen, "die face '%.*s' is too large", (int)(end - p), p);
+                return -1;
+            }
+            w[n] = NULL;
+            v[n++] = f;
+            p = end;
+        }
         while (isspace((unsigned char)*p))
             p++;
         if (*p == ',')
@@ -135,5 +188,6 @@ long dice_parse_list(const char *text, int64_t **faces, char *err, size_t errlen
         return -1;
     }
     *faces = v;
+    *words = any_word ? w : NULL;
     return (long)n;
 }

@@ -35,6 +35,8 @@ typedef struct Die {
     const char *name;        /* for messages: "Average" */
     int32_t n;
     const int32_t *value;
+    const char *const *names;    /* a symbol die: its enum's members (value i is names[i]); else NULL */
+    int32_t nnames;
 } Die;
 
 struct DiceSource {
@@ -108,12 +110,16 @@ void dice_rng_init(RngDice *d, uint64_t seed);
 typedef struct ScriptDice {
     DiceSource base;
     const int64_t *faces;
+    const char *const *words;    /* NULL, or per face the symbol given in its place (else NULL) */
     size_t n, next;
 } ScriptDice;
 
-void dice_script_init(ScriptDice *d, const int64_t *faces, size_t n);
+void dice_script_init(ScriptDice *d, const int64_t *faces, const char *const *words, size_t n);
 
-/* Parse "6,3,4" into faces; returns the count, or -1 with a message. */
-long dice_parse_list(const char *text, int64_t **faces, char *err, size_t errlen);
+/* Parse "6,3,4" (or "hit, blank, -1": a symbol die's faces by name, a
+ * numbered one's may be negative) into faces and, where a name stands,
+ * words (*words is set to NULL when there is none); returns the count, or
+ * -1 with a message. */
+long dice_parse_list(const char *text, int64_t **faces, const char ***words, char *err, size_t errlen);
 
 #endif

@@ -30,6 +30,7 @@ Pool *pool_keep(const Pool *p)
     Pool *q = pool_alloc(NULL, p->sides, p->n);
     memcpy(q->face, p->face, sizeof(int32_t) * (size_t)p->n);
     q->unsorted = p->unsorted;
+    q->symbols = p->symbols;
     return q;
 }
 
@@ -94,6 +95,7 @@ static Pool *slice(Arena *arena, const Pool *p, int64_t from, int64_t n)
 {
     Pool *q = pool_alloc(arena, p->sides, n);
     memcpy(q->face, p->face + from, sizeof(int32_t) * (size_t)n);
+    q->symbols = p->symbols;
     return q;
 }
 
@@ -160,6 +162,7 @@ Pool *pool_filter(Arena *arena, const Pool *p, CmpOp op, Value x)
         Pool *q = pool_alloc(arena, p->sides, p->n - (to - from));
         memcpy(q->face, p->face, sizeof(int32_t) * (size_t)from);
         memcpy(q->face + from, p->face + to, sizeof(int32_t) * (size_t)(p->n - to));
+        q->symbols = p->symbols;
         return q;
     }
     int64_t n = pool_count(p, op, x);
@@ -169,6 +172,7 @@ Pool *pool_filter(Arena *arena, const Pool *p, CmpOp op, Value x)
         if (pool_face_cmp(p->face[i], op, x))
             q->face[k++] = p->face[i];
     q->unsorted = p->unsorted;
+    q->symbols = p->symbols;
     return q;
 }
 
@@ -238,6 +242,7 @@ Pool *pool_join(Arena *arena, const Pool *a, const Pool *b)
         q->face[k++] = a->face[i++];
     while (j < b->n)
         q->face[k++] = b->face[j++];
+    q->symbols = a->symbols;
     pool_note_lanes(q);
     return q;
 }

@@ -27,6 +27,7 @@ static inline Pool *pool_alloc(Arena *arena, int32_t sides, int64_t n)
     p->sides = sides;
     p->unsorted = false;
     p->lane_bits = 0;
+    p->symbols = 0;
     p->n = n;
     p->lazy = NULL;
     return p;

@@ -435,12 +435,23 @@ bool val_identical_any(const Value *a, const Value *b)
     return false;
 }
 
-static void print_pool(FILE *out, const Pool *p)
+/* A pool as [1, 3, 5]; a pool of symbol dice as [hit, hit, blank] (JSON:
+ * ["hit", "hit", "blank"]). */
+static void print_pool(FILE *out, const Pool *p, const Program *prog, bool json)
 {
+    const Pool *lazy = p;
     p = pool_order(pool_plain(p));
+    int symbols = p->symbols ? p->symbols : lazy->symbols;
+    const EnumDesc *e = symbols && prog && symbols - 1 < prog->nenums ? &prog->enums[symbols - 1] : NULL;
     fputc('[', out);
-    for (int64_t i = 0; i < p->n; i++)
-        fprintf(out, i ? ", %d" : "%d", (int)p->face[i]);
+    for (int64_t i = 0; i < p->n; i++) {
+        if (i)
+            fputs(", ", out);
+        if (e && p->face[i] >= 0 && p->face[i] < e->nmembers)
+            fprintf(out, json ? "\"%s\"" : "%s", e->members[p->face[i]]);
+        else
+            fprintf(out, "%d", (int)p->face[i]);
+    }
     fputc(']', out);
 }
 
@@ -472,7 +483,7 @@ void val_print(FILE *out, Value v, const Program *prog)
     case VAL_BOOL: fputs(v.as.b ? "true" : "false", out); break;
     case VAL_ENUM: fputs(enum_member(v, prog), out); break;
     case VAL_STR: val_json_string(out, v.as.s->bytes, v.as.s->len); break;
-    case VAL_POOL: print_pool(out, v.as.p); break;
+    case VAL_POOL: print_pool(out, v.as.p, prog, false); break;
     case VAL_RECORD: {
         const RecordDesc *d = record_desc(v.as.r, prog);
         fprintf(out, "%s(", d ? d->name : "record");
@@ -550,8 +561,11 @@ void val_print_json(FILE *out, Value v, const Program *prog)
             break;
         }
         /* fall through */
-    case VAL_INT: case VAL_BOOL: case VAL_POOL:
+    case VAL_INT: case VAL_BOOL:
         val_print(out, v, prog);
+        break;
+    case VAL_POOL:
+        print_pool(out, v.as.p, prog, true);
         break;
     case VAL_ENUM: {
         const char *m = enum_member(v, prog);

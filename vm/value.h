@@ -43,6 +43,8 @@ typedef struct Pool {
                                faces, see Die in dice.h), within +-2^20 as every face is */
     bool unsorted;          /* the faces are not in order yet (see pool_order) */
     uint8_t lane_bits;      /* 0, or 8 or 4: `lanes` holds how many dice show each face */
+    uint16_t symbols;       /* 0: the faces are numbers; else 1 + the enum whose members' indexes they are
+                               (a pool of symbol dice, see DieDesc in chunk.h): for printing */
     int64_t n;              /* number of dice */
     uint64_t lanes;         /* face f's count in bits [w(f-1), wf) for w = lane_bits (see pool_note_lanes) */
     /* NULL for an ordinary pool.  Otherwise the pool is held lazily by a

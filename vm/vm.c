@@ -472,8 +472,10 @@ static bool roll_pool(Vm *vm, const Proto *p, const uint8_t *at, Rng *rng, int64
             fresh->unsorted = n > 1;
         pool = fresh;
     }
-    if (vm->trace && vm->trace->on_roll)
-        vm->trace->on_roll(vm->trace->ud, p, p->offsets[at - p->code], (int32_t)sides, n, pool, 0);
+    if (vm->trace && vm->trace->on_roll) {
+        int32_t which = die ? -(int32_t)((const DieDesc *)die - vm->prog->dies) - 1 : (int32_t)sides;
+        vm->trace->on_roll(vm->trace->ud, p, p->offsets[at - p->code], which, n, pool, 0);
+    }
     *out = pool;
     return true;
 }
@@ -1039,6 +1041,43 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             sp++;
             NEXT;
         }
+        CASE(ROLL_DIE): {
+            const DieDesc *dd = &vm->prog->dies[chunk_u16(ip)];
+            ip += 2;
+            int32_t face;
+            if (rng)
+                face = (int32_t)rng_below(rng, (uint64_t)dd->die.n) + 1;
+            else if (vm->dice->roll(vm->dice, 1, dd->die.n, &dd->die, &face, dice_err, sizeof dice_err))
+                ERR("%s", dice_err);
+            int32_t v = dd->die.value[face - 1];
+            if (vm->trace && vm->trace->on_roll)
+                vm->trace->on_roll(vm->trace->ud, p, p->offsets[ip - 3 - p->code], -(int32_t)(dd - vm->prog->dies) - 1,
+                                   1, NULL, v);
+            PUSH(dd->symbols ? val_enum(dd->symbols - 1, v) : val_int(v));
+            NEXT;
+        }
+        CASE(ROLL_DIE_POOL): {
+            KNOWN(sp[-1]);
+            const DieDesc *dd = &vm->prog->dies[chunk_u16(ip)];
+            ip += 2;
+            int64_t n = POP().as.i;
+            const Pool *pool;
+            if (!roll_pool(vm, p, ip - 3, rng, n, dd->die.n, &dd->die, &pool, dice_err, sizeof dice_err))
+                ERR("%s", dice_err);
+            if (dd->symbols && !pool->lazy)
+                ((Pool *)pool)->symbols = (uint16_t)dd->symbols;   /* (a fresh pool, this roll's own) */
+            PUSH(val_pool(pool));
+            NEXT;
+        }
+        CASE(ORD):
+            KNOWN(sp[-1]);
+            PUT_INT(&sp[-1], sp[-1].as.i);
+            NEXT;
+        CASE(MEMBER):
+            KNOWN(sp[-1]);
+            sp[-1] = val_enum((int32_t)chunk_u16(ip), sp[-1].as.i);
+            ip += 2;
+            NEXT;
         CASE(ROLL_POOLK):
             PUSH(p->consts[chunk_u16(ip)]);
             PUSH(p->consts[chunk_u16(ip + 2)]);

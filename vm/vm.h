@@ -43,7 +43,9 @@ extern const VmLimits vm_default_limits;
 /* What a run reports as it goes, for explanations and logs (all optional). */
 typedef struct VmTrace {
     void *ud;
-    /* a die or pool was rolled: `pool` is NULL for a single die (then `face`) */
+    /* a die or pool was rolled: `pool` is NULL for a single die (then `face`,
+     * its value); sides < 0 for the program's die -sides - 1 (a `die`
+     * declaration's, its sides being its faces) */
     void (*on_roll)(void *ud, const Proto *p, uint32_t offset, int32_t sides, int64_t n,
                     const Pool *pool, int64_t face);
     void (*on_reroll)(void *ud, const Proto *p, uint32_t offset);

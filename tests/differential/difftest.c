@@ -181,6 +181,7 @@ enum {
     E_OFIELD,             /* the int field n of an outcome */
     E_CHOOSE,             /* choose(C) == C.ck */
     E_UNK,                /* '?', a value the rules text does not give (kept, passed on or returned) */
+    E_ROLLC,              /* roll n Xk: n dice of the program's die k (faces of its own) */
 };
 enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
 static const char *cmp_text[] = { "==", "!=", "<", "<=", ">", ">=" };
@@ -253,6 +254,7 @@ typedef struct {
     int has_start, start; /* start at */
     int has_choice, noptions, choice_default, chosen;
     int has_rec; Field fields[3]; int nfields;
+    int ndies; int die_n[2]; int die_v[2][8];   /* dice of their own faces: die k shows die_v[k][0..die_n[k]) */
     Proc procs[MAX_PROCS];
     int nprocs;
     /* the call `muster prob` is asked about: f0 with these arguments given */
@@ -751,6 +753,22 @@ static Value eval(Expr *e, Frame *f)
         qsort(p->faces, p->np, sizeof(int64_t), cmp_i64);
         return *p;
     }
+    case E_ROLLC: {
+        /* a die of its own faces: each face equally likely, the pool its
+         * faces' values (a multiset of faces, then their values) */
+        a = eval(e->a, f);
+        need(a);
+        if (a.n < 0 || a.n > 16) bail(END_REJECT);
+        int sides = P->die_n[e->k];
+        Value *p = pool_new((int)a.n);
+        if (a.n >= 4)
+            roll_multiset((int)a.n, sides, p->faces);
+        else
+            for (int i = 0; i < p->np; i++) p->faces[i] = roll_die(sides);
+        for (int i = 0; i < p->np; i++) p->faces[i] = P->die_v[e->k][p->faces[i] - 1];
+        qsort(p->faces, p->np, sizeof(int64_t), cmp_i64);
+        return *p;
+    }
     case E_MIXED: {
         /* roll [n1 dS1, n2 dS2, ...]: each part rolled in turn, as above,
          * and the pool is all their dice */
@@ -1008,11 +1026,20 @@ static Expr *gen_pool(int depth, Scope *sc, int nonempty)
         e->nargs = range(2, 3);
         e->args = alloc(sizeof *e->args * (size_t)e->nargs);
         for (int i = 0; i < e->nargs; i++) {
-            Expr *part = mk(E_ROLLN, TY(T_POOL, 0));
-            part->k = SIDES[rnd(7)];
+            int own = P->ndies && chance(40);
+            Expr *part = mk(own ? E_ROLLC : E_ROLLN, TY(T_POOL, 0));
+            part->k = own ? rnd(P->ndies) : SIDES[rnd(7)];
             part->a = mknum(i == 0 && nonempty ? range(1, 3) : range(0, 3));
             e->args[i] = part;
         }
+        return e;
+    }
+    if (r == 3 && P->ndies) {
+        /* dice of a die of their own faces */
+        dice_sites++;
+        Expr *e = mk(E_ROLLC, TY(T_POOL, 0));
+        e->k = rnd(P->ndies);
+        e->a = mknum(chance(20) ? range(4, 6) : range(nonempty, 3));
         return e;
     }
     dice_sites++;
@@ -1397,6 +1424,13 @@ static void gen_program(void)
             P->enums[i].n_given[m] = !chance(15);
         }
     }
+    /* dice of their own faces: 1 to 8 faces, values -2..7, repeats allowed */
+    P->ndies = chance(35) ? range(1, 2) : 0;
+    for (int i = 0; i < P->ndies; i++) {
+        P->die_n[i] = range(1, 8);
+        for (int k = 0; k < P->die_n[i]; k++)
+            P->die_v[i][k] = range(-2, 7);
+    }
     if ((P->has_choice = chance(30))) {
         P->noptions = range(2, 3);
         P->choice_default = rnd(P->noptions);
@@ -1545,9 +1579,11 @@ static void print_expr(Buf *b, Expr *e)
     case E_MIXED:
         bputs(b, "(roll [");
         for (int i = 0; i < e->nargs; i++)
-            bprintf(b, "%s%lld d%lld", i ? ", " : "", (long long)e->args[i]->a->k, (long long)e->args[i]->k);
+            bprintf(b, e->args[i]->op == E_ROLLC ? "%s%lld X%lld" : "%s%lld d%lld", i ? ", " : "",
+                    (long long)e->args[i]->a->k, (long long)e->args[i]->k);
         bputs(b, "])");
         break;
+    case E_ROLLC: bprintf(b, "(roll %lld X%lld)", (long long)e->a->k, (long long)e->k); break;
     case E_CALL: bprintf(b, "f%lld", (long long)e->k); print_args(b, e, "v"); break;
     case E_TABLE: bputs(b, "tab("); print_expr(b, e->a); bputs(b, ")"); break;
     case E_BANDS: bputs(b, "bnd("); print_expr(b, e->a); bputs(b, ")"); break;
@@ -1606,6 +1642,11 @@ static void print_block(Buf *b, Stmt **body, int n, int indent)
 
 static void print_program(Buf *b)
 {
+    for (int i = 0; i < P->ndies; i++) {
+        bprintf(b, "die X%d {", i);
+        for (int k = 0; k < P->die_n[i]; k++) bprintf(b, "%s %d", k ? "," : "", P->die_v[i][k]);
+        bputs(b, " }\n");
+    }
     for (int i = 0; i < P->nenums; i++) {
         Enum *en = &P->enums[i];
         if (en->outcome) {

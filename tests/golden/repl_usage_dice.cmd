@@ -1,1 +1,1 @@
-repl --dice 6,x
+repl --dice 6,4.5

@@ -1,1 +1,1 @@
-run combat.muster morale --dice=3,x
+run combat.muster morale --dice=3,x,-

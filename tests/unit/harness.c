@@ -170,15 +170,16 @@ void run_scripted(Run *r, const Compiled *c, const char *dice)
     memset(r, 0, sizeof *r);
     r->compiled = c;
     int64_t *faces = NULL;
+    const char **words = NULL;
     long n = 0;
     if (dice && *dice) {
         char err[256];
-        n = dice_parse_list(dice, &faces, err, sizeof err);
+        n = dice_parse_list(dice, &faces, &words, err, sizeof err);
         if (n < 0)
             fprintf(stderr, "bad dice list in a test: %s\n", err);
         CU_ASSERT_FATAL(n >= 0);
     }
-    dice_script_init(&r->script, faces, (size_t)n);
+    dice_script_init(&r->script, faces, words, (size_t)n);
     vm_init(&r->vm, c->prog, &r->script.base);
 }
 

@@ -22,7 +22,7 @@ static void test_scripted_order(void)
 {
     static const int64_t faces[] = { 6, 3, 4, 1, 2, 5 };
     ScriptDice d;
-    dice_script_init(&d, faces, 6);
+    dice_script_init(&d, faces, NULL, 6);
     char err[256] = "";
     int32_t out[3];
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, NULL, out, err, sizeof err), 0);
@@ -44,20 +44,20 @@ static void test_scripted_running_out(void)
 {
     static const int64_t faces[] = { 2, 5 };
     ScriptDice d;
-    dice_script_init(&d, faces, 2);
+    dice_script_init(&d, faces, NULL, 2);
     char err[256];
     int32_t out[4];
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 2, 6, NULL, out, err, sizeof err), 0);
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, NULL, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "ran out of scripted dice: 2 given, a d6 needs one more");
 
-    dice_script_init(&d, faces, 2);
+    dice_script_init(&d, faces, NULL, 2);
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 8, NULL, out, err, sizeof err), 0);
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 3, 10, NULL, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "ran out of scripted dice: 2 given, a pool of 3 d10 needs 2 more");
 
     /* no dice at all */
-    dice_script_init(&d, NULL, 0);
+    dice_script_init(&d, NULL, NULL, 0);
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 20, NULL, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "ran out of scripted dice: 0 given, a d20 needs one more");
 }
@@ -67,24 +67,52 @@ static void test_scripted_running_out(void)
 static void test_scripted_own_faces(void)
 {
     static const int32_t average[] = { 2, 3, 3, 4, 4, 5 };
-    static const Die die = { "Average", 6, average };
+    static const Die die = { "Average", 6, average, NULL, 0 };
     static const int64_t faces[] = { 5, 3, 2, 6 };
     ScriptDice d;
     char err[256] = "";
     int32_t out[3];
-    dice_script_init(&d, faces, 4);
+    dice_script_init(&d, faces, NULL, 4);
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 3, 6, &die, out, err, sizeof err), 0);
     CU_ASSERT_EQUAL(out[0], 6);
     CU_ASSERT_EQUAL(out[1], 2);
     CU_ASSERT_EQUAL(out[2], 1);
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, &die, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "scripted die #4 is 6, which is not a face of Average (2, 3, 3, 4, 4, 5)");
-    dice_script_init(&d, faces, 1);
+    dice_script_init(&d, faces, NULL, 1);
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 2, 6, &die, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "ran out of scripted dice: 1 given, a pool of 2 Average needs 1 more");
-    dice_script_init(&d, NULL, 0);
+    dice_script_init(&d, NULL, NULL, 0);
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, &die, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "ran out of scripted dice: 0 given, one Average needs one more");
+}
+
+/* A symbol die takes its faces by name; a number, or a name it does not
+ * show, is an error that lists its faces. */
+static void test_scripted_symbols(void)
+{
+    static const char *const members[] = { "hit", "crit", "focus", "blank" };
+    static const int32_t values[] = { 0, 0, 0, 1, 2, 2, 3, 3 };
+    static const Die attack = { "Attack", 8, values, members, 4 };
+    static const int64_t faces[] = { 0, 0, 0, 0, 3 };
+    static const char *const words[] = { "blank", "hit", "crit", "focus", NULL };
+    ScriptDice d;
+    char err[256] = "";
+    int32_t out[4];
+    dice_script_init(&d, faces, words, 5);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 3, 8, &attack, out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(out[0], 7);
+    CU_ASSERT_EQUAL(out[1], 1);
+    CU_ASSERT_EQUAL(out[2], 4);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 8, &attack, out, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(out[0], 5);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 8, &attack, out, err, sizeof err), -1);
+    CU_ASSERT_STRING_EQUAL(err, "scripted die #5 is 3, which is not a face of Attack (hit, hit, hit, crit, focus, "
+                                "focus, blank, blank)");
+    /* a name for a die of numbers */
+    dice_script_init(&d, faces, words, 5);
+    CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, NULL, out, err, sizeof err), -1);
+    CU_ASSERT_STRING_EQUAL(err, "scripted die #1 is 'blank', which is not a face of a d6 (1..6)");
 }
 
 static void test_scripted_face_out_of_range(void)
@@ -93,28 +121,28 @@ static void test_scripted_face_out_of_range(void)
     ScriptDice d;
     char err[256];
     int32_t out[2];
-    dice_script_init(&d, faces, 5);
+    dice_script_init(&d, faces, NULL, 5);
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, NULL, out, err, sizeof err), 0);
     CU_ASSERT_EQUAL(out[0], 6);
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, NULL, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "scripted die #2 is 7, which is not a face of a d6 (1..6)");
 
-    dice_script_init(&d, faces + 2, 1);
+    dice_script_init(&d, faces + 2, NULL, 1);
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, NULL, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "scripted die #1 is 0, which is not a face of a d6 (1..6)");
 
-    dice_script_init(&d, faces + 3, 1);
+    dice_script_init(&d, faces + 3, NULL, 1);
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 6, NULL, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "scripted die #1 is -1, which is not a face of a d6 (1..6)");
 
     /* the same face fits a bigger die */
-    dice_script_init(&d, faces + 1, 1);
+    dice_script_init(&d, faces + 1, NULL, 1);
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 8, NULL, out, err, sizeof err), 0);
     CU_ASSERT_EQUAL(out[0], 7);
-    dice_script_init(&d, faces + 4, 1);
+    dice_script_init(&d, faces + 4, NULL, 1);
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 100, NULL, out, err, sizeof err), 0);
     CU_ASSERT_EQUAL(out[0], 100);
-    dice_script_init(&d, faces + 4, 1);
+    dice_script_init(&d, faces + 4, NULL, 1);
     CU_ASSERT_EQUAL(d.base.roll(&d.base, 1, 99, NULL, out, err, sizeof err), -1);
     CU_ASSERT_STRING_EQUAL(err, "scripted die #1 is 100, which is not a face of a d99 (1..99)");
 }
@@ -124,55 +152,66 @@ static void test_scripted_face_out_of_range(void)
 static void test_parse_good_lists(void)
 {
     int64_t *faces = NULL;
+    const char **words = NULL;
     char err[256];
-    CU_ASSERT_EQUAL(dice_parse_list("6,3,4", &faces, err, sizeof err), 3);
+    CU_ASSERT_EQUAL(dice_parse_list("6,3,4", &faces, &words, err, sizeof err), 3);
+    CU_ASSERT_PTR_NULL(words);
     CU_ASSERT_PTR_NOT_NULL_FATAL(faces);
     CU_ASSERT_EQUAL(faces[0], 6);
     CU_ASSERT_EQUAL(faces[1], 3);
     CU_ASSERT_EQUAL(faces[2], 4);
 
-    CU_ASSERT_EQUAL(dice_parse_list(" 1 , 20,\t100 ", &faces, err, sizeof err), 3);
+    CU_ASSERT_EQUAL(dice_parse_list(" 1 , 20,\t100 ", &faces, &words, err, sizeof err), 3);
     CU_ASSERT_EQUAL(faces[0], 1);
     CU_ASSERT_EQUAL(faces[1], 20);
     CU_ASSERT_EQUAL(faces[2], 100);
 
-    CU_ASSERT_EQUAL(dice_parse_list("5", &faces, err, sizeof err), 1);
+    CU_ASSERT_EQUAL(dice_parse_list("5", &faces, &words, err, sizeof err), 1);
     CU_ASSERT_EQUAL(faces[0], 5);
 
-    CU_ASSERT_EQUAL(dice_parse_list("1000000000", &faces, err, sizeof err), 1);
+    CU_ASSERT_EQUAL(dice_parse_list("1000000000", &faces, &words, err, sizeof err), 1);
     CU_ASSERT_EQUAL(faces[0], 1000000000);
 
     /* a long list grows past the first allocation, in order */
     char text[2048] = "";
     for (int i = 0; i < 300; i++)
         snprintf(text + strlen(text), sizeof text - strlen(text), "%s%d", i ? "," : "", i % 6 + 1);
-    CU_ASSERT_EQUAL(dice_parse_list(text, &faces, err, sizeof err), 300);
+    CU_ASSERT_EQUAL(dice_parse_list(text, &faces, &words, err, sizeof err), 300);
     int ok = 1;
     for (int i = 0; i < 300; i++)
         ok &= faces[i] == i % 6 + 1;
     CU_ASSERT(ok);
+
+    /* a symbol die's faces by name, and negative faces (a die of its own faces may show them) */
+    CU_ASSERT_EQUAL(dice_parse_list("hit, -1,blank_2", &faces, &words, err, sizeof err), 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(words);
+    CU_ASSERT_STRING_EQUAL(words[0], "hit");
+    CU_ASSERT_PTR_NULL(words[1]);
+    CU_ASSERT_EQUAL(faces[1], -1);
+    CU_ASSERT_STRING_EQUAL(words[2], "blank_2");
 }
 
 static void test_parse_bad_lists(void)
 {
     static const struct { const char *text, *msg; } cases[] = {
         { "", "the dice list is empty" },
-        { "a", "expected a die face (a whole number) at 'a'" },
-        { "1,,2", "expected a die face (a whole number) at ',2'" },
+        { "1,,2", "expected a die face (a whole number, or a symbol's name) at ',2'" },
         { "1 2", "expected ',' between die faces at '2'" },
         { "1;2", "expected ',' between die faces at ';2'" },
         { "1.5", "expected ',' between die faces at '.5'" },
-        { "-1", "expected a die face (a whole number) at '-1'" },
-        { "+3", "expected a die face (a whole number) at '+3'" },
-        { "3,x", "expected a die face (a whole number) at 'x'" },
+        { "- 1", "expected a die face (a whole number, or a symbol's name) at '- 1'" },
+        { "+3", "expected a die face (a whole number, or a symbol's name) at '+3'" },
+        { "3,hit-2", "expected ',' between die faces at '-2'" },
         { "99999999999999999999", "die face '99999999999999999999' is too large" },
         { "6,1000000001", "die face '1000000001' is too large" },
-        { "  ", "expected a die face (a whole number) at 'end of list'" },
+        { "-1000000001", "die face '-1000000001' is too large" },
+        { "  ", "expected a die face (a whole number, or a symbol's name) at 'end of list'" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int64_t *faces = NULL;
+        const char **words = NULL;
         char err[256] = "";
-        long n = dice_parse_list(cases[i].text, &faces, err, sizeof err);
+        long n = dice_parse_list(cases[i].text, &faces, &words, err, sizeof err);
         CU_ASSERT_EQUAL(n, -1);
         if (strcmp(err, cases[i].msg) != 0)
             fprintf(stderr, "\n'%s': got \"%s\", want \"%s\"\n", cases[i].text, err, cases[i].msg);
@@ -1862,6 +1901,7 @@ void register_tests(void)
         { "dice come in order", test_scripted_order },
         { "running out", test_scripted_running_out },
         { "a die of its own faces takes the values read off it", test_scripted_own_faces },
+        { "a symbol die takes its faces by name", test_scripted_symbols },
         { "faces out of range", test_scripted_face_out_of_range },
         { "good dice lists", test_parse_good_lists },
         { "bad dice lists", test_parse_bad_lists },

@@ -227,7 +227,7 @@ static void test_bad_roll_forms(void)
 
     parse("proc f() -> int { return roll 6 }");
     CU_ASSERT_EQUAL(last_errors, 1);
-    CU_ASSERT(contains(last_messages, "test.muster:1:33: error: unexpected '}'; expected die"));
+    CU_ASSERT(contains(last_messages, "test.muster:1:33: error: unexpected '}'; expected name, die"));
 
     /* the count of a pool is a primary: roll -1 d6 is not a roll */
     parse("proc f() -> int { return roll -1 d6 }");
@@ -854,9 +854,9 @@ static void test_example_statements(void)
     const StmtList *b = &d->as.proc.body;
     CU_ASSERT_EQUAL_FATAL(b->n, 6);
     CU_ASSERT_EQUAL(b->items[0]->kind, ST_DICE);
-    CU_ASSERT_EQUAL_FATAL(b->items[0]->as.dice.n, 2);
-    CU_ASSERT_EQUAL(b->items[0]->as.dice.items[0], 6);
-    CU_ASSERT_EQUAL(b->items[0]->as.dice.items[1], 3);
+    CU_ASSERT_EQUAL_FATAL(b->items[0]->as.dice.list.n, 2);
+    CU_ASSERT_EQUAL(b->items[0]->as.dice.list.items[0], 6);
+    CU_ASSERT_EQUAL(b->items[0]->as.dice.list.items[1], 3);
     CU_ASSERT_EQUAL(b->items[1]->kind, ST_CHOOSE);
     CU_ASSERT_STRING_EQUAL(b->items[1]->as.choose.choice, "Critical");
     CU_ASSERT_STRING_EQUAL(b->items[1]->as.choose.option, "disorder");

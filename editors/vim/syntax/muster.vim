@@ -54,7 +54,7 @@ syn keyword musterDeclaration enum nextgroup=musterTypeName skipwhite
 " ---- declarations: keywords at the top level ----
 syn match musterDeclaration /^\s*\zs\<\%(table\|bands\|modifiers\|odds\|sequence\)\>\ze\s\+\h/
       \ nextgroup=musterFuncName skipwhite
-syn match musterDeclaration /^\s*\zs\<\%(ladder\|record\|outcome\|choice\)\>\ze\s\+\h/
+syn match musterDeclaration /^\s*\zs\<\%(ladder\|record\|outcome\|choice\|die\)\>\ze\s\+\h/
       \ nextgroup=musterTypeName skipwhite
 syn match musterDeclaration /^\s*\zs\<\%(example\|section\|import\)\>\ze\s*"/
 " change KIND NAME, in a variant

@@ -1,0 +1,1 @@
+dis faces.muster attack

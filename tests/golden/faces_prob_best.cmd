@@ -1,0 +1,1 @@
+prob faces.muster best n=2

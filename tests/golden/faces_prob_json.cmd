@@ -1,0 +1,1 @@
+prob faces.muster fate --json

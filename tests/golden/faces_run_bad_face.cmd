@@ -1,0 +1,1 @@
+run faces.muster attack --dice hit,3,blank

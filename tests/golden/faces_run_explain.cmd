@@ -1,0 +1,1 @@
+run faces.muster tally --dice hit,crit,blank,4 --explain

@@ -1,0 +1,1 @@
+run faces.muster kept --seed 7 --json
