@@ -90,6 +90,7 @@ typedef struct Roll {
     int32_t pool_sides;      /* Pool.sides of a pool of its values */
     bool fresh;              /* nothing split, settled or asked since it was rolled (or joined) */
     int kinds;               /* kinds of dice: 1, or those of a mixed pool (its classes when fresh) */
+    uint16_t symbols;        /* Pool.symbols of its pools (0: numbers) */
     int32_t map[LAZY_MAX_SIDES];  /* value's own storage */
     int ncls;
     Class cls[LAZY_MAX_SIDES];
@@ -567,6 +568,7 @@ static const Pool *view_pool(Engine *e, Roll *r, uint64_t faces)
     v->post = all_faces(r->sides);
     v->plain = NULL;
     Pool *p = pool_alloc(e->vm->scratch, r->pool_sides, 0);
+    p->symbols = r->symbols;
     p->n = -1;
     p->lazy = &v->base;
     return p;
@@ -710,6 +712,7 @@ static int settle_classes(Engine *e, Roll *r, uint64_t faces, const Pool **out, 
         }
     /* the slots in order show their values in order: the pool is sorted */
     Pool *p = pool_alloc(e->vm->scratch, r->pool_sides, n);
+    p->symbols = r->symbols;
     int64_t k = 0;
     for (int32_t f = 1; f <= r->sides; f++)
         for (int64_t c = count[f]; c > 0; c--)
@@ -835,6 +838,7 @@ static int settle(Engine *e, View *v, char *err, size_t errlen)
     for (int i = 0; i < fw_width(&q); i++)
         n += count[i];
     Pool *p = pool_alloc(e->vm->scratch, r->pool_sides, n);
+    p->symbols = r->symbols;
     int64_t k = 0, i = 0;
     for (int32_t f = 1; f <= r->sides; f++)
         if (v->faces >> (f - 1) & 1)
@@ -881,6 +885,17 @@ static void set_values(Roll *r, int32_t n, const int32_t *value)
     r->pool_sides = sides_of_values(value[0], value[n - 1]);
 }
 
+/* DieDesc.symbols of a die of the program's (0: its faces are numbers, or
+ * it is not one of the program's dies). */
+static int32_t die_symbols(const Engine *e, const Die *die)
+{
+    const Program *prog = e->vm->prog;
+    for (int i = 0; die && i < prog->ndies; i++)
+        if (&prog->dies[i].die == die)
+            return prog->dies[i].symbols;
+    return 0;
+}
+
 static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die, const Pool **out, char *err,
                      size_t errlen)
 {
@@ -904,6 +919,7 @@ static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die,
     set_values(r, sides, die ? die->value : NULL);
     r->fresh = true;
     r->kinds = 1;
+    r->symbols = (uint16_t)die_symbols(e, die);
     r->ncls = 1;
     r->cls[0] = (Class){ all_faces(sides), n };
     r->nasked = 0;
@@ -996,6 +1012,7 @@ static int lazy_join(DiceSource *self, const Pool *a, const Pool *b, const Pool 
     set_values(r, slots, value);
     r->fresh = true;
     r->kinds = nk;
+    r->symbols = ra->symbols;   /* as pool_join has it */
     r->nasked = 0;
     r->answers = NULL;
     *out = view_pool(e, r, all_faces(slots));
