@@ -1649,8 +1649,9 @@ static const int32_t odd_values[] = { -3, 0, 0, 2, 7 };
 static const int32_t wide_values[] = { -5000, 0, 5000 };
 static const int32_t four_values[] = { 1, 2, 3, 4 };   /* the values of a d4: its slots are its faces */
 static const Die test_dice[] = {
-    { "Average", 6, average_values }, { "Fudge", 6, fudge_values }, { "Odd", 5, odd_values },
-    { "Wide", 3, wide_values }, { "Four", 4, four_values },
+    { .name = "Average", .n = 6, .value = average_values }, { .name = "Fudge", .n = 6, .value = fudge_values },
+    { .name = "Odd", .n = 5, .value = odd_values }, { .name = "Wide", .n = 3, .value = wide_values },
+    { .name = "Four", .n = 4, .value = four_values },
 };
 
 /* n dice of test_dice[die], or with die < 0 of `sides` */
@@ -1885,6 +1886,34 @@ static void test_lazy_dice_of_their_own(void)
     CU_ASSERT_EQUAL(r.status, EXACT_DONE);
     CU_ASSERT_EQUAL(r.n, 161);
     exact_clear(&r);
+    /* declared dice, lazy and rolled whole: the same odds */
+    static const char *declared =
+        "die Average { 2, 3, 3, 4, 4, 5 }\n"
+        "die Fudge { -1, -1, 0, 0, 1, 1 }\n"
+        "enum Face { hit, crit, focus, blank }\n"
+        "die Attack { 3 hit, crit, 2 focus, 2 blank }\n"
+        "proc a() -> int { let p = roll 4 Average\n return count(p >= 4) * 100 + sum(highest(2, p)) }\n"
+        "proc b() -> int { let p = roll [3 Fudge, d4]\n if doubles(p) { return lowest(p) }\n return sum(p) }\n"
+        "proc c() -> Face { let p = roll [2 Attack, Attack] != blank\n if count(p) == 0 { return blank }\n"
+        "  return highest(p) }\n"
+        "proc d() -> pool of Face { return lowest(2, roll 3 Attack) }\n"
+        "proc e() -> int { let p = roll [2 Average, 2 d6]\n if any(p == 5) { return count(p == 3) }\n return 10 + sum(p) }\n";
+    static const char *const procs[] = { "a", "b", "c", "d", "e" };
+    for (size_t i = 0; i < sizeof procs / sizeof procs[0]; i++) {
+        ExactOptions lazy = { 0 }, whole = { .whole_pools = true };
+        ExactResult x, y;
+        char ex[320], ey[320];
+        exact_with(declared, procs[i], &lazy, &x, ex, sizeof ex);
+        exact_with(declared, procs[i], &whole, &y, ey, sizeof ey);
+        bool same = same_distribution(&x, &y);
+        if (!same)
+            fprintf(stderr, "\ndeclared dice %s: lazy (%s) and whole (%s) differ\n", procs[i],
+                    x.status == EXACT_DONE ? "ok" : ex, y.status == EXACT_DONE ? "ok" : ey);
+        CU_ASSERT(same);
+        CU_ASSERT(x.runs <= y.runs);
+        exact_clear(&x);
+        exact_clear(&y);
+    }
     /* three d20s are one kind of die: the highest of them as of 3d20 */
     ExactResult a, b;
     exact_of("proc f() -> int { return highest(roll [d20, d20, d20]) }", "f", 0, &a);
