@@ -94,6 +94,12 @@ struct PoolMethods {
      * a source that cannot work them out notes that for itself (and ends
      * the run) and hands back an empty pool. */
     const Pool *(*faces)(DiceSource *self, const Pool *p);
+    /* One pool of the dice of a and b (OP_JOIN: a mixed pool, each part a
+     * fresh roll), at least one of them lazy: 0 with *out the joined pool,
+     * or with *out NULL when the source leaves the join to the VM (which
+     * joins their faces); -1 after writing a message to err.  NULL: the VM
+     * always joins the faces. */
+    int (*join)(DiceSource *self, const Pool *a, const Pool *b, const Pool **out, char *err, size_t errlen);
 };
 
 /* Seeded pseudo-random dice. */

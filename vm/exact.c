@@ -41,31 +41,44 @@ typedef struct Decision {
 
 /* ---- lazy pools ----
  *
- * A pool of up to 64 sides is not settled when it is rolled.  Its dice are
- * kept as a partition of the faces into classes, with the number of dice in
- * each class (a Roll: at first one class, every face, all n dice), and the
- * pools the procedure holds are Views of it: the dice of the roll whose face
- * is in a set (a filter narrows the set, with no decision).  A question
- * refines the partition just enough to answer it: counting the dice of a
- * set S splits each class that S cuts into its part in S (a faces) and the
- * rest (b faces), one DEC_SPLIT decision over the j = 0..k dice of the
- * class that land in its first part, with probability C(k,j) a^j b^(k-j) /
- * (a+b)^k.  A class with no dice splits with no decision.  Whether any die
- * is in S is often known with no split at all, and otherwise the classes S
- * cuts are split one at a time until one has a die in S (any_in); all() is
- * any() of the dice that fail, highest and lowest ask any() face by face.
- * The refinement belongs to the roll, so every View of it sees it.  What needs the faces
- * themselves (sum, highest n, doubles, a pool leaving the run) splits the
- * View's classes into single faces, one DEC_POOL decision per class among
- * its multisets, and then has an ordinary sorted pool.
+ * A pool of up to 64 slots is not settled when it is rolled.  A Roll's
+ * slots are the faces its dice can show, numbered 1..S in the order of the
+ * values they show (value[s-1], nondecreasing, equal values allowed; NULL
+ * for a plain dN, whose slot s shows s: that path is the same as ever).  A
+ * dN is slots 1..N; a die of its own faces (Die) is a slot per face, its
+ * values from the die; a mixed pool (OP_JOIN of fresh rolls, lazy_join) is
+ * the slots of its parts merged in the order of their values, the dice of
+ * each kind one class over that kind's slots ([d20, d20, d20]: one kind, 20
+ * slots).  Its dice are kept as a partition of the slots into classes, with
+ * the number of dice in each class (a Roll: at first a class per kind of
+ * die, all its dice), every die of a class equally likely to show each of
+ * its slots; and the pools the procedure holds are Views of it: the dice of
+ * the roll whose slot is in a set (a filter narrows the set, with no
+ * decision: faces_where gives the slots whose values pass, all the slots of
+ * a value or none).  A question refines the partition just enough to answer
+ * it: counting the dice of a set S splits each class that S cuts into its
+ * part in S (a slots) and the rest (b slots), one DEC_SPLIT decision over
+ * the j = 0..k dice of the class that land in its first part, with
+ * probability C(k,j) a^j b^(k-j) / (a+b)^k.  A class with no dice splits
+ * with no decision.  (A count that cuts several classes of a mixed pool is
+ * asked face by face instead, below: one decision, not one per kind.)
+ * Whether any die is in S is often known with no split at all, and
+ * otherwise the classes S cuts are split one at a time until one has a die
+ * in S (any_in); all() is any() of the dice that fail, highest and lowest
+ * ask any() value by value (the slots of a value together).  The
+ * refinement belongs to the roll, so every View of it sees it.  What needs
+ * the dice themselves (a pool leaving the run, or compared) splits the
+ * View's classes into single slots, one DEC_POOL decision per class among
+ * its multisets, and then has an ordinary sorted pool of the slots' values
+ * (Pool.sides as pool_die_values sets it).
  *
  * Rolls and Views are remade by every run (the decisions replay the same
- * refinements); they live in slabs the engine keeps from run to run, so a
- * run allocates nothing but its pools.
+ * refinements, and a join makes none); they live in slabs the engine keeps
+ * from run to run, so a run allocates nothing but its pools.
  */
 #define LAZY_MAX_SIDES 64
 
-/* A class: its faces (bit f-1: face f) and the dice showing one of them;
+/* A class: its slots (bit s-1: slot s) and the dice showing one of them;
  * the same record facewise.c takes. */
 typedef FwClass Class;
 
@@ -74,7 +87,13 @@ typedef FwClass Class;
 #define ASKED_MAX 8
 
 typedef struct Roll {
-    int32_t sides;
+    int32_t sides;           /* its slots: 1..sides */
+    const int32_t *value;    /* value[s-1]: what slot s shows, nondecreasing; NULL: s itself (a plain dN) */
+    int32_t pool_sides;      /* Pool.sides of a pool of its values */
+    bool fresh;              /* nothing split, settled or asked since it was rolled (or joined) */
+    int kinds;               /* kinds of dice: 1, or those of a mixed pool (its classes when fresh) */
+    uint16_t symbols;        /* Pool.symbols of its pools (0: numbers) */
+    int32_t map[LAZY_MAX_SIDES];  /* value's own storage */
     int ncls;
     Class cls[LAZY_MAX_SIDES];
     int nasked;              /* questions answered face by face (DEC_VALUE): once there is
@@ -86,11 +105,11 @@ typedef struct Roll {
 typedef struct View {
     LazyPool base;           /* first: Pool.lazy points here */
     Roll *roll;
-    uint64_t faces;          /* the dice of the roll with these faces; */
+    uint64_t faces;          /* the dice of the roll on these slots; */
     int32_t keep;            /* 0, or of them only the keep_n highest (1) or lowest (-1), */
     int64_t keep_n;
-    uint64_t post;           /* and of those kept, the ones with these faces (all when keep is 0) */
-    const Pool *plain;       /* once worked out: the faces, as a plain pool */
+    uint64_t post;           /* and of those kept, the ones on these slots (all when keep is 0) */
+    const Pool *plain;       /* once worked out: the dice's values, as a plain pool */
 } View;
 
 /* Fixed-size items in chunks that never move (Pools point at Views). */
@@ -598,24 +617,40 @@ static void *slab_take(Slab *s)
     return s->chunk[c] + s->size * (size_t)(s->used++ % SLAB_CHUNK);
 }
 
-static uint64_t all_faces(int32_t sides)
+/* Slots 1..k (k <= 64). */
+static uint64_t all_faces(int32_t k)
 {
-    return sides == 64 ? ~(uint64_t)0 : ((uint64_t)1 << sides) - 1;
+    return k == 64 ? ~(uint64_t)0 : ((uint64_t)1 << k) - 1;
 }
 
-/* The faces of a die of `sides` that compare to x. */
-static uint64_t faces_where(int32_t sides, CmpOp cmp, Value x)
+static int32_t slot_value(const Roll *r, int32_t s)
 {
+    return r->value ? r->value[s - 1] : s;
+}
+
+/* The slots of r whose values compare to x: all the slots of a value or
+ * none of them. */
+static uint64_t faces_where(const Roll *r, CmpOp cmp, Value x)
+{
+    int32_t sides = r->sides;
     uint64_t all = all_faces(sides);
     if (x.tag == VAL_INT) {
-        /* below[k]: the faces under k, for k clamped to 1..sides+1 */
-        int64_t k = x.as.i < 1 ? 1 : x.as.i > sides + 1 ? sides + 1 : x.as.i;
-        uint64_t below = k - 1 == 64 ? ~(uint64_t)0 : ((uint64_t)1 << (k - 1)) - 1;
-        uint64_t at = x.as.i >= 1 && x.as.i <= sides ? (uint64_t)1 << (x.as.i - 1) : 0;
+        /* the values are in order: the slots under x are 1..lt, those up to x 1..le */
+        int64_t lt, le, k = x.as.i;
+        if (!r->value) {
+            lt = k - 1 < 0 ? 0 : k - 1 > sides ? sides : k - 1;
+            le = k < 0 ? 0 : k > sides ? sides : k;
+        } else {
+            for (lt = 0; lt < sides && r->value[lt] < k; lt++)
+                ;
+            for (le = lt; le < sides && r->value[le] <= k; le++)
+                ;
+        }
+        uint64_t below = all_faces((int32_t)lt), upto = all_faces((int32_t)le), at = upto & ~below;
         switch (cmp) {
         case CMP_LT: return below;
-        case CMP_LE: return below | at;
-        case CMP_GT: return all & ~(below | at);
+        case CMP_LE: return upto;
+        case CMP_GT: return all & ~upto;
         case CMP_GE: return all & ~below;
         case CMP_EQ: return at;
         case CMP_NE: return all & ~at;
@@ -623,7 +658,7 @@ static uint64_t faces_where(int32_t sides, CmpOp cmp, Value x)
     }
     uint64_t m = 0;
     for (int32_t f = 1; f <= sides; f++)
-        if (pool_face_cmp(f, cmp, x))
+        if (pool_face_cmp(slot_value(r, f), cmp, x))
             m |= (uint64_t)1 << (f - 1);
     return m;
 }
@@ -639,7 +674,8 @@ static const Pool *view_pool(Engine *e, Roll *r, uint64_t faces)
     v->keep_n = 0;
     v->post = all_faces(r->sides);
     v->plain = NULL;
-    Pool *p = pool_alloc(e->vm->scratch, r->sides, 0);
+    Pool *p = pool_alloc(e->vm->scratch, r->pool_sides, 0);
+    p->symbols = r->symbols;
     p->n = -1;
     p->lazy = &v->base;
     return p;
@@ -652,6 +688,7 @@ static int split_class(Engine *e, Roll *r, int i, uint64_t S, char *err, size_t 
     Class *c = &r->cls[i];
     uint64_t in = c->faces & S, out = c->faces & ~S;
     int64_t j = 0;
+    r->fresh = false;
     if (c->count > 0) {
         int32_t a = __builtin_popcountll(in), b = __builtin_popcountll(out);
         Decision *d;
@@ -684,6 +721,15 @@ static int refine(Engine *e, Roll *r, uint64_t S, char *err, size_t errlen)
         if ((r->cls[i].faces & S) && (r->cls[i].faces & ~S) && split_class(e, r, i, S, err, errlen))
             return -1;
     return 0;
+}
+
+/* How many classes of r with dice S cuts. */
+static int cut_classes(const Roll *r, uint64_t S)
+{
+    int n = 0;
+    for (int i = 0; i < r->ncls; i++)
+        n += r->cls[i].count > 0 && (r->cls[i].faces & S) && (r->cls[i].faces & ~S);
+    return n;
 }
 
 /* How many dice of r have a face in S. */
@@ -764,17 +810,20 @@ static int settle_classes(Engine *e, Roll *r, uint64_t faces, const Pool **out, 
                 r->cls[r->ncls++] = (Class){ bit, counts[k] };
         }
     }
+    r->fresh = false;
     int64_t count[LAZY_MAX_SIDES + 1] = { 0 }, n = 0;
     for (int i = 0; i < r->ncls; i++)
         if ((r->cls[i].faces & faces) && r->cls[i].count) {
             count[__builtin_ctzll(r->cls[i].faces) + 1] = r->cls[i].count;
             n += r->cls[i].count;
         }
-    Pool *p = pool_alloc(e->vm->scratch, r->sides, n);
+    /* the slots in order show their values in order: the pool is sorted */
+    Pool *p = pool_alloc(e->vm->scratch, r->pool_sides, n);
+    p->symbols = r->symbols;
     int64_t k = 0;
     for (int32_t f = 1; f <= r->sides; f++)
         for (int64_t c = count[f]; c > 0; c--)
-            p->face[k++] = f;
+            p->face[k++] = slot_value(r, f);
     *out = p;
     return 0;
 }
@@ -783,8 +832,11 @@ static int settle_classes(Engine *e, Roll *r, uint64_t faces, const Pool **out, 
  *
  * What splitting classes cannot answer without settling every multiset (a
  * sum, the highest three, doubles, anything about a pool of kept dice) is
- * worked out face by face (facewise.c): the distribution of the answer,
- * one DEC_VALUE decision among its values.  That answer is then known of
+ * worked out face by face (facewise.c, slot by slot with the roll's value
+ * map): the distribution of the answer, one DEC_VALUE decision among its
+ * values.  (Dice of equal values on different slots are alike to every
+ * question: a kept few cut among them take the higher slots first, the
+ * same on every path.)  That answer is then known of
  * the roll, and every later question about it is asked together with the
  * earlier ones, given their answers (the entries of their joint
  * distribution that begin with them): so the roll's classes are never
@@ -828,7 +880,7 @@ static int ask(Engine *e, Roll *r, const FwQuestion *q, const int64_t **answer, 
         uint64_t left = sh->opts->budget > sh->runs ? sh->opts->budget - sh->runs : 0;
         FwLimits lim = { .max_work = left * FW_STEPS_PER_RUN, .tick = fw_tick, .ud = sh };
         const FwJoint *joint;
-        FwStatus st = fw_cache_joint(sh->fw, r->sides, r->cls, r->ncls, qs, r->nasked + 1, &lim, &joint);
+        FwStatus st = fw_cache_joint(sh->fw, r->sides, r->value, r->cls, r->ncls, qs, r->nasked + 1, &lim, &joint);
         sh->runs += lim.work / FW_STEPS_PER_RUN;
         if (st != FW_OK) {
             e->halt = st == FW_STOPPED ? EXACT_STOPPED : EXACT_OVER_BUDGET;
@@ -858,6 +910,7 @@ static int ask(Engine *e, Roll *r, const FwQuestion *q, const int64_t **answer, 
     }
     e->depth++;
     const int64_t *vals = d->joint->e[d->index].vals;
+    r->fresh = false;
     r->asked[r->nasked++] = *q;
     r->answers = vals;
     *answer = vals + d->joint->offset[r->nasked - 1];
@@ -891,12 +944,13 @@ static int settle(Engine *e, View *v, char *err, size_t errlen)
     int64_t n = 0;
     for (int i = 0; i < fw_width(&q); i++)
         n += count[i];
-    Pool *p = pool_alloc(e->vm->scratch, r->sides, n);
+    Pool *p = pool_alloc(e->vm->scratch, r->pool_sides, n);
+    p->symbols = r->symbols;
     int64_t k = 0, i = 0;
     for (int32_t f = 1; f <= r->sides; f++)
         if (v->faces >> (f - 1) & 1)
             for (int64_t c = count[i++]; c > 0; c--)
-                p->face[k++] = f;
+                p->face[k++] = slot_value(r, f);
     v->plain = p;
     return 0;
 }
@@ -911,13 +965,51 @@ static const Pool *kept_pool(Engine *e, const View *v, int32_t keep, int64_t n)
     return p;
 }
 
+/* Pool.sides of a pool whose values run from lo to hi (as pool_die_values
+ * sets it): the highest, when they are all faces of a die of up to 64 sides,
+ * else 0. */
+static int32_t sides_of_values(int32_t lo, int32_t hi)
+{
+    return lo >= 1 && hi <= LAZY_MAX_SIDES ? hi : 0;
+}
+
+/* r's slots 1..n show value[0..n) (nondecreasing), or their own numbers
+ * when value is NULL or says just that. */
+static void set_values(Roll *r, int32_t n, const int32_t *value)
+{
+    r->sides = n;
+    r->value = NULL;
+    r->pool_sides = n;
+    if (!value)
+        return;
+    bool own = true;
+    for (int32_t s = 0; s < n; s++)
+        own &= value[s] == s + 1;
+    if (own)
+        return;
+    memcpy(r->map, value, sizeof(int32_t) * (size_t)n);
+    r->value = r->map;
+    r->pool_sides = sides_of_values(value[0], value[n - 1]);
+}
+
+/* DieDesc.symbols of a die of the program's (0: its faces are numbers, or
+ * it is not one of the program's dies). */
+static int32_t die_symbols(const Engine *e, const Die *die)
+{
+    const Program *prog = e->vm->prog;
+    for (int i = 0; die && i < prog->ndies; i++)
+        if (&prog->dies[i].die == die)
+            return prog->dies[i].symbols;
+    return 0;
+}
+
 static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die, const Pool **out, char *err,
                      size_t errlen)
 {
     Engine *e = (Engine *)self;
-    if (sides > LAZY_MAX_SIDES || die) {
-        /* a class is a set of faces in 64 bits: bigger dice are rolled
-         * whole; so, for now, are dice of their own faces */
+    if (sides > LAZY_MAX_SIDES) {
+        /* a class is a set of slots in 64 bits: bigger dice are rolled whole
+         * (a die of its own faces has at most DIE_MAX_FACES) */
         Pool *p = pool_alloc(e->vm->scratch, sides, n);
         if (engine_roll(self, n, sides, die, p->face, err, errlen))
             return -1;
@@ -929,13 +1021,108 @@ static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die,
     }
     if (count_roll(e, err, errlen))
         return -1;
+    /* a die of its own faces: a slot for each face, showing its value */
     Roll *r = slab_take(&e->rolls_slab);
-    r->sides = sides;
+    set_values(r, sides, die ? die->value : NULL);
+    r->fresh = true;
+    r->kinds = 1;
+    r->symbols = (uint16_t)die_symbols(e, die);
     r->ncls = 1;
     r->cls[0] = (Class){ all_faces(sides), n };
     r->nasked = 0;
     r->answers = NULL;
     *out = view_pool(e, r, r->cls[0].faces);
+    return 0;
+}
+
+/* The values of class c of r in order, into out; their number. */
+static int32_t class_values(const Roll *r, const Class *c, int32_t *out)
+{
+    int32_t m = 0;
+    for (uint64_t rest = c->faces; rest; rest &= rest - 1)
+        out[m++] = slot_value(r, __builtin_ctzll(rest) + 1);
+    return m;
+}
+
+/* The roll of a pool's dice, when it is the whole of a fresh roll of e's. */
+static Roll *fresh_roll(const Engine *e, const Pool *p)
+{
+    if (!p->lazy || p->lazy->source != &e->base)
+        return NULL;
+    const View *v = (const View *)p->lazy;
+    Roll *r = v->roll;
+    return r->fresh && !v->keep && v->faces == all_faces(r->sides) ? r : NULL;
+}
+
+/* One pool of the dice of a and b (OP_JOIN), at least one of them lazy.
+ * Two fresh rolls whose slots fit in 64 make one roll: the slots of both,
+ * in the order of their values, and the classes of both, where a class of
+ * b whose slots show the same values as one of a's (the same kind of die)
+ * adds its dice to that class, so [d20, d20, d20] has 20 slots.  No
+ * decision is made: the parts were counted as rolls when they were rolled.
+ * Otherwise *out is NULL, and the VM joins their faces. */
+static int lazy_join(DiceSource *self, const Pool *a, const Pool *b, const Pool **out, char *err, size_t errlen)
+{
+    Engine *e = (Engine *)self;
+    *out = NULL;
+    Roll *ra = fresh_roll(e, a), *rb = fresh_roll(e, b);
+    if (!ra || !rb || ra == rb)
+        return 0;
+    /* the kinds of dice: a's classes, then b's that are not among them */
+    const Roll *from[2] = { ra, rb };
+    int32_t kval[2 * LAZY_MAX_SIDES][LAZY_MAX_SIDES], klen[2 * LAZY_MAX_SIDES];
+    int64_t kcount[2 * LAZY_MAX_SIDES], total = 0;
+    int nk = 0;
+    int32_t slots = 0;
+    for (int part = 0; part < 2; part++) {
+        const Roll *r = from[part];
+        for (int i = 0; i < r->ncls; i++) {
+            const Class *c = &r->cls[i];
+            int32_t vals[LAZY_MAX_SIDES], m = class_values(r, c, vals);
+            total += c->count;
+            int k = 0;
+            while (k < nk && !(klen[k] == m && !memcmp(kval[k], vals, sizeof(int32_t) * (size_t)m)))
+                k++;
+            if (k < nk) {
+                kcount[k] += c->count;
+                continue;
+            }
+            slots += m;
+            if (slots > LAZY_MAX_SIDES)
+                return 0;    /* too many slots: the faces are joined */
+            memcpy(kval[nk], vals, sizeof(int32_t) * (size_t)m);
+            klen[nk] = m;
+            kcount[nk++] = c->count;
+        }
+    }
+    if (total > e->vm->limits.max_pool) {
+        snprintf(err, errlen, "a pool of %lld dice is over the limit of %lld", (long long)total,
+                 (long long)e->vm->limits.max_pool);
+        return -1;
+    }
+    /* the slots in the order of their values (of the first kind first among
+     * equal values, then in the kind's own order) */
+    int32_t value[LAZY_MAX_SIDES];
+    int next[2 * LAZY_MAX_SIDES] = { 0 };
+    Roll *r = slab_take(&e->rolls_slab);
+    r->ncls = nk;
+    for (int k = 0; k < nk; k++)
+        r->cls[k] = (Class){ 0, kcount[k] };
+    for (int32_t s = 0; s < slots; s++) {
+        int best = -1;
+        for (int k = 0; k < nk; k++)
+            if (next[k] < klen[k] && (best < 0 || kval[k][next[k]] < kval[best][next[best]]))
+                best = k;
+        value[s] = kval[best][next[best]++];
+        r->cls[best].faces |= (uint64_t)1 << s;
+    }
+    set_values(r, slots, value);
+    r->fresh = true;
+    r->kinds = nk;
+    r->symbols = ra->symbols;   /* as pool_join has it */
+    r->nasked = 0;
+    r->answers = NULL;
+    *out = view_pool(e, r, all_faces(slots));
     return 0;
 }
 
@@ -950,7 +1137,7 @@ static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Val
     /* split classes while nothing was asked of the roll face by face, and
      * the dice asked about are not a kept few */
     bool split = !v->keep && r->nasked == 0;
-    uint64_t where = op == OP_FILTER || op == OP_ANY || op == OP_ALL ? faces_where(r->sides, cmp, x) : 0;
+    uint64_t where = op == OP_FILTER || op == OP_ANY || op == OP_ALL ? faces_where(r, cmp, x) : 0;
     switch (op) {
     case OP_FILTER:
         if (!v->keep) {
@@ -962,6 +1149,8 @@ static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Val
         }
         return 0;
     case OP_COUNT:
+        if (split && r->kinds > 1 && cut_classes(r, v->faces) > 1)
+            split = false;   /* one decision among the counts, not one per class */
         if (split ? count_in(e, r, v->faces, &n, err, errlen) : ask_number(e, v, FW_COUNT, &n, err, errlen))
             return -1;
         *out = val_int(n);
@@ -994,16 +1183,23 @@ static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Val
                 return 0;
             }
         } else {
-            /* from the top (bottom) face down (up), the first that has dice */
-            for (int32_t k = 0; k < r->sides; k++) {
-                int32_t f = op == OP_HIGHEST ? r->sides - k : k + 1;
-                uint64_t bit = (uint64_t)1 << (f - 1);
-                if (!(v->faces & bit))
+            /* from the top (bottom) value down (up), the first that has dice:
+             * the slots of a value asked about together */
+            for (int32_t k = 0; k < r->sides;) {
+                int32_t x = slot_value(r, op == OP_HIGHEST ? r->sides - k : k + 1);
+                uint64_t slots = 0;
+                for (; k < r->sides; k++) {
+                    int32_t f = op == OP_HIGHEST ? r->sides - k : k + 1;
+                    if (slot_value(r, f) != x)
+                        break;
+                    slots |= (uint64_t)1 << (f - 1);
+                }
+                if (!(v->faces & slots))
                     continue;
-                if (any_in(e, r, bit, &yes, err, errlen))
+                if (any_in(e, r, v->faces & slots, &yes, err, errlen))
                     return -1;
                 if (yes) {
-                    *out = val_int(f);
+                    *out = val_int(x);
                     return 0;
                 }
             }
@@ -1056,7 +1252,7 @@ static const Pool *lazy_faces(DiceSource *self, const Pool *p)
     return v->plain;
 }
 
-static const PoolMethods lazy_methods = { lazy_roll, lazy_apply, lazy_faces };
+static const PoolMethods lazy_methods = { lazy_roll, lazy_apply, lazy_faces, lazy_join };
 
 /* v with every lazy pool in it (records included) replaced by its faces. */
 static int settle_value(Engine *e, Value *v)

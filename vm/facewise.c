@@ -117,10 +117,12 @@ static FwStatus spend(FwLimits *lim, uint64_t steps)
 
 /* ---- answers from a pool's counts ---- */
 
-/* The answer to q of the dice whose counts by face are count[1..sides]. */
-static void answer_of_counts(const FwQuestion *q, int32_t sides, const int64_t *count, int64_t *out)
+/* The answer to q of the dice whose counts by slot are count[1..sides],
+ * slot f showing val[f] (nondecreasing). */
+static void answer_of_counts(const FwQuestion *q, int32_t sides, const int64_t *val, const int64_t *count,
+                             int64_t *out)
 {
-    /* the dice q is about, face by face: kept (the kept ones first) and in post */
+    /* the dice q is about, slot by slot: kept (the kept ones first) and in post */
     int64_t asked[FW_MAX_SIDES + 1] = { 0 }, left = q->keep_n;
     for (int32_t i = 0; i < sides; i++) {
         int32_t f = q->keep < 0 ? i + 1 : sides - i;
@@ -135,7 +137,7 @@ static void answer_of_counts(const FwQuestion *q, int32_t sides, const int64_t *
         }
         asked[f] = c;
     }
-    int64_t sum = 0, n = 0, hi = FW_NONE, lo = FW_NONE;
+    int64_t sum = 0, n = 0, hi = FW_NONE, lo = FW_NONE, at = FW_NONE, run = 0;
     bool doubles = false;
     int k = 0;
     for (int32_t f = 1; f <= sides; f++) {
@@ -146,12 +148,19 @@ static void answer_of_counts(const FwQuestion *q, int32_t sides, const int64_t *
             out[k++] = c;
         if (!c)
             continue;
-        sum += c * f;
+        int64_t v = val[f];
+        if (v != at) {
+            /* the dice of one value: two of them are doubles, on one slot or two */
+            at = v;
+            run = 0;
+        }
+        sum += c * v;
         n += c;
-        doubles |= c >= 2;
-        hi = f;
+        run += c;
+        doubles |= run >= 2;
+        hi = v;
         if (lo == FW_NONE)
-            lo = f;
+            lo = v;
     }
     switch (q->kind) {
     case FW_SUM: *out = sum; break;
@@ -174,14 +183,19 @@ typedef struct Track {
     bool counts;             /* followed by the counts of all the dice of pre */
     int at;                  /* its first number in a state */
     int seen;                /* followed step by step and keeping dice: the number of those seen so far */
+    int run;                 /* doubles followed step by step among slots of equal values: whether a die
+                                of the value being visited was seen (-1: not followed) */
     int last;                /* the last place in the visit that can change its answer (-1: none) */
 } Track;
 
 typedef struct Plan {
     int32_t sides;
+    int64_t val[FW_MAX_SIDES + 1];  /* by slot: its value (nondecreasing) */
+    bool repeats;            /* some slots share a value */
     int dir;                 /* 1: faces visited lowest first; -1: highest first */
     int nfaces;              /* the faces asked about, in the order visited */
-    int32_t face[FW_MAX_SIDES];
+    int32_t face[FW_MAX_SIDES];   /* slots, in fact */
+    bool group_end[FW_MAX_SIDES]; /* by place: the next place (if any) has another value */
     int cls_of[FW_MAX_SIDES];     /* by place: the class (its number in a state), or -1 (no dice) */
     int ncls;                /* classes with dice and a face asked about: the state's first numbers */
     int64_t count[FW_MAX_SIDES];  /* by class: its dice */
@@ -200,10 +214,15 @@ static int place_in(uint64_t pre, int32_t f)
     return __builtin_popcountll(pre & (((uint64_t)1 << (f - 1)) - 1));
 }
 
-static void plan_make(Plan *p, int32_t sides, const FwClass *cls, int ncls, const FwQuestion *q, int nq)
+static void plan_make(Plan *p, int32_t sides, const int32_t *value, const FwClass *cls, int ncls,
+                      const FwQuestion *q, int nq)
 {
     memset(p, 0, sizeof *p);
     p->sides = sides;
+    for (int32_t f = 1; f <= sides; f++) {
+        p->val[f] = value ? value[f - 1] : f;
+        p->repeats |= f > 1 && p->val[f] == p->val[f - 1];
+    }
     uint64_t asked = 0;
     p->dir = 1;
     for (int i = 0; i < nq; i++)
@@ -215,11 +234,28 @@ static void plan_make(Plan *p, int32_t sides, const FwClass *cls, int ncls, cons
             p->dir = -q[i].keep;
             break;
         }
+    /* Questions that care about no order of the dice (sums, counts, the
+     * dice themselves) visit the slots class by class, so that one class at
+     * a time has dice left to place (a pool of dice of several kinds, whose
+     * slots of one value belong to different classes, keeps few states);
+     * the others visit them in the order of their values. */
+    bool in_order = false;
+    for (int i = 0; i < nq; i++)
+        in_order |= q[i].keep || q[i].kind == FW_MAX || q[i].kind == FW_MIN || q[i].kind == FW_DOUBLES;
+    uint64_t placed = 0;
+    if (!in_order)
+        for (int c = 0; c < ncls; c++)
+            for (uint64_t rest = cls[c].faces & asked & ~placed; rest; rest &= rest - 1) {
+                p->face[p->nfaces++] = __builtin_ctzll(rest) + 1;
+                placed |= rest & -rest;
+            }
     for (int32_t i = 0; i < sides; i++) {
         int32_t f = p->dir > 0 ? i + 1 : sides - i;
-        if (in_set(asked, f))
+        if (in_set(asked & ~placed, f))
             p->face[p->nfaces++] = f;
     }
+    for (int t = 0; t < p->nfaces; t++)
+        p->group_end[t] = t + 1 == p->nfaces || p->val[p->face[t + 1]] != p->val[p->face[t]];
     /* the classes that matter: with dice and a face asked about */
     int slot_of[FW_MAX_SIDES];
     for (int c = 0; c < ncls; c++) {
@@ -257,6 +293,9 @@ static void plan_make(Plan *p, int32_t sides, const FwClass *cls, int ncls, cons
         k->seen = -1;
         if (!k->counts && q[i].keep)
             k->seen = p->width++;
+        k->run = -1;
+        if (!k->counts && q[i].kind == FW_DOUBLES && p->repeats)
+            k->run = p->width++;
         uint64_t matters = k->counts || !q[i].keep ? q[i].pre : q[i].pre & q[i].post;
         k->last = -1;
         for (int t = 0; t < p->nfaces; t++)
@@ -277,42 +316,57 @@ static void state_start(const Plan *p, int64_t *s)
     }
 }
 
-/* j dice show face f (at place t): every question's state moves on. */
+/* j dice show slot f (at place t): question k's state moves on. */
+static void track_see(const Plan *p, const Track *k, int64_t *s, int32_t f, int64_t j)
+{
+    const FwQuestion *q = k->q;
+    if (k->counts) {
+        s[k->at + place_in(q->pre, f)] = j;
+        return;
+    }
+    int64_t c = j;
+    if (q->keep) {
+        int64_t *seen = &s[k->seen], room = q->keep_n - *seen;
+        c = c < room ? c : room;
+        *seen += c;
+        if (!in_set(q->post, f))
+            c = 0;
+    }
+    if (q->kind == FW_FACES) {
+        s[k->at + place_in(q->pre, f)] = c;
+        return;
+    }
+    if (!c)
+        return;
+    int64_t *v = &s[k->at], x = p->val[f];
+    switch (q->kind) {
+    case FW_SUM: *v += c * x; break;
+    case FW_COUNT: *v += c; break;
+    case FW_ANY: *v = 1; break;
+    case FW_DOUBLES:
+        if (k->run < 0) {
+            *v |= c >= 2;
+        } else {
+            /* two dice of one value, on this slot or with one before it of the same value */
+            *v |= c >= 2 || s[k->run];
+            s[k->run] = !*v;
+        }
+        break;
+    case FW_MAX: if (p->dir > 0 || *v == FW_NONE) *v = x; break;
+    case FW_MIN: if (p->dir < 0 || *v == FW_NONE) *v = x; break;
+    }
+}
+
+/* j dice show slot f (at place t): every question's state moves on. */
 static void state_see(const Plan *p, int64_t *s, int t, int64_t j)
 {
     int32_t f = p->face[t];
     for (int i = 0; i < p->nq; i++) {
         const Track *k = &p->track[i];
-        const FwQuestion *q = k->q;
-        if (!in_set(q->pre, f))
-            continue;
-        if (k->counts) {
-            s[k->at + place_in(q->pre, f)] = j;
-            continue;
-        }
-        int64_t c = j;
-        if (q->keep) {
-            int64_t *seen = &s[k->seen], room = q->keep_n - *seen;
-            c = c < room ? c : room;
-            *seen += c;
-            if (!in_set(q->post, f))
-                c = 0;
-        }
-        if (q->kind == FW_FACES) {
-            s[k->at + place_in(q->pre, f)] = c;
-            continue;
-        }
-        if (!c)
-            continue;
-        int64_t *v = &s[k->at];
-        switch (q->kind) {
-        case FW_SUM: *v += c * f; break;
-        case FW_COUNT: *v += c; break;
-        case FW_ANY: *v = 1; break;
-        case FW_DOUBLES: *v |= c >= 2; break;
-        case FW_MAX: if (p->dir > 0 || *v == FW_NONE) *v = f; break;
-        case FW_MIN: if (p->dir < 0 || *v == FW_NONE) *v = f; break;
-        }
+        if (in_set(k->q->pre, f))
+            track_see(p, k, s, f, j);
+        if (k->run >= 0 && p->group_end[t])
+            s[k->run] = 0;   /* the next slot has another value */
     }
 }
 
@@ -355,7 +409,7 @@ static void state_answers(const Plan *p, const int64_t *s, const int *offset, in
         for (int32_t f = 1; f <= p->sides; f++)
             if (in_set(k->q->pre, f))
                 count[f] = s[k->at + place_in(k->q->pre, f)];
-        answer_of_counts(k->q, p->sides, count, vals + offset[i]);
+        answer_of_counts(k->q, p->sides, p->val, count, vals + offset[i]);
     }
 }
 
@@ -405,14 +459,20 @@ void fw_joint_free(FwJoint *j)
 /* b = a^k for a polynomial a[0..d] with a[0] > 0, by the recurrence
  * b[t] = sum over i of ((k+1) i - t) a[i] b[t-i], over t a[0] (J. C. P.
  * Miller's, for the powers of a power series): k d + 1 coefficients, each
- * from at most d before it, and the division is exact. */
+ * from the at most d terms of a before it that are not 0, and the division
+ * is exact. */
 static FwStatus poly_pow(const int64_t *a, int d, int64_t k, mpz_t *b, FwLimits *lim)
 {
     int64_t len = k * d + 1;
+    int nz[FW_MAX_SIDES + 1], nnz = 0;   /* the i >= 1 with a[i] != 0: at most a die's slots */
+    for (int i = 1; i <= d; i++)
+        if (a[i])
+            nz[nnz++] = i;
     mpz_ui_pow_ui(b[0], (unsigned long)a[0], (unsigned long)k);
     for (int64_t t = 1; t < len; t++) {
         mpz_set_ui(b[t], 0);
-        for (int i = 1; i <= d && i <= t; i++) {
+        for (int m = 0; m < nnz && nz[m] <= t; m++) {
+            int i = nz[m];
             int64_t c = ((k + 1) * i - t) * a[i];
             if (c > 0)
                 mpz_addmul_ui(b[t], b[t - i], (unsigned long)c);
@@ -421,7 +481,7 @@ static FwStatus poly_pow(const int64_t *a, int d, int64_t k, mpz_t *b, FwLimits 
         }
         mpz_divexact_ui(b[t], b[t], (unsigned long)(t * a[0]));
         if ((t & 255) == 0) {
-            FwStatus st = spend(lim, 256 * (uint64_t)d);
+            FwStatus st = spend(lim, 256 * (uint64_t)(nnz ? nnz : 1));
             if (st != FW_OK)
                 return st;
         }
@@ -443,29 +503,59 @@ static void poly_free(mpz_t *p, int64_t len)
         mpz_clear(p[i]);
 }
 
+/* A die's polynomial in sum_alone may span at most this many values
+ * (wider value maps take the general path). */
+#define SUM_ALONE_SPAN 4096
+
+/* The values of the classes' dice in sum_alone span at most SUM_ALONE_SPAN each. */
+static bool sum_alone_fits(const int64_t *val, const FwClass *cls, int ncls, const FwQuestion *q)
+{
+    for (int c = 0; c < ncls; c++) {
+        uint64_t in = cls[c].faces & q->pre;
+        if (cls[c].count <= 0 || !in)
+            continue;
+        int64_t low = val[__builtin_ctzll(in) + 1], high = val[64 - __builtin_clzll(in)];
+        if (cls[c].faces & ~q->pre) {
+            low = low < 0 ? low : 0;
+            high = high > 0 ? high : 0;
+        }
+        if (high - low > SUM_ALONE_SPAN)
+            return false;
+    }
+    return true;
+}
+
 /* The distribution of a lone sum of the dice of pre (none kept): each
  * class's dice are alike and independent, so the sum's polynomial is the
- * product over the classes of (its faces in pre as exponents, with its
- * other faces at 0) to the power of its dice. */
-static FwStatus sum_alone(const FwClass *cls, int ncls, const FwQuestion *q, FwLimits *lim, FwJoint **out)
+ * product over the classes of (the values of its slots in pre as exponents,
+ * with its other slots at 0) to the power of its dice. */
+static FwStatus sum_alone(const int64_t *val, const FwClass *cls, int ncls, const FwQuestion *q, FwLimits *lim,
+                          FwJoint **out)
 {
     mpz_t *acc = poly_new(1);
     int64_t acc_len = 1, acc_low = 0;   /* acc[i] is the weight of the sum acc_low + i */
     mpz_set_ui(acc[0], 1);
+    int64_t *a = mem_alloc_atomic(sizeof(int64_t) * (SUM_ALONE_SPAN + 1));
     FwStatus st = FW_OK;
     for (int c = 0; c < ncls && st == FW_OK; c++) {
         uint64_t in = cls[c].faces & q->pre;
         if (cls[c].count <= 0 || !in)
             continue;
         int64_t k = cls[c].count, out_faces = __builtin_popcountll(cls[c].faces & ~q->pre);
-        /* the die's polynomial x^low (a[0] + a[1] x + ... + a[d] x^d), a[0] > 0 */
-        int32_t low = out_faces ? 0 : __builtin_ctzll(in) + 1, high = 64 - __builtin_clzll(in);
-        int d = high - low;
-        int64_t a[FW_MAX_SIDES + 1] = { 0 };
-        a[0] = out_faces;
+        /* the die's polynomial x^low (a[0] + a[1] x + ... + a[d] x^d), a[0] > 0
+         * (slots in order have their values in order) */
+        int64_t low = val[__builtin_ctzll(in) + 1], high = val[64 - __builtin_clzll(in)];
+        if (out_faces) {
+            low = low < 0 ? low : 0;
+            high = high > 0 ? high : 0;
+        }
+        int d = (int)(high - low);
+        memset(a, 0, sizeof(int64_t) * (size_t)(d + 1));
+        if (out_faces)
+            a[-low] += out_faces;
         for (int32_t f = 1; f <= FW_MAX_SIDES; f++)
             if (in_set(in, f))
-                a[f - low] += 1;
+                a[val[f] - low] += 1;
         int64_t len = k * d + 1;
         mpz_t *pw = poly_new(len);
         st = poly_pow(a, d, k, pw, lim);
@@ -500,16 +590,21 @@ static FwStatus sum_alone(const FwClass *cls, int ncls, const FwQuestion *q, FwL
     return st;
 }
 
-FwStatus fw_joint(int32_t sides, const FwClass *cls, int ncls, const FwQuestion *q, int nq, FwLimits *lim,
-                  FwJoint **out)
+FwStatus fw_joint(int32_t sides, const int32_t *value, const FwClass *cls, int ncls, const FwQuestion *q, int nq,
+                  FwLimits *lim, FwJoint **out)
 {
     *out = NULL;
-    if (nq == 1 && q[0].kind == FW_SUM && !q[0].keep)
-        return sum_alone(cls, ncls, q, lim, out);
+    if (nq == 1 && q[0].kind == FW_SUM && !q[0].keep) {
+        int64_t val[FW_MAX_SIDES + 1] = { 0 };
+        for (int32_t f = 1; f <= sides; f++)
+            val[f] = value ? value[f - 1] : f;
+        if (sum_alone_fits(val, cls, ncls, q))
+            return sum_alone(val, cls, ncls, q, lim, out);
+    }
     Plan *p = mem_alloc_atomic(sizeof *p);
     if (nq > (int)(sizeof p->track / sizeof p->track[0]))
         return FW_TOO_BIG;
-    plan_make(p, sides, cls, ncls, q, nq);
+    plan_make(p, sides, value, cls, ncls, q, nq);
     int offset[sizeof p->track / sizeof p->track[0] + 1];
     offset[0] = 0;
     for (int i = 0; i < nq; i++)
@@ -522,7 +617,10 @@ FwStatus fw_joint(int32_t sides, const FwClass *cls, int ncls, const FwQuestion 
     state_start(p, s);
     mpz_set_ui(map_at(&cur, s), 1);
     mpz_t binom, f, power;
-    mpz_inits(binom, f, power, NULL);
+    /* room for a few limbs from the start: no reallocation as the weights grow */
+    mpz_init2(binom, 512);
+    mpz_init2(f, 512);
+    mpz_init2(power, 512);
     FwStatus st = FW_OK;
     for (int t = 0; t < p->nfaces && st == FW_OK; t++) {
         int c = p->cls_of[t];
@@ -639,15 +737,19 @@ void fw_cache_free(FwCache *c)
     memset(c, 0, sizeof *c);
 }
 
-FwStatus fw_cache_joint(FwCache *c, int32_t sides, const FwClass *cls, int ncls, const FwQuestion *q, int nq,
-                        FwLimits *lim, const FwJoint **out)
+FwStatus fw_cache_joint(FwCache *c, int32_t sides, const int32_t *value, const FwClass *cls, int ncls,
+                        const FwQuestion *q, int nq, FwLimits *lim, const FwJoint **out)
 {
-    /* the key: the faces, the classes with dice, the questions */
-    uint64_t key[2 + 2 * FW_MAX_SIDES + 1 + 5 * 16];
+    /* the key: the slots and their values (when not the slots' own numbers),
+     * the classes with dice, the questions */
+    uint64_t key[2 + FW_MAX_SIDES + 2 * FW_MAX_SIDES + 1 + 5 * 16];
     int len = 0;
     if (nq > 16)
         return FW_TOO_BIG;
-    key[len++] = (uint64_t)sides;
+    key[len++] = (uint64_t)sides | (value ? (uint64_t)1 << 32 : 0);
+    if (value)
+        for (int32_t f = 0; f < sides; f++)
+            key[len++] = (uint64_t)(int64_t)value[f];
     for (int i = 0; i < ncls; i++)
         if (cls[i].count > 0) {
             key[len++] = cls[i].faces;
@@ -668,7 +770,7 @@ FwStatus fw_cache_joint(FwCache *c, int32_t sides, const FwClass *cls, int ncls,
             return FW_OK;
         }
     FwJoint *j;
-    FwStatus st = fw_joint(sides, cls, ncls, q, nq, lim, &j);
+    FwStatus st = fw_joint(sides, value, cls, ncls, q, nq, lim, &j);
     if (st != FW_OK)
         return st;
     CacheItem *it = mem_alloc(sizeof *it);

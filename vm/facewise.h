@@ -3,27 +3,40 @@
  * The exact engine (exact.c) asks what a pool's dice add up to, what its
  * highest three add up to, whether two dice match, without running the
  * procedure once per multiset of the pool (60d6 has 8,259,888).  The pool
- * is given as classes: sets of faces, each with the number of its dice
- * (every die of a class equally likely to show any face of it, the classes
- * independent: how exact.c keeps a pool it has only partly looked at).
+ * is given as slots 1..S and what each shows (a value map, nondecreasing:
+ * a dN is slots 1..N showing 1..N, the map left out; a die of its own faces
+ * has a slot per face, equal values on several slots; a mixed pool the
+ * slots of all its kinds of dice, in the order of their values), and as
+ * classes: sets of slots, each with the number of its dice (every die of a
+ * class equally likely to show any slot of it, the classes independent:
+ * how exact.c keeps a pool it has only partly looked at).
  *
  * Several questions may be asked of one pool at once; the answer is their
  * joint distribution: every combination of answers with its weight, the
- * number of ways (ordered sequences of faces) the dice give it.  exact.c
- * conditions on the answers it has already chosen by taking the entries
- * that begin with them (fw_range).
+ * number of ways (ordered sequences of slots) the dice give it.  Answers
+ * are of values (a sum adds them, the highest is a value, doubles are two
+ * dice of one value, on one slot or two), except FW_FACES, which counts the
+ * dice on each slot.  exact.c conditions on the answers it has already
+ * chosen by taking the entries that begin with them (fw_range).
  *
- * How: the faces are visited in order, and at each the number of dice that
+ * How: the slots are visited in order, and at each the number of dice that
  * show it is chosen (C(r, j) ways for j of the r dice of its class not yet
  * placed); each question keeps a small state (a running sum, a count, how
- * many dice kept so far), and equal states are merged, so the work grows
- * with the number of dice and the sizes of the states, never with the
- * number of multisets.  A state whose every answer is settled (the highest
+ * many dice kept so far, and for doubles, when values repeat, whether a die
+ * of the value being visited was seen), and equal states are merged, so the
+ * work grows with the number of dice and the sizes of the states, never
+ * with the number of multisets.  The order is that of the values (from the
+ * top when the first question that keeps dice keeps the highest) when a
+ * question keeps dice or asks the highest, the lowest or doubles; else the
+ * slots are visited class by class, so that only one class at a time has
+ * dice left to place.  A state whose every answer is settled (the highest
  * three are found) stops placing dice: the rest are counted in one power.
  * A lone sum is worked out faster still, as a power of each class's
- * polynomial (its faces as exponents), by the recurrence for the powers of
- * a power series.  The design follows the published approach of the
- * Icepool dice library (outcome by outcome, with merged evaluator states).
+ * polynomial (its values as exponents, shifted to start at 0), by the
+ * recurrence for the powers of a power series, unless a class's values span
+ * more than a few thousand.  The design follows the published approach of
+ * the Icepool dice library (outcome by outcome, with merged evaluator
+ * states).
  */
 #ifndef MUSTER_VM_FACEWISE_H
 #define MUSTER_VM_FACEWISE_H
@@ -33,22 +46,23 @@
 #include <stdint.h>
 
 #define FW_MAX_SIDES 64
-#define FW_NONE INT64_MIN    /* the highest (lowest) face of no dice */
+#define FW_NONE INT64_MIN    /* the highest (lowest) value of no dice */
 
 typedef enum FwKind {
-    FW_SUM,                  /* the faces added up */
+    FW_SUM,                  /* the values added up */
     FW_COUNT,                /* how many dice */
     FW_ANY,                  /* 1 if there is a die, else 0 */
-    FW_MAX,                  /* the highest face, FW_NONE if no die */
-    FW_MIN,                  /* the lowest face, FW_NONE if no die */
-    FW_DOUBLES,              /* 1 if two dice show the same face */
-    FW_FACES,                /* the dice themselves: how many show each face of `pre`, lowest first */
+    FW_MAX,                  /* the highest value, FW_NONE if no die */
+    FW_MIN,                  /* the lowest value, FW_NONE if no die */
+    FW_DOUBLES,              /* 1 if two dice show the same value */
+    FW_FACES,                /* the dice themselves: how many show each slot of `pre`, lowest first */
 } FwKind;
 
-/* The dice a question is about: those with a face in `pre`; when keep is
- * not 0, only the keep_n highest (keep 1) or lowest (keep -1) of them; and
- * of those, the ones with a face in `post` (every face when keep is 0).
- * Bit f-1 of a set stands for face f. */
+/* The dice a question is about: those on a slot in `pre`; when keep is
+ * not 0, only the keep_n highest (keep 1) or lowest (keep -1) of them (of
+ * equal values, those on the higher slots count as higher); and of those,
+ * the ones on a slot in `post` (every slot when keep is 0).  Bit s-1 of a
+ * set stands for slot s. */
 typedef struct FwQuestion {
     int32_t kind;            /* FwKind */
     int32_t keep;
@@ -57,7 +71,7 @@ typedef struct FwQuestion {
 } FwQuestion;
 
 typedef struct FwClass {
-    uint64_t faces;
+    uint64_t faces;          /* its slots */
     int64_t count;
 } FwClass;
 
@@ -99,15 +113,16 @@ typedef struct FwCache FwCache;
 FwCache *fw_cache_new(void);
 void fw_cache_free(FwCache *c);
 
-/* The joint distribution of questions q[0..nq) about the pool of dice of
- * `sides` faces (at most FW_MAX_SIDES) given by its classes; from the cache
- * when it was worked out before. */
-FwStatus fw_cache_joint(FwCache *c, int32_t sides, const FwClass *cls, int ncls, const FwQuestion *q, int nq,
-                        FwLimits *lim, const FwJoint **out);
+/* The joint distribution of questions q[0..nq) about the pool of dice
+ * given by its classes, whose slots 1..sides (at most FW_MAX_SIDES) show
+ * value[0..sides) (value[f-1] for slot f, nondecreasing; NULL: slot f
+ * shows f); from the cache when it was worked out before. */
+FwStatus fw_cache_joint(FwCache *c, int32_t sides, const int32_t *value, const FwClass *cls, int ncls,
+                        const FwQuestion *q, int nq, FwLimits *lim, const FwJoint **out);
 
 /* The same, worked out every time, not kept (for tests). */
-FwStatus fw_joint(int32_t sides, const FwClass *cls, int ncls, const FwQuestion *q, int nq, FwLimits *lim,
-                  FwJoint **out);
+FwStatus fw_joint(int32_t sides, const int32_t *value, const FwClass *cls, int ncls, const FwQuestion *q, int nq,
+                  FwLimits *lim, FwJoint **out);
 void fw_joint_free(FwJoint *j);
 
 #endif

@@ -1336,9 +1336,21 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         CASE(JOIN): {
             KNOWN(sp[-1]);
             KNOWN(sp[-2]);
-            /* (a lazy pool's faces are settled: each part one choice among its multisets) */
-            const Pool *b = pool_plain(POP().as.p);
-            const Pool *a = pool_plain(sp[-1].as.p);
+            const Pool *b = POP().as.p, *a = sp[-1].as.p;
+            if (__builtin_expect(a->lazy != NULL || b->lazy != NULL, 0)) {
+                /* the source may join lazy pools itself; else their faces are
+                 * settled (each part one choice among its multisets) */
+                DiceSource *source = (a->lazy ? a->lazy : b->lazy)->source;
+                const Pool *joined = NULL;
+                if (source->pools->join && source->pools->join(source, a, b, &joined, dice_err, sizeof dice_err))
+                    ERR("%s", dice_err);
+                if (joined) {
+                    sp[-1] = val_pool(joined);
+                    NEXT;
+                }
+                b = pool_plain(b);
+                a = pool_plain(a);
+            }
             if (a->n + b->n > vm->limits.max_pool)
                 ERR("a pool of %lld dice is over the limit of %lld", (long long)(a->n + b->n),
                     (long long)vm->limits.max_pool);

@@ -6,6 +6,7 @@
 #include "tests/unit/harness.h"
 #include "vm/exact.h"
 #include "vm/facewise.h"
+#include "vm/pool.h"
 #include "compiler/compiler.h"
 
 #include <stdlib.h>
@@ -941,15 +942,19 @@ static int fw_rand(int n)
     return (int)(fw_seed % (uint64_t)n);
 }
 
-/* q's answer of the dice showing faces[0..n), written plainly: the dice of
- * pre in order, the kept ones cut out, those in post, then the question. */
-static int plain_answer(const FwQuestion *q, int32_t sides, const int32_t *faces, int n, int64_t *out)
+/* q's answer of the dice on slots[0..n) of a roll whose slot f shows
+ * value[f-1] (nondecreasing; NULL: f), written plainly: the dice of pre in
+ * the order of their slots (so of their values), the kept ones cut out (of
+ * equal values, those on higher slots count as higher), those in post, then
+ * the question about their values (FW_FACES: how many on each slot). */
+static int plain_answer(const FwQuestion *q, int32_t sides, const int32_t *value, const int32_t *slots, int n,
+                        int64_t *out)
 {
     int32_t d[16];
     int m = 0;
     for (int i = 0; i < n; i++)
-        if (q->pre >> (faces[i] - 1) & 1)
-            d[m++] = faces[i];
+        if (q->pre >> (slots[i] - 1) & 1)
+            d[m++] = slots[i];
     for (int i = 1; i < m; i++)
         for (int k = i; k > 0 && d[k - 1] > d[k]; k--) {
             int32_t t = d[k];
@@ -966,14 +971,16 @@ static int plain_answer(const FwQuestion *q, int32_t sides, const int32_t *faces
     for (int i = from; i < to; i++)
         if (!q->keep || (q->post >> (d[i] - 1) & 1))
             kept[k++] = d[i];
-    int64_t v = 0;
+    int64_t v = 0, x[16];
+    for (int i = 0; i < k; i++)
+        x[i] = value ? value[kept[i] - 1] : kept[i];
     switch (q->kind) {
-    case FW_SUM: for (int i = 0; i < k; i++) v += kept[i]; break;
+    case FW_SUM: for (int i = 0; i < k; i++) v += x[i]; break;
     case FW_COUNT: v = k; break;
     case FW_ANY: v = k > 0; break;
-    case FW_MAX: v = k ? kept[k - 1] : FW_NONE; break;
-    case FW_MIN: v = k ? kept[0] : FW_NONE; break;
-    case FW_DOUBLES: for (int i = 1; i < k; i++) v |= kept[i] == kept[i - 1]; break;
+    case FW_MAX: v = k ? x[k - 1] : FW_NONE; break;
+    case FW_MIN: v = k ? x[0] : FW_NONE; break;
+    case FW_DOUBLES: for (int i = 1; i < k; i++) v |= x[i] == x[i - 1]; break;
     case FW_FACES: {
         int w = 0;
         for (int32_t f = 1; f <= sides; f++)
@@ -999,119 +1006,256 @@ static uint64_t random_set(int32_t sides)
     return s;
 }
 
+/* A random partition of slots 1..sides into classes, ndice shared out. */
+static int random_classes(int32_t sides, int ndice, FwClass *cls)
+{
+    int ncls = 0;
+    memset(cls, 0, sizeof(FwClass) * FW_MAX_SIDES);
+    for (int32_t f = 1; f <= sides; f++) {
+        int c = ncls && fw_rand(2) ? fw_rand(ncls) : ncls++;
+        cls[c].faces |= (uint64_t)1 << (f - 1);
+    }
+    for (int i = 0; i < ndice; i++)
+        cls[fw_rand(ncls)].count++;
+    return ncls;
+}
+
+static void random_questions(int32_t sides, int nq, FwQuestion *q)
+{
+    for (int i = 0; i < nq; i++) {
+        q[i] = (FwQuestion){ .kind = fw_rand(7), .pre = random_set(sides) };
+        q[i].keep = fw_rand(3) - 1;
+        q[i].keep_n = fw_rand(4);
+        q[i].post = q[i].keep ? random_set(sides) : (((uint64_t)1 << sides) - 1);
+        if (!q[i].keep)
+            q[i].keep_n = 0;
+    }
+}
+
+/* Does j, the joint distribution of q[0..nq) about the dice of the classes
+ * on slots showing value[] (NULL: their numbers), give every combination of
+ * answers the share of the ordered sequences of slots (each die from its
+ * class) that give it?  Says how not, when not. */
+static bool joint_matches_brute_force(const FwJoint *j, int32_t sides, const int32_t *value, const FwClass *cls,
+                                      int ncls, const FwQuestion *q, int nq, const char *what)
+{
+    int32_t slots[16], die_cls[16];
+    int n = 0;
+    for (int c = 0; c < ncls; c++)
+        for (int64_t k = 0; k < cls[c].count; k++)
+            die_cls[n++] = c;
+    int64_t total = 0, seq[16] = { 0 };
+    /* the answers of each sequence, tallied */
+    int64_t (*ans)[64] = calloc(50000, sizeof *ans);
+    int64_t *tally = calloc(50000, sizeof(int64_t));
+    int nans = 0, width = 0;
+    for (;;) {
+        for (int i = 0; i < n; i++) {
+            uint64_t fs = cls[die_cls[i]].faces;
+            for (int64_t s2 = seq[i]; s2 > 0; s2--)
+                fs &= fs - 1;
+            slots[i] = __builtin_ctzll(fs) + 1;
+        }
+        int64_t a[64];
+        width = 0;
+        for (int i = 0; i < nq; i++)
+            width += plain_answer(&q[i], sides, value, slots, n, a + width);
+        int k;
+        for (k = 0; k < nans && memcmp(ans[k], a, sizeof(int64_t) * (size_t)width); k++)
+            ;
+        if (k == nans)
+            memcpy(ans[nans++], a, sizeof(int64_t) * (size_t)width);
+        tally[k]++;
+        total++;
+        int i = 0;
+        while (i < n && ++seq[i] == __builtin_popcountll(cls[die_cls[i]].faces))
+            seq[i++] = 0;
+        if (i == n)
+            break;
+    }
+    mpz_t jt;
+    mpz_init(jt);
+    for (int64_t e = 0; e < j->n; e++)
+        mpz_add(jt, jt, j->e[e].w);
+    bool same = j->width == width && j->n == nans;
+    for (int k = 0; k < nans && same; k++) {
+        int64_t lo, hi;
+        fw_range(j, ans[k], width, &lo, &hi);
+        if (hi != lo + 1) {
+            same = false;
+            break;
+        }
+        /* w / jt == tally / total */
+        mpz_t l, r;
+        mpz_inits(l, r, NULL);
+        mpz_mul_ui(l, j->e[lo].w, (unsigned long)total);
+        mpz_mul_ui(r, jt, (unsigned long)tally[k]);
+        same = mpz_cmp(l, r) == 0;
+        mpz_clears(l, r, NULL);
+    }
+    if (!same) {
+        printf("\nfacewise differs (%s): sides %d dice %d questions %d\n", what, sides, n, nq);
+        if (value) {
+            printf("  values");
+            for (int32_t f = 0; f < sides; f++)
+                printf(" %d", value[f]);
+            printf("\n");
+        }
+        for (int c = 0; c < ncls; c++)
+            printf("  class %llx x%lld\n", (unsigned long long)cls[c].faces, (long long)cls[c].count);
+        for (int i = 0; i < nq; i++)
+            printf("  q kind %d keep %d n %lld pre %llx post %llx\n", q[i].kind, q[i].keep, (long long)q[i].keep_n,
+                   (unsigned long long)q[i].pre, (unsigned long long)q[i].post);
+        if (getenv("FW_DEBUG")) {
+            for (int64_t e = 0; e < j->n; e++) {
+                printf("   fw:");
+                for (int i = 0; i < j->width; i++) printf(" %lld", (long long)j->e[e].vals[i]);
+                gmp_printf(" : %Zd / %Zd\n", j->e[e].w, jt);
+            }
+            for (int k = 0; k < nans; k++) {
+                printf("   bf:");
+                for (int i = 0; i < width; i++) printf(" %lld", (long long)ans[k][i]);
+                printf(" : %lld / %lld\n", (long long)tally[k], (long long)total);
+            }
+        }
+    }
+    mpz_clear(jt);
+    free(ans);
+    free(tally);
+    return same;
+}
+
 static void test_facewise_brute_force(void)
 {
     int checked = 0;
     for (int round = 0; round < 400; round++) {
         int32_t sides = 2 + fw_rand(5);
-        int ndice = fw_rand(6);
-        /* classes: a random partition of the faces, a random share of the dice */
-        FwClass cls[FW_MAX_SIDES] = { { 0, 0 } };
-        int ncls = 0;
-        for (int32_t f = 1; f <= sides; f++) {
-            int c = ncls && fw_rand(2) ? fw_rand(ncls) : ncls++;
-            cls[c].faces |= (uint64_t)1 << (f - 1);
-        }
-        for (int i = 0; i < ndice; i++)
-            cls[fw_rand(ncls)].count++;
+        FwClass cls[FW_MAX_SIDES];
+        int ncls = random_classes(sides, fw_rand(6), cls);
         int nq = 1 + fw_rand(3);
         FwQuestion q[3];
-        for (int i = 0; i < nq; i++) {
-            q[i] = (FwQuestion){ .kind = fw_rand(7), .pre = random_set(sides) };
-            q[i].keep = fw_rand(3) - 1;
-            q[i].keep_n = fw_rand(4);
-            q[i].post = q[i].keep ? random_set(sides) : (((uint64_t)1 << sides) - 1);
-            if (!q[i].keep)
-                q[i].keep_n = 0;
+        random_questions(sides, nq, q);
+        FwLimits lim = { .max_work = 100000000 };
+        FwJoint *j;
+        CU_ASSERT_EQUAL_FATAL(fw_joint(sides, NULL, cls, ncls, q, nq, &lim, &j), FW_OK);
+        bool same = joint_matches_brute_force(j, sides, NULL, cls, ncls, q, nq, "faces");
+        CU_ASSERT(same);
+        checked += same;
+        fw_joint_free(j);
+    }
+    CU_ASSERT_EQUAL(checked, 400);
+}
+
+/* A random value map for slots 1..sides: nondecreasing, from below 0 up,
+ * with repeats; now and then spread wide (past what a lone sum takes as
+ * polynomials), now and then all one value. */
+static void random_values(int32_t sides, int32_t *value)
+{
+    int32_t v = fw_rand(7) - 4, spread = fw_rand(8) == 0 ? 1500 : 1;
+    bool flat = fw_rand(12) == 0;
+    for (int32_t f = 0; f < sides; f++) {
+        value[f] = v * spread;
+        if (!flat)
+            v += fw_rand(3) == 0 ? 0 : 1 + fw_rand(2);
+    }
+}
+
+/* Slots showing values of their own: equal values on several slots (doubles
+ * of two slots, ties kept highest or lowest), values of 0 and below, sums
+ * as polynomials and not; every question against brute force. */
+static void test_facewise_value_maps(void)
+{
+    int checked = 0, repeats = 0, negative = 0, wide = 0;
+    for (int round = 0; round < 600; round++) {
+        int32_t sides = 2 + fw_rand(6), value[FW_MAX_SIDES];
+        random_values(sides, value);
+        for (int32_t f = 1; f < sides; f++)
+            repeats += value[f] == value[f - 1];
+        negative += value[0] < 0;
+        wide += value[sides - 1] - value[0] > 4096;
+        FwClass cls[FW_MAX_SIDES];
+        int ncls = random_classes(sides, fw_rand(6), cls);
+        int nq = 1 + fw_rand(3);
+        FwQuestion q[3];
+        random_questions(sides, nq, q);
+        if (fw_rand(4) == 0) {
+            /* a lone sum (polynomials, unless spread wide) */
+            nq = 1;
+            q[0] = (FwQuestion){ .kind = FW_SUM, .pre = random_set(sides), .post = ((uint64_t)1 << sides) - 1 };
         }
         FwLimits lim = { .max_work = 100000000 };
         FwJoint *j;
-        CU_ASSERT_EQUAL_FATAL(fw_joint(sides, cls, ncls, q, nq, &lim, &j), FW_OK);
-        /* brute force: every sequence of faces, each die from its class */
-        int32_t faces[16], die_cls[16];
-        int n = 0;
-        for (int c = 0; c < ncls; c++)
-            for (int64_t k = 0; k < cls[c].count; k++)
-                die_cls[n++] = c;
-        int64_t total = 0, seq[16] = { 0 };
-        /* the answers of each sequence, tallied */
-        int64_t (*ans)[64] = calloc(50000, sizeof *ans);
-        int64_t *tally = calloc(50000, sizeof(int64_t));
-        int nans = 0, width = 0;
-        for (;;) {
-            for (int i = 0; i < n; i++) {
-                uint64_t fs = cls[die_cls[i]].faces;
-                for (int64_t s2 = seq[i]; s2 > 0; s2--)
-                    fs &= fs - 1;
-                faces[i] = __builtin_ctzll(fs) + 1;
-            }
-            int64_t a[64];
-            width = 0;
-            for (int i = 0; i < nq; i++)
-                width += plain_answer(&q[i], sides, faces, n, a + width);
-            int k;
-            for (k = 0; k < nans && memcmp(ans[k], a, sizeof(int64_t) * (size_t)width); k++)
-                ;
-            if (k == nans)
-                memcpy(ans[nans++], a, sizeof(int64_t) * (size_t)width);
-            tally[k]++;
-            total++;
-            int i = 0;
-            while (i < n && ++seq[i] == __builtin_popcountll(cls[die_cls[i]].faces))
-                seq[i++] = 0;
-            if (i == n)
-                break;
-        }
-        CU_ASSERT_EQUAL(j->width, width);
-        CU_ASSERT_EQUAL(j->n, nans);
-        mpz_t jt;
-        mpz_init(jt);
-        for (int64_t e = 0; e < j->n; e++)
-            mpz_add(jt, jt, j->e[e].w);
-        bool same = j->n == nans;
-        for (int k = 0; k < nans && same; k++) {
-            int64_t lo, hi;
-            fw_range(j, ans[k], width, &lo, &hi);
-            if (hi != lo + 1) {
-                same = false;
-                break;
-            }
-            /* w / jt == tally / total */
-            mpz_t l, r;
-            mpz_inits(l, r, NULL);
-            mpz_mul_ui(l, j->e[lo].w, (unsigned long)total);
-            mpz_mul_ui(r, jt, (unsigned long)tally[k]);
-            same = mpz_cmp(l, r) == 0;
-            mpz_clears(l, r, NULL);
-        }
-        if (!same) {
-            printf("\nfacewise differs: round %d sides %d dice %d questions %d\n", round, sides, n, nq);
-            for (int c = 0; c < ncls; c++)
-                printf("  class %llx x%lld\n", (unsigned long long)cls[c].faces, (long long)cls[c].count);
-            for (int i = 0; i < nq; i++)
-                printf("  q kind %d keep %d n %lld pre %llx post %llx\n", q[i].kind, q[i].keep, (long long)q[i].keep_n,
-                       (unsigned long long)q[i].pre, (unsigned long long)q[i].post);
-            if (getenv("FW_DEBUG")) {
-                for (int64_t e = 0; e < j->n; e++) {
-                    printf("   fw:");
-                    for (int i = 0; i < j->width; i++) printf(" %lld", (long long)j->e[e].vals[i]);
-                    gmp_printf(" : %Zd / %Zd\n", j->e[e].w, jt);
-                }
-                for (int k = 0; k < nans; k++) {
-                    printf("   bf:");
-                    for (int i = 0; i < width; i++) printf(" %lld", (long long)ans[k][i]);
-                    printf(" : %lld / %lld\n", (long long)tally[k], (long long)total);
-                }
-            }
-        }
+        CU_ASSERT_EQUAL_FATAL(fw_joint(sides, value, cls, ncls, q, nq, &lim, &j), FW_OK);
+        bool same = joint_matches_brute_force(j, sides, value, cls, ncls, q, nq, "values");
         CU_ASSERT(same);
         checked += same;
-        mpz_clear(jt);
         fw_joint_free(j);
-        free(ans);
-        free(tally);
     }
-    CU_ASSERT_EQUAL(checked, 400);
+    CU_ASSERT_EQUAL(checked, 600);
+    /* the cases the test is there for came up */
+    CU_ASSERT(repeats > 100);
+    CU_ASSERT(negative > 100);
+    CU_ASSERT(wide > 20);
+}
+
+/* The weights of two joints of one question, entry by entry. */
+static bool same_joint(const FwJoint *a, const FwJoint *b)
+{
+    if (a->n != b->n || a->width != b->width)
+        return false;
+    for (int64_t e = 0; e < a->n; e++)
+        if (memcmp(a->e[e].vals, b->e[e].vals, sizeof(int64_t) * (size_t)a->width) || mpz_cmp(a->e[e].w, b->e[e].w))
+            return false;
+    return true;
+}
+
+/* A lone sum, as polynomial powers, against the same sum worked out face by
+ * face (the highest of all the dice kept: the general path), for many dice
+ * with value maps; and two known answers. */
+static void test_facewise_value_sums(void)
+{
+    int agree = 0;
+    for (int round = 0; round < 60; round++) {
+        int32_t sides = 2 + fw_rand(8), value[FW_MAX_SIDES];
+        random_values(sides, value);
+        FwClass cls[FW_MAX_SIDES];
+        int ncls = random_classes(sides, 5 + fw_rand(20), cls);
+        int64_t n = 0;
+        for (int c = 0; c < ncls; c++)
+            n += cls[c].count;
+        uint64_t all = ((uint64_t)1 << sides) - 1, pre = fw_rand(2) ? all : random_set(sides);
+        FwQuestion alone = { .kind = FW_SUM, .pre = pre, .post = all };
+        FwQuestion kept = { .kind = FW_SUM, .keep = 1, .keep_n = n, .pre = pre, .post = all };
+        FwLimits lim = { .max_work = 1000000000 };
+        FwJoint *a, *b;
+        CU_ASSERT_EQUAL_FATAL(fw_joint(sides, value, cls, ncls, &alone, 1, &lim, &a), FW_OK);
+        CU_ASSERT_EQUAL_FATAL(fw_joint(sides, value, cls, ncls, &kept, 1, &lim, &b), FW_OK);
+        bool same = same_joint(a, b);
+        if (!same)
+            printf("\nlone sum differs: round %d sides %d dice %lld\n", round, sides, (long long)n);
+        agree += same;
+        fw_joint_free(a);
+        fw_joint_free(b);
+    }
+    CU_ASSERT_EQUAL(agree, 60);
+
+    /* 2d(0, 0, 1): the sum is 0, 1 or 2 with weights 4, 4, 1 */
+    static const int32_t zeros[] = { 0, 0, 1 };
+    FwClass two[1] = { { 0x7, 2 } };
+    FwQuestion sum = { .kind = FW_SUM, .pre = 0x7, .post = 0x7 };
+    FwLimits lim = { .max_work = 1000000 };
+    FwJoint *j;
+    CU_ASSERT_EQUAL_FATAL(fw_joint(3, zeros, two, 1, &sum, 1, &lim, &j), FW_OK);
+    CU_ASSERT(j->n == 3 && j->e[0].vals[0] == 0 && mpz_cmp_ui(j->e[0].w, 4) == 0 && mpz_cmp_ui(j->e[1].w, 4) == 0
+              && mpz_cmp_ui(j->e[2].w, 1) == 0 && j->e[2].vals[0] == 2);
+    fw_joint_free(j);
+    /* doubles of 2d(1, 2, 2, 3): the same value on one slot or two, 6 of 16 */
+    static const int32_t mid[] = { 1, 2, 2, 3 };
+    FwClass pair[1] = { { 0xf, 2 } };
+    FwQuestion dbl = { .kind = FW_DOUBLES, .pre = 0xf, .post = 0xf };
+    CU_ASSERT_EQUAL_FATAL(fw_joint(4, mid, pair, 1, &dbl, 1, &lim, &j), FW_OK);
+    CU_ASSERT(j->n == 2 && j->e[1].vals[0] == 1 && mpz_cmp_ui(j->e[1].w, 6) == 0 && mpz_cmp_ui(j->e[0].w, 10) == 0);
+    fw_joint_free(j);
 }
 
 /* A lone sum of many dice: the polynomial power against a plain convolution. */
@@ -1121,7 +1265,7 @@ static void test_facewise_big_sums(void)
     FwQuestion q = { .kind = FW_SUM, .pre = 0x3f, .post = 0x3f };
     FwLimits lim = { .max_work = 100000000 };
     FwJoint *j;
-    CU_ASSERT_EQUAL_FATAL(fw_joint(6, cls, 1, &q, 1, &lim, &j), FW_OK);
+    CU_ASSERT_EQUAL_FATAL(fw_joint(6, NULL, cls, 1, &q, 1, &lim, &j), FW_OK);
     CU_ASSERT_EQUAL(j->n, 301);
     /* the convolution, die by die */
     mpz_t *c = calloc(361, sizeof(mpz_t));
@@ -1148,7 +1292,7 @@ static void test_facewise_big_sums(void)
     FwClass big[1] = { { 0x3f, 500 } };
     FwQuestion h = { .kind = FW_SUM, .keep = 1, .keep_n = 3, .pre = 0x3f, .post = 0x3f };
     lim.work = 0;
-    CU_ASSERT_EQUAL_FATAL(fw_joint(6, big, 1, &h, 1, &lim, &j), FW_OK);
+    CU_ASSERT_EQUAL_FATAL(fw_joint(6, NULL, big, 1, &h, 1, &lim, &j), FW_OK);
     CU_ASSERT(lim.work < 20000);
     CU_ASSERT_EQUAL(j->n, 16);           /* 3 to 18 */
     CU_ASSERT_EQUAL(j->e[15].vals[0], 18);
@@ -1496,6 +1640,290 @@ static void test_lazy_volley_matches_dp(void)
             }
 }
 
+/* ---- lazy pools of dice of their own faces, and mixed pools, through the
+ * engine's pool methods (as the VM calls them), against brute force ---- */
+
+static const int32_t average_values[] = { 2, 3, 3, 4, 4, 5 };
+static const int32_t fudge_values[] = { -1, -1, 0, 0, 1, 1 };
+static const int32_t odd_values[] = { -3, 0, 0, 2, 7 };
+static const int32_t wide_values[] = { -5000, 0, 5000 };
+static const int32_t four_values[] = { 1, 2, 3, 4 };   /* the values of a d4: its slots are its faces */
+static const Die test_dice[] = {
+    { .name = "Average", .n = 6, .value = average_values }, { .name = "Fudge", .n = 6, .value = fudge_values },
+    { .name = "Odd", .n = 5, .value = odd_values }, { .name = "Wide", .n = 3, .value = wide_values },
+    { .name = "Four", .n = 4, .value = four_values },
+};
+
+/* n dice of test_dice[die], or with die < 0 of `sides` */
+typedef struct Part {
+    int64_t n;
+    int die;
+    int32_t sides;
+} Part;
+
+typedef struct DieCase {
+    Part part[3];
+    int nparts;
+    int ask;                 /* what is asked of the pool: see ask_of */
+} DieCase;
+
+#define ASKS 8
+
+/* The value of pool instruction op on p, lazy (from its source) or plain;
+ * *fail on an error. */
+static Value pool_op(Vm *vm, OpCode op, const Pool *p, CmpOp cmp, Value x, bool *fail)
+{
+    if (p->lazy) {
+        Value out;
+        char err[200];
+        if (pool_lazy_op(op, p, cmp, x, &out, err, sizeof err)) {
+            *fail = true;
+            return val_int(0);
+        }
+        return out;
+    }
+    pool_order(p);
+    switch (op) {
+    case OP_FILTER: return val_pool(pool_filter(vm ? vm->scratch : NULL, p, cmp, x));
+    case OP_COUNT: return val_int(p->n);
+    case OP_SUM: return val_int(pool_sum(p));
+    case OP_HIGHEST: return val_int(p->n ? p->face[p->n - 1] : -99999);
+    case OP_LOWEST: return val_int(p->n ? p->face[0] : -99999);
+    case OP_HIGHEST_N: return val_pool(pool_highest(vm ? vm->scratch : NULL, p, x.as.i));
+    case OP_LOWEST_N: return val_pool(pool_lowest(vm ? vm->scratch : NULL, p, x.as.i));
+    case OP_DOUBLES: return val_bool(pool_doubles(p));
+    case OP_ANY: return val_bool(pool_any(p, cmp, x));
+    case OP_ALL: return val_bool(pool_all(p, cmp, x));
+    default: *fail = true; return val_int(0);
+    }
+}
+
+#define OP(code, pool, cmp, x) pool_op(vm, (code), (pool), (cmp), (x), fail)
+#define NUM(v) ((v).tag == VAL_BOOL ? (int64_t)(v).as.b : (v).as.i)
+
+/* Question `ask` about the pool p (every pool here has a die). */
+static int64_t ask_of(Vm *vm, int ask, const Pool *p, bool *fail)
+{
+    Value none = val_int(0);
+    switch (ask) {
+    case 0: return NUM(OP(OP_SUM, p, CMP_EQ, none));
+    case 1: {
+        int64_t c = NUM(OP(OP_COUNT, OP(OP_FILTER, p, CMP_GE, val_int(3)).as.p, CMP_EQ, none));
+        return c * 100000 + NUM(OP(OP_HIGHEST, p, CMP_EQ, none));
+    }
+    case 2: {
+        int64_t s = NUM(OP(OP_SUM, OP(OP_HIGHEST_N, p, CMP_EQ, val_int(2)).as.p, CMP_EQ, none));
+        return s * 100000 + NUM(OP(OP_LOWEST, p, CMP_EQ, none));
+    }
+    case 3:
+        return NUM(OP(OP_DOUBLES, p, CMP_EQ, none)) + 2 * NUM(OP(OP_ANY, p, CMP_EQ, val_int(0)))
+             + 4 * NUM(OP(OP_ALL, p, CMP_GE, val_int(0)));
+    case 4: {
+        const Pool *q = OP(OP_FILTER, p, CMP_GE, val_int(0)).as.p;
+        return NUM(OP(OP_SUM, OP(OP_LOWEST_N, q, CMP_EQ, val_int(2)).as.p, CMP_EQ, none));
+    }
+    case 5: {
+        /* the dice themselves, in order */
+        const Pool *f = pool_order(pool_plain(p));
+        uint64_t h = 0;
+        for (int64_t i = 0; i < f->n; i++)
+            h = h * 1000003u + (uint64_t)(f->face[i] + 6000);
+        return (int64_t)(h >> 2);
+    }
+    case 6: {
+        /* a count that splits the classes, then a question face by face */
+        int64_t c = NUM(OP(OP_COUNT, OP(OP_FILTER, p, CMP_GE, val_int(2)).as.p, CMP_EQ, none));
+        const Pool *top = OP(OP_HIGHEST_N, p, CMP_EQ, val_int(3)).as.p;
+        return c * 100000 + NUM(OP(OP_COUNT, OP(OP_FILTER, top, CMP_EQ, val_int(4)).as.p, CMP_EQ, none));
+    }
+    default: {
+        /* the doubles of a filter, then the sum of all */
+        int64_t d = NUM(OP(OP_DOUBLES, OP(OP_FILTER, p, CMP_NE, val_int(3)).as.p, CMP_EQ, none));
+        return d + 2 * NUM(OP(OP_SUM, p, CMP_EQ, none));
+    }
+    }
+}
+
+#undef OP
+
+/* One run: the parts rolled in turn and joined, as the VM does. */
+static int die_case_run(void *ud, Vm *vm, Value *result)
+{
+    const DieCase *dc = ud;
+    const Pool *pool = NULL;
+    bool fail = false;
+    char err[200];
+    for (int i = 0; i < dc->nparts; i++) {
+        const Part *pt = &dc->part[i];
+        const Die *die = pt->die >= 0 ? &test_dice[pt->die] : NULL;
+        int32_t sides = die ? die->n : pt->sides;
+        const Pool *p;
+        if (vm->dice->pools->roll(vm->dice, pt->n, sides, die, &p, err, sizeof err))
+            return -1;
+        if (pool) {
+            const Pool *joined = NULL;
+            if (vm->dice->pools->join(vm->dice, pool, p, &joined, err, sizeof err))
+                return -1;
+            p = joined ? joined : pool_join(vm->scratch, pool, p);
+        }
+        pool = p;
+    }
+    *result = val_int(ask_of(vm, dc->ask, pool, &fail));
+    return fail ? -1 : 0;
+}
+
+/* Does the exact engine give the case the shares of brute force (every
+ * ordered outcome of the dice, each die's faces alike)? */
+static bool die_case_matches(const DieCase *dc, Vm *vm, uint64_t *runs)
+{
+    ExactOptions o = { 0 };
+    ExactResult r;
+    exact_distribution(vm, 0, NULL, 0, die_case_run, (void *)dc, &o, &r);
+    if (r.status != EXACT_DONE) {
+        printf("\ncase ask %d: status %d (%s)\n", dc->ask, r.status, vm->error);
+        exact_clear(&r);
+        return false;
+    }
+    *runs = r.runs;
+    /* the dice one by one: their values */
+    const int32_t *vals[16];
+    int32_t nv[16], idx[16] = { 0 }, plain[16][100];
+    int n = 0;
+    for (int i = 0; i < dc->nparts; i++)
+        for (int64_t k = 0; k < dc->part[i].n; k++, n++) {
+            const Part *pt = &dc->part[i];
+            if (pt->die >= 0) {
+                vals[n] = test_dice[pt->die].value;
+                nv[n] = test_dice[pt->die].n;
+            } else {
+                for (int32_t f = 0; f < pt->sides; f++)
+                    plain[n][f] = f + 1;
+                vals[n] = plain[n];
+                nv[n] = pt->sides;
+            }
+        }
+    int64_t *key = calloc(200000, sizeof(int64_t)), *tally = calloc(200000, sizeof(int64_t)), total = 0;
+    int nkeys = 0;
+    for (;;) {
+        Pool *p = pool_alloc(NULL, 0, n);
+        for (int i = 0; i < n; i++)
+            p->face[i] = vals[i][idx[i]];
+        p->unsorted = true;
+        bool fail = false;
+        int64_t a = ask_of(NULL, dc->ask, p, &fail);
+        int k = 0;
+        while (k < nkeys && key[k] != a)
+            k++;
+        if (k == nkeys)
+            key[nkeys++] = a;
+        tally[k]++;
+        total++;
+        int i = 0;
+        while (i < n && ++idx[i] == nv[i])
+            idx[i++] = 0;
+        if (i == n)
+            break;
+    }
+    bool same = r.n == nkeys;
+    mpq_t q;
+    mpq_init(q);
+    for (int k = 0; k < nkeys && same; k++) {
+        mpq_set_ui(q, (unsigned long)tally[k], (unsigned long)total);
+        mpq_canonicalize(q);
+        same = p_is_q(&r, key[k], q);
+    }
+    if (!same)
+        printf("\ncase ask %d: %d outcomes exact, %d by brute force\n", dc->ask, r.n, nkeys);
+    mpq_clear(q);
+    free(key);
+    free(tally);
+    exact_clear(&r);
+    return same;
+}
+
+static void test_lazy_dice_of_their_own(void)
+{
+    Compiled *c = compile_text("proc f() -> int { return 0 }\n", NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    Vm vm;
+    vm_init(&vm, c->prog, NULL);
+    enum { AVERAGE, FUDGE, ODD, WIDE, FOUR };
+    static const struct { Part part[3]; int nparts; } pools[] = {
+        { { { 3, AVERAGE, 0 } }, 1 },
+        { { { 4, FUDGE, 0 } }, 1 },
+        { { { 2, AVERAGE, 0 }, { 1, -1, 6 } }, 2 },
+        { { { 2, FUDGE, 0 }, { 2, FUDGE, 0 } }, 2 },           /* one kind: one class */
+        { { { 1, ODD, 0 }, { 2, AVERAGE, 0 }, { 1, -1, 4 } }, 3 },
+        { { { 2, WIDE, 0 }, { 1, ODD, 0 } }, 2 },              /* values too far apart for polynomials */
+        { { { 1, FOUR, 0 }, { 2, -1, 4 } }, 2 },               /* a die showing its faces' numbers: a d4 */
+        { { { 3, -1, 6 }, { 1, -1, 8 } }, 2 },
+        { { { 1, -1, 40 }, { 1, -1, 30 } }, 2 },               /* 70 slots: the faces are joined */
+        { { { 1, -1, 6 }, { 1, -1, 100 } }, 2 },               /* a d100 is not lazy: the same */
+    };
+    int checked = 0, total = 0;
+    for (size_t i = 0; i < sizeof pools / sizeof pools[0]; i++)
+        for (int ask = 0; ask < ASKS; ask++) {
+            DieCase dc = { .nparts = pools[i].nparts, .ask = ask };
+            memcpy(dc.part, pools[i].part, sizeof dc.part);
+            uint64_t runs = 0;
+            bool same = die_case_matches(&dc, &vm, &runs);
+            if (!same)
+                printf("  (pool %zu)\n", i);
+            checked += same;
+            total++;
+        }
+    CU_ASSERT_EQUAL(checked, total);
+
+    /* lazy all the way: 40d6 and 40d8 joined, counted in a few thousand runs */
+    ExactResult r;
+    exact_of("proc f() -> int { return count(roll [40d6, 40d8] >= 5) }", "f", 0, &r);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
+    CU_ASSERT_EQUAL(r.n, 81);
+    CU_ASSERT(r.runs < 5000);
+    exact_clear(&r);
+    /* four kinds: the count asked face by face, one decision, not one split per kind */
+    exact_of("proc f() -> int { return count(roll [40d6, 40d8, 40d10, 40d12] >= 5) }", "f", 0, &r);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
+    CU_ASSERT_EQUAL(r.n, 161);
+    exact_clear(&r);
+    /* declared dice, lazy and rolled whole: the same odds */
+    static const char *declared =
+        "die Average { 2, 3, 3, 4, 4, 5 }\n"
+        "die Fudge { -1, -1, 0, 0, 1, 1 }\n"
+        "enum Face { hit, crit, focus, blank }\n"
+        "die Attack { 3 hit, crit, 2 focus, 2 blank }\n"
+        "proc a() -> int { let p = roll 4 Average\n return count(p >= 4) * 100 + sum(highest(2, p)) }\n"
+        "proc b() -> int { let p = roll [3 Fudge, d4]\n if doubles(p) { return lowest(p) }\n return sum(p) }\n"
+        "proc c() -> Face { let p = roll [2 Attack, Attack] != blank\n if count(p) == 0 { return blank }\n"
+        "  return highest(p) }\n"
+        "proc d() -> pool of Face { return lowest(2, roll 3 Attack) }\n"
+        "proc e() -> int { let p = roll [2 Average, 2 d6]\n if any(p == 5) { return count(p == 3) }\n return 10 + sum(p) }\n";
+    static const char *const procs[] = { "a", "b", "c", "d", "e" };
+    for (size_t i = 0; i < sizeof procs / sizeof procs[0]; i++) {
+        ExactOptions lazy = { 0 }, whole = { .whole_pools = true };
+        ExactResult x, y;
+        char ex[320], ey[320];
+        exact_with(declared, procs[i], &lazy, &x, ex, sizeof ex);
+        exact_with(declared, procs[i], &whole, &y, ey, sizeof ey);
+        bool same = same_distribution(&x, &y);
+        if (!same)
+            fprintf(stderr, "\ndeclared dice %s: lazy (%s) and whole (%s) differ\n", procs[i],
+                    x.status == EXACT_DONE ? "ok" : ex, y.status == EXACT_DONE ? "ok" : ey);
+        CU_ASSERT(same);
+        CU_ASSERT(x.runs <= y.runs);
+        exact_clear(&x);
+        exact_clear(&y);
+    }
+    /* three d20s are one kind of die: the highest of them as of 3d20 */
+    ExactResult a, b;
+    exact_of("proc f() -> int { return highest(roll [d20, d20, d20]) }", "f", 0, &a);
+    exact_of("proc f() -> int { return highest(roll 3d20) }", "f", 0, &b);
+    CU_ASSERT(same_distribution(&a, &b));
+    CU_ASSERT(a.runs == b.runs);
+    exact_clear(&a);
+    exact_clear(&b);
+}
+
 void register_tests(void)
 {
     static const TestDef scripted[] = {
@@ -1541,6 +1969,9 @@ void register_tests(void)
         { "lazy pools: a 30-die volley against a dynamic program", test_lazy_volley_matches_dp },
         { "face by face: every question against brute force", test_facewise_brute_force },
         { "face by face: 60d6 summed, highest 3 of 500d6", test_facewise_big_sums },
+        { "face by face: slots with values of their own, against brute force", test_facewise_value_maps },
+        { "face by face: sums of values, as polynomials and face by face", test_facewise_value_sums },
+        { "lazy pools: dice of their own faces and mixed pools against brute force", test_lazy_dice_of_their_own },
         { NULL, NULL },
     };
     add_suite("dice: scripted", scripted);

@@ -1,0 +1,1 @@
+prob faces_exact.muster fate --json

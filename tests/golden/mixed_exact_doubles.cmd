@@ -1,0 +1,1 @@
+prob -e 'doubles(roll [3d6, 2d8])'

@@ -1,0 +1,1 @@
+prob -e 'highest(roll [d8, d6])'

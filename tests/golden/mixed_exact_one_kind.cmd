@@ -1,0 +1,1 @@
+prob -e 'sum(roll [d20, d20, d20])'
