@@ -17,6 +17,7 @@
 #include "vm/opcodes.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- diagnostics ---- */
@@ -1213,8 +1214,126 @@ static Type comp_call_proc(Compiler *c, const Expr *e, ProcSig *sig)
     return sig->ret;
 }
 
+/* A whole number written out (7, -1) or a member of enum_id (hit,
+ * Face.hit): its value in *v (a member's index); false for anything else. */
+static bool listed_value(Compiler *c, const Expr *x, int enum_id, int64_t *v)
+{
+    if (enum_id < 0) {
+        bool neg = x->kind == EX_UNARY && x->as.unary.op == OPR_NEG;
+        const Expr *k = neg ? x->as.unary.operand : x;
+        if (k->kind != EX_INT)
+            return false;
+        *v = neg ? -k->as.i : k->as.i;
+        return true;
+    }
+    int m = -1;
+    if (x->kind == EX_NAME && !comp_find_local(c, x->as.name))
+        m = comp_find_member(c, enum_id, x->as.name);
+    else if (x->kind == EX_MEMBER && x->as.member.object->kind == EX_NAME
+             && comp_find_enum(c, x->as.member.object->as.name) == enum_id)
+        m = comp_find_member(c, enum_id, x->as.member.member);
+    *v = m;
+    return m >= 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* `x in [a, b, ...]`.  Of one value (a number or a member): whether it is
+ * one of those listed (x == a or x == b ...).  Of a pool: the dice that
+ * show one of them, a filter, as the runs of listed values one after
+ * another (p >= a and <= b, then the next run, joined). */
+static Type in_list(Compiler *c, const Expr *e)
+{
+    const Expr *subject = e->as.call.args[0].value;
+    int n = e->as.call.nargs - 1;
+    Type st = comp_expr(c, subject, T_NONE);
+    int slot = comp_add_temp(c, subject->span);
+    comp_emit_op(c, OP_STORE, subject->span);
+    comp_emit_byte(c, (uint8_t)slot, subject->span);
+    if (st.kind == TY_POOL) {
+        int enum_id = st.enum_id - 1;
+        int64_t *v = mem_alloc_atomic(sizeof(int64_t) * (size_t)(n + 1));
+        int nv = 0;
+        for (int i = 0; i < n; i++) {
+            const Expr *x = e->as.call.args[i + 1].value;
+            if (!listed_value(c, x, enum_id, &v[nv])) {
+                if (enum_id >= 0)
+                    comp_error(c, x->span, "the list after 'in' holds members of %s written out (as in 'p in [%s]'), "
+                               "not a value worked out", c->prog->enums[enum_id].name, c->prog->enums[enum_id].members[0]);
+                else
+                    comp_error(c, x->span, "a pool's dice are compared with numbers written out here, as in 'p in [1, 6]'");
+                continue;
+            }
+            nv++;
+        }
+        qsort(v, (size_t)nv, sizeof(int64_t), cmp_i64);
+        int runs = 0;
+        for (int i = 0; i < nv;) {
+            int j = i;
+            while (j + 1 < nv && v[j + 1] <= v[j] + 1)
+                j++;
+            comp_emit_op(c, OP_LOAD, e->span);
+            comp_emit_byte(c, (uint8_t)slot, e->span);
+            comp_emit_const(c, val_int(v[i]), e->span);
+            comp_emit_op(c, OP_FILTER, e->span);
+            comp_emit_byte(c, (uint8_t)(v[i] == v[j] ? CMP_EQ : CMP_GE), e->span);
+            if (v[j] != v[i]) {
+                comp_emit_const(c, val_int(v[j]), e->span);
+                comp_emit_op(c, OP_FILTER, e->span);
+                comp_emit_byte(c, (uint8_t)CMP_LE, e->span);
+            }
+            if (runs++)
+                comp_emit_op(c, OP_JOIN, e->span);
+            i = j + 1;
+        }
+        if (!runs) {
+            /* (an error was reported, or nothing listed: no dice) */
+            comp_emit_op(c, OP_LOAD, e->span);
+            comp_emit_byte(c, (uint8_t)slot, e->span);
+            comp_emit_const(c, val_int(0), e->span);
+            comp_emit_op(c, OP_FILTER, e->span);
+            comp_emit_byte(c, (uint8_t)CMP_NE, e->span);
+            comp_emit_const(c, val_int(0), e->span);
+            comp_emit_op(c, OP_FILTER, e->span);
+            comp_emit_byte(c, (uint8_t)CMP_EQ, e->span);
+        }
+        return st;
+    }
+    if (!is_err(st) && !is_num(st) && st.kind != TY_ENUM)
+        comp_error(c, subject->span, "'in' asks whether a number, a member or a pool's dice are among those listed, "
+                   "not a %s", comp_type_name(c, st));
+    int jumps[256];
+    int nj = 0;
+    for (int i = 0; i < n; i++) {
+        const Expr *x = e->as.call.args[i + 1].value;
+        if (i > 0) {
+            int j = comp_emit_jump(c, OP_OR_JUMP, x->span);
+            comp_adjust_stack(c, -1);   /* (popped on the path that goes on) */
+            if (nj < 256)
+                jumps[nj++] = j;
+        }
+        comp_emit_op(c, OP_LOAD, x->span);
+        comp_emit_byte(c, (uint8_t)slot, x->span);
+        Type t = comp_expr(c, x, st.kind == TY_ENUM ? st : T_NONE);
+        if (!is_err(st) && !is_err(t) && !(is_num(st) && is_num(t)) && !same(st, t))
+            comp_error(c, x->span, "cannot compare %s with %s", comp_type_name(c, st), comp_type_name(c, t));
+        comp_emit_op(c, OP_EQ, x->span);
+    }
+    if (n == 0)
+        comp_emit_op(c, OP_FALSE, e->span);
+    for (int k = 0; k < nj; k++)
+        comp_patch_jump(c, jumps[k]);
+    return T_BOOL;
+}
+
 static Type call(Compiler *c, const Expr *e)
 {
+    if (!strcmp(e->as.call.callee, AST_IN_CALLEE))
+        return in_list(c, e);
     const Builtin *b = find_builtin(e->as.call.callee);
     if (b)
         return call_builtin(c, e, b);

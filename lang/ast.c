@@ -9,6 +9,8 @@
 #include "lang/ast.h"
 #include "base/mem.h"
 
+#include <string.h>
+
 const char *const ast_operator_text[] = {
     "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or", "-", "not", "+", "~"
 };
@@ -174,6 +176,17 @@ void ast_print_expr(FILE *out, const Expr *e)
         break;
     }
     case EX_CALL:
+        if (!strcmp(e->as.call.callee, AST_IN_CALLEE)) {
+            print_sub(out, e->as.call.args[0].value, 5);
+            fputs(" in [", out);
+            for (int i = 1; i < e->as.call.nargs; i++) {
+                if (i > 1)
+                    fputs(", ", out);
+                ast_print_expr(out, e->as.call.args[i].value);
+            }
+            fputc(']', out);
+            break;
+        }
         fprintf(out, "%s(", e->as.call.callee);
         for (int i = 0; i < e->as.call.nargs; i++) {
             if (i)

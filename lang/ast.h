@@ -307,6 +307,9 @@ Expr *ast_expr(ExprKind kind, Span span);
 Expr *ast_unary(Operator op, Expr *operand, Span span);
 Expr *ast_binary(Operator op, Span op_span, Expr *l, Expr *r, Span span);
 Expr *ast_call(const char *callee, Span callee_span, Arg *args, int nargs, Span span);
+/* `x in [a, b]` is a call of this callee (no script can write the name),
+ * with x as the first argument and the list after it. */
+#define AST_IN_CALLEE " in"
 Expr *ast_roll(Expr *count, int64_t sides, Expr *sides_expr, Span span);
 /* `roll NAME` (count NULL) or `roll COUNT NAME`: dice of a `die` declaration. */
 Expr *ast_roll_die(Expr *count, const char *die, Span die_span, Span span);

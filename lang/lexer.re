@@ -471,6 +471,14 @@ static int lex_token(Parser *ps, LANG_YYSTYPE *lval, Span *loc)
                     ps->in_draw = kw == DRAW;   /* `draw n from Bag`: its 'from' may follow */
                 if (kw)
                     return kw;
+                if (n == 2 && !memcmp(ps->tok, "in", 2) && !in_table(ps)) {
+                    /* `x in [a, b]`: a list follows; anywhere else 'in' is a name (or a bands parameter's word) */
+                    const char *q = ps->cur;
+                    while (*q == ' ' || *q == '\t')
+                        q++;
+                    if (*q == '[')
+                        return IN;
+                }
                 if (n == 2 && !memcmp(ps->tok, "of", 2) && ps->last_token == IDENT && after_word(ps, "pool"))
                     return OF;   /* `pool of Face`, the type of a pool of symbol dice: a word of one position */
                 if (n > MAX_NAME) {

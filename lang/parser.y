@@ -159,6 +159,7 @@ static Key int_key(int64_t v, Span at)
 %token MODIFIERS "'modifiers'" OUTCOME "'outcome'" CHOICE "'choice'" SEQUENCE "'sequence'"
 %token EXAMPLE "'example'" IMPORT "'import'" EXPECT "'expect'" EACH "'each'" CAP "'cap'" NOTE "'note'"
 %token SECTION "'section'" ODDS "'odds'" DIEDECL "'die'" OF "'of'" BAGDECL "'bag'" DRAW "'draw'" FROM "'from'"
+%token IN "'in'"
 %token VARIANT "'variant'" CHANGE "'change'" ADD "'add'" REMOVE "'remove'" ELLIPSIS "'...'"
 %token ONEOF "'one of'" STARTAT "'start at'"
 %token ARROW "'->'" EQ "'=='" NE "'!='" LE "'<='" GE "'>='" DOTDOT "'..'" FATARROW "'=>'"
@@ -169,7 +170,7 @@ static Key int_key(int64_t v, Span at)
 %left OR
 %left AND
 %precedence NOT
-%nonassoc EQ NE '<' LE '>' GE
+%nonassoc EQ NE '<' LE '>' GE IN
 %left '+' '-'
 %left '*' '/' '%'
 %precedence NEG
@@ -944,6 +945,17 @@ expr
     | expr '*' expr  { $$ = ast_binary(OPR_MUL, @2, $1, $3, @$); DEPTH($$); }
     | expr '/' expr  { $$ = ast_binary(OPR_DIV, @2, $1, $3, @$); DEPTH($$); }
     | expr '%' expr  { $$ = ast_binary(OPR_MOD, @2, $1, $3, @$); DEPTH($$); }
+    | expr IN '[' args ']' {
+          /* `face in [hit, crit]`, `dice in [hit, crit]`: a call of the
+           * membership test, which no script can name */
+          Arg subject = { NULL, @1, $1 };
+          ArgList all = { NULL, 0, 0 };
+          AST_PUSH(all, subject);
+          for (int i = 0; i < $4.n; i++)
+              AST_PUSH(all, $4.items[i]);
+          $$ = ast_call(AST_IN_CALLEE, @2, all.items, all.n, @$);
+          DEPTH($$);
+      }
     | '-' expr %prec NEG { $$ = ast_unary(OPR_NEG, $2, @$); DEPTH($$); }
     | '+' expr %prec NEG { $$ = ast_unary(OPR_POS, $2, @$); DEPTH($$); }
     | primary

@@ -184,6 +184,7 @@ enum {
     E_ROLLC,              /* roll n Xk: n dice of the program's die k (faces of its own) */
     E_DRAW1,              /* draw Y: one item of the program's bag, not put back in the run */
     E_DRAWN,              /* draw n from Y: a pool of n of them */
+    E_INP,                /* p in [values of the bits of k]: the dice showing one of them */
 };
 enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
 static const char *cmp_text[] = { "==", "!=", "<", "<=", ">", ">=" };
@@ -795,6 +796,15 @@ static Value eval(Expr *e, Frame *f)
         qsort(p->faces, p->np, sizeof(int64_t), cmp_i64);
         return *p;
     }
+    case E_INP: {
+        a = NEED(e->a);
+        Value *p = pool_new(0);
+        p->faces = alloc(sizeof(int64_t) * (size_t)(a.np + 1));
+        for (int i = 0; i < a.np; i++)
+            if (a.faces[i] >= -2 && a.faces[i] <= 12 && (e->k >> (a.faces[i] + 2) & 1))
+                p->faces[p->np++] = a.faces[i];
+        return *p;
+    }
     case E_DRAW1: return vint(draw_item());
     case E_DRAWN: {
         a = eval(e->a, f);
@@ -1069,6 +1079,13 @@ static Expr *gen_pool(int depth, Scope *sc, int nonempty)
             part->a = mknum(i == 0 && nonempty ? range(1, 3) : range(0, 3));
             e->args[i] = part;
         }
+        return e;
+    }
+    if (depth > 0 && r == 5 && chance(50)) {
+        /* the dice showing one of a few values (-2..12, bit v+2) */
+        Expr *e = mk(E_INP, TY(T_POOL, 0));
+        e->a = gen_pool(depth - 1, sc, 0);
+        do e->k = (int64_t)rnd(1 << 15); while (!e->k || __builtin_popcountll((uint64_t)e->k) > 4);
         return e;
     }
     if (r == 4 && P->has_bag && !no_draws && dice_sites < 6) {
@@ -1653,6 +1670,19 @@ static void print_expr(Buf *b, Expr *e)
         break;
     case E_ROLLC: bprintf(b, "(roll %lld X%lld)", (long long)e->a->k, (long long)e->k); break;
     case E_DRAW1: bputs(b, "(draw Y)"); break;
+    case E_INP: {
+        bputs(b, "(");
+        print_expr(b, e->a);
+        bputs(b, " in [");
+        int first = 1;
+        for (int v = -2; v <= 12; v++)
+            if (e->k >> (v + 2) & 1) {
+                bprintf(b, first ? "%d" : ", %d", v);
+                first = 0;
+            }
+        bputs(b, "])");
+        break;
+    }
     case E_DRAWN: bprintf(b, "(draw %lld from Y)", (long long)e->a->k); break;
     case E_CALL: bprintf(b, "f%lld", (long long)e->k); print_args(b, e, "v"); break;
     case E_TABLE: bputs(b, "tab("); print_expr(b, e->a); bputs(b, ")"); break;

@@ -90,6 +90,8 @@ syn match musterWord /^\s*\zs\<choose\>\ze\s\+\h\w*\s*=[^=]/
 syn match musterWord /\%([[:alnum:]_)]\s\)\@<=\<within\>\ze\s\+[[:alnum:]_(.]/
 syn match musterWord /\<default\>\ze\s\+\h\w*\s*\%(#.*\)\=$/
 syn match musterWord /\<in\>\ze\s\+[-+]\=\%(\d\|\.\.\)/
+" x in [a, b]: among those listed
+syn match musterWord /\<in\>\ze[ \t]*\[/
 syn match musterWord /\%(^\s*\|{\s*\)\@<=\<\%(chance\|mean\)\>\ze\s\+\S/
 
 " ---- types and built-in functions ----

@@ -1,0 +1,1 @@
+dis in.muster odd n=3

@@ -1,0 +1,1 @@
+prob in.muster one

@@ -1,0 +1,1 @@
+run in.muster f x=4
