@@ -956,10 +956,14 @@ static void die_strip(Sheet *s, const Decl *d)
     table_end(s);
 }
 
-static const char *die_title(const Decl *d)
+/* "Die: Average (average die)", "Bag: Orders": a die's or bag's heading. */
+static const char *die_title(const char *kind, const Decl *d)
 {
-    char *t = mem_alloc_atomic(strlen(d->name) + (d->as.die.text ? strlen(d->as.die.text) : 0) + 16);
-    sprintf(t, d->as.die.text ? "Die: %s (%s)" : "Die: %s", d->name, d->as.die.text);
+    char *t = mem_alloc_atomic(strlen(kind) + strlen(d->name) + (d->as.die.text ? strlen(d->as.die.text) : 0) + 16);
+    if (d->as.die.text)
+        sprintf(t, "%s: %s (%s)", kind, d->name, d->as.die.text);
+    else
+        sprintf(t, "%s: %s", kind, d->name);
     return t;
 }
 
@@ -1005,16 +1009,9 @@ static void bag_contents(Sheet *s, const Decl *d)
     table_end(s);
 }
 
-static const char *bag_title(const Decl *d)
-{
-    char *t = mem_alloc_atomic(strlen(d->name) + (d->as.die.text ? strlen(d->as.die.text) : 0) + 16);
-    sprintf(t, d->as.die.text ? "Bag: %s (%s)" : "Bag: %s", d->name, d->as.die.text);
-    return t;
-}
-
 static void render_bag(Sheet *s, const Decl *d)
 {
-    decl_heading(s, 3, bag_title(d), d);
+    decl_heading(s, 3, die_title("Bag", d), d);
     paragraph(s, d->doc, "doc");
     paragraph(s, "Drawn without putting back until the run is over.", "note");
     bag_contents(s, d);
@@ -1022,7 +1019,7 @@ static void render_bag(Sheet *s, const Decl *d)
 
 static void render_die(Sheet *s, const Decl *d)
 {
-    decl_heading(s, 3, die_title(d), d);
+    decl_heading(s, 3, die_title("Die", d), d);
     paragraph(s, d->doc, "doc");
     die_strip(s, d);
 }

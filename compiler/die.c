@@ -255,6 +255,25 @@ void comp_declare_bag(Compiler *c, const Decl *d)
     names_put(&c->bag_names, d->name, id);
 }
 
+/* A roll or draw of a name that is no die (no bag): the nearest die's
+ * (bag's) name, if one is near, or how one is declared. */
+static void unknown_name(Compiler *c, const Expr *e, bool bag)
+{
+    const char *name = e->as.roll.die;
+    int n = bag ? c->prog->nbags : c->prog->ndies;
+    const char **names = mem_alloc(sizeof(char *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+        names[i] = bag ? c->prog->bags[i].kinds.name : c->prog->dies[i].die.name;
+    const char *near = compiler_closest(name, names, n);
+    if (near)
+        comp_error(c, e->as.roll.die_span, "unknown %s '%s'; did you mean '%s'?", bag ? "bag" : "die", name, near);
+    else if (bag)
+        comp_error(c, e->as.roll.die_span, "unknown bag '%s' (a bag is declared with 'bag %s { ... }')", name, name);
+    else
+        comp_error(c, e->as.roll.die_span, "unknown die '%s' (dice are d6, d(n), or declared with 'die %s { ... }')",
+                   name, name);
+}
+
 /* The die a roll names, or -1 after an error that says what the name is. */
 static int roll_die_of(Compiler *c, const Expr *e)
 {
@@ -271,17 +290,8 @@ static int roll_die_of(Compiler *c, const Expr *e)
                    "with 'die NAME { ... }'", name);
     else if (comp_find_proc(c, name))
         comp_error(c, e->as.roll.die_span, "'%s' is a procedure, not a die", name);
-    else {
-        const char **names = mem_alloc(sizeof(char *) * (size_t)(c->prog->ndies + 1));
-        for (int i = 0; i < c->prog->ndies; i++)
-            names[i] = c->prog->dies[i].die.name;
-        const char *near = compiler_closest(name, names, c->prog->ndies);
-        if (near)
-            comp_error(c, e->as.roll.die_span, "unknown die '%s'; did you mean '%s'?", name, near);
-        else
-            comp_error(c, e->as.roll.die_span, "unknown die '%s' (dice are d6, d(n), or declared with "
-                       "'die %s { ... }')", name, name);
-    }
+    else
+        unknown_name(c, e, false);
     return -1;
 }
 
@@ -324,17 +334,8 @@ Type comp_draw(Compiler *c, const Expr *e)
         if (comp_find_die(c, name) >= 0)
             comp_error(c, e->as.roll.die_span, "'%s' is a die: roll it ('roll %s'); 'draw' takes from a bag", name,
                        name);
-        else {
-            const char **names = mem_alloc(sizeof(char *) * (size_t)(c->prog->nbags + 1));
-            for (int i = 0; i < c->prog->nbags; i++)
-                names[i] = c->prog->bags[i].kinds.name;
-            const char *near = compiler_closest(name, names, c->prog->nbags);
-            if (near)
-                comp_error(c, e->as.roll.die_span, "unknown bag '%s'; did you mean '%s'?", name, near);
-            else
-                comp_error(c, e->as.roll.die_span, "unknown bag '%s' (a bag is declared with 'bag %s { ... }')", name,
-                           name);
-        }
+        else
+            unknown_name(c, e, true);
         if (!pool)
             comp_emit_const(c, val_int(0), e->span);   /* (the expression's place on the stack) */
         return T_ERR;

@@ -124,11 +124,13 @@ static int starts_decl(const Parser *ps)
 static int after_word(const Parser *ps, const char *w)
 {
     const char *p = ps->tok, *start = ps->src->text;
-    size_t n = strlen(w);
+    ptrdiff_t n = (ptrdiff_t)strlen(w);
     while (p > start && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n' || p[-1] == '\r'))
         p--;
-    return (size_t)(p - start) >= n && !memcmp(p - n, w, n)
-           && (p - start == (ptrdiff_t)n || !(isalnum((unsigned char)p[-n - 1]) || p[-n - 1] == '_'));
+    if (p - start < n || memcmp(p - n, w, (size_t)n) != 0)
+        return 0;
+    const char *before = p - n;   /* the word starts there: nothing of a name just before it */
+    return before == start || !(isalnum((unsigned char)before[-1]) || before[-1] == '_');
 }
 
 /* `draw Orders`, `draw n from Orders`: 'draw' is a keyword where a

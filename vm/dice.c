@@ -67,6 +67,20 @@ void dice_rng_init(RngDice *d, uint64_t seed)
     rng_seed(&d->rng, seed);
 }
 
+/* "Average (2, 3, 3, 4, 4, 5)", "Attack (hit, hit, crit)": a die and its
+ * faces, written at err + len. */
+static void list_faces(const Die *die, char *err, size_t errlen, int len)
+{
+    if (len < 0 || (size_t)len >= errlen)
+        return;
+    len += snprintf(err + len, errlen - (size_t)len, "%s (", die->name);
+    for (int32_t j = 0; j < die->n && len > 0 && (size_t)len < errlen; j++)
+        len += die->names ? snprintf(err + len, errlen - (size_t)len, "%s%s", j ? ", " : "", die->names[die->value[j]])
+                          : snprintf(err + len, errlen - (size_t)len, "%s%d", j ? ", " : "", (int)die->value[j]);
+    if (len > 0 && (size_t)len < errlen)
+        snprintf(err + len, errlen - (size_t)len, ")");
+}
+
 static int script_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die, int32_t *out, char *err,
                        size_t errlen)
 {
@@ -109,14 +123,7 @@ static int script_roll(DiceSource *self, int64_t n, int32_t sides, const Die *di
                     snprintf(err + len, errlen - (size_t)len, "a d%d (1..%d)", (int)sides, (int)sides);
                     return -1;
                 }
-                len += snprintf(err + len, errlen - (size_t)len, "%s (", die->name);
-                for (int32_t j = 0; j < die->n && len > 0 && (size_t)len < errlen; j++)
-                    len += die->names ? snprintf(err + len, errlen - (size_t)len, "%s%s", j ? ", " : "",
-                                                 die->names[die->value[j]])
-                                      : snprintf(err + len, errlen - (size_t)len, "%s%d", j ? ", " : "",
-                                                 (int)die->value[j]);
-                if (len > 0 && (size_t)len < errlen)
-                    snprintf(err + len, errlen - (size_t)len, ")");
+                list_faces(die, err, errlen, len);
                 return -1;
             }
             d->next++;
@@ -129,12 +136,9 @@ static int script_roll(DiceSource *self, int64_t n, int32_t sides, const Die *di
             while (k < die->n && die->value[k] != f)
                 k++;
             if (k == die->n) {
-                int len = snprintf(err, errlen, "scripted die #%zu is %lld, which is not a face of %s (",
-                                   d->next + 1, (long long)f, die->name);
-                for (int32_t j = 0; j < die->n && len > 0 && (size_t)len < errlen; j++)
-                    len += snprintf(err + len, errlen - (size_t)len, "%s%d", j ? ", " : "", (int)die->value[j]);
-                if (len > 0 && (size_t)len < errlen)
-                    snprintf(err + len, errlen - (size_t)len, ")");
+                int len = snprintf(err, errlen, "scripted die #%zu is %lld, which is not a face of ", d->next + 1,
+                                   (long long)f);
+                list_faces(die, err, errlen, len);
                 return -1;
             }
             d->next++;
