@@ -1136,6 +1136,32 @@ static bool after_roll(const Parser *ps, uint32_t at)
            && (at == 4 || !(isalnum((unsigned char)text[at - 5]) || text[at - 5] == '_'));
 }
 
+/* `roll d8 + d6`: is the die at offset at the second of two joined by
+ * '+' after a 'roll'?  Then the length of the first die's text, which
+ * starts at *first; else 0. */
+static int added_die(const Parser *ps, uint32_t at, uint32_t *first)
+{
+    const char *text = ps->src->text;
+    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t'))
+        at--;
+    if (at == 0 || text[at - 1] != '+')
+        return 0;
+    at--;
+    while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t'))
+        at--;
+    uint32_t end = at;
+    while (at > 0 && end - at < 20 && (isalnum((unsigned char)text[at - 1]) || text[at - 1] == '_'))
+        at--;
+    uint32_t d = at;   /* `2d6`, `d8`: digits, 'd', digits */
+    while (d < end && isdigit((unsigned char)text[d]))
+        d++;
+    if (end - at < 2 || d + 1 >= end || text[d] != 'd' || strspn(text + d + 1, "0123456789") < end - d - 1
+        || !after_roll(ps, at))
+        return 0;
+    *first = at;
+    return (int)(end - at);
+}
+
 /* Is the innermost open '{' a modifiers block's? */
 static bool in_modifiers(const Parser *ps)
 {
@@ -1250,6 +1276,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
                        || found == YYSYMBOL_ROLL || found == YYSYMBOL_TRUE || found == YYSYMBOL_FALSE
                        || found == YYSYMBOL_NOT || found == YYSYMBOL_DPAREN
                        || (loc->end == loc->begin + 1 && (first == '(' || first == '-'));
+    uint32_t die_at = 0;          /* `roll d8 + d6`: where the first die starts */
     uint32_t back = loc->begin;   /* the value starts a statement: first on its line, or after '{' ';' '}' */
     while (back > 0 && (ps->src->text[back - 1] == ' ' || ps->src->text[back - 1] == '\t'))
         back--;
@@ -1288,7 +1315,19 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
     else if (found == YYSYMBOL_DIE && expects(expected, n, YYSYMBOL_IDENT) && !expects(expected, n, YYTRANSLATE('+'))
         && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (a die like d6 cannot be used as a name)");
-    else if (found == YYSYMBOL_DIE && len < sizeof msg)
+    else if (found == YYSYMBOL_DIE && added_die(ps, loc->begin, &die_at) && len < sizeof msg) {
+        /* `roll d8 + d6`: dice of two sizes, added or as one pool */
+        int a = added_die(ps, loc->begin, &die_at), b = (int)(loc->end - loc->begin);
+        const char *text = ps->src->text;
+        if (text[die_at] == 'd' && text[loc->begin] == 'd')
+            snprintf(msg + len, sizeof msg - len, " (each die is rolled with 'roll': 'roll %.*s + roll %.*s' adds the "
+                     "two rolls, and 'roll [%.*s, %.*s]' rolls them as one pool)", a, text + die_at, b,
+                     text + loc->begin, a, text + die_at, b, text + loc->begin);
+        else
+            snprintf(msg + len, sizeof msg - len, " (dice of two kinds are rolled as one pool with 'roll [%.*s, %.*s]'"
+                     "; 'sum(roll [%.*s, %.*s])' adds them up)", a, text + die_at, b, text + loc->begin, a,
+                     text + die_at, b, text + loc->begin);
+    } else if (found == YYSYMBOL_DIE && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " (dice are rolled with 'roll', as in 'roll 2d6')");
     else if (first == '?' && loc->end == loc->begin + 1 && len < sizeof msg)
         snprintf(msg + len, sizeof msg - len, " ('?' stands for a value the rules text does not give, where a value is written)");
