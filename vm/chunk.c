@@ -257,6 +257,92 @@ static void mark_recursive(Program *prog)
     }
 }
 
+/* Does the instruction at code[pc] draw, itself or in the procedure it calls? */
+static bool insn_draws(const Program *prog, const uint8_t *code, int pc)
+{
+    if (code[pc] == OP_DRAW || code[pc] == OP_DRAW_POOL)
+        return true;
+    if (code[pc] != OP_CALL)
+        return false;
+    unsigned callee = chunk_u16(code + pc + 1);
+    return (int)callee < prog->nprotos && prog->protos[callee]->draws;
+}
+
+/* Proto.drawn_after.  Jumps only go forward, so one pass from the end of a
+ * procedure's code finds, for every instruction, whether a path from it
+ * may draw (here[pc]); a call's continuation is what may run after it:
+ * the instructions that follow it, and its caller's continuation when
+ * those may return. */
+static void mark_drawn_after(Program *prog)
+{
+    int n = prog->nprotos;
+    /* tails: (caller, callee) for each call of a procedure that draws from
+     * which the caller may return: the callee's continuation holds the
+     * caller's */
+    int ntails = 0, tails_cap = 16;
+    int *tails = mem_alloc_atomic(sizeof(int) * 2 * (size_t)tails_cap);
+    for (int i = 0; i < n; i++)
+        prog->protos[i]->drawn_after = false;
+    for (int i = 0; i < n; i++) {
+        Proto *p = prog->protos[i];
+        if (!p->draws)
+            continue;
+        int npc = 0;
+        int *pcs = mem_alloc_atomic(sizeof(int) * (size_t)(p->len + 1));
+        for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc))
+            pcs[npc++] = pc;
+        /* draws[pc]: a path from pc on may draw; rets[pc]: may return */
+        bool *draws = mem_alloc_atomic(sizeof(bool) * (size_t)(p->len + 1) * 2), *rets = draws + p->len + 1;
+        memset(draws, 0, sizeof(bool) * (size_t)(p->len + 1) * 2);
+        for (int k = npc - 1; k >= 0; k--) {
+            int pc = pcs[k], next = pc + chunk_insn_len(p->code, pc);
+            uint8_t op = p->code[pc];
+            bool d = false, r = false;
+            if (op == OP_RETURN || op == OP_RETURNL || op == OP_RETURNK)
+                r = true;
+            else if (!op_is(op, OPF_ENDS)) {
+                if (op != OP_JUMP && next <= p->len) {
+                    d |= draws[next];
+                    r |= rets[next];
+                }
+                if (chunk_is_jump(op)) {
+                    int t = chunk_jump_target(p->code, pc);
+                    if (t <= p->len) {
+                        d |= draws[t];
+                        r |= rets[t];
+                    }
+                }
+            }
+            if (op == OP_CALL && insn_draws(prog, p->code, pc)) {
+                unsigned callee = chunk_u16(p->code + pc + 1);
+                if (d)
+                    prog->protos[callee]->drawn_after = true;
+                if (r) {
+                    if (ntails == tails_cap) {
+                        int *more = mem_alloc_atomic(sizeof(int) * 4 * (size_t)tails_cap);
+                        memcpy(more, tails, sizeof(int) * 2 * (size_t)ntails);
+                        tails = more;
+                        tails_cap *= 2;
+                    }
+                    tails[2 * ntails] = i;
+                    tails[2 * ntails + 1] = (int)callee;
+                    ntails++;
+                }
+            }
+            draws[pc] = d || insn_draws(prog, p->code, pc);
+            rets[pc] = r;
+        }
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int t = 0; t < ntails; t++) {
+            Proto *caller = prog->protos[tails[2 * t]], *callee = prog->protos[tails[2 * t + 1]];
+            if (caller->drawn_after && !callee->drawn_after)
+                changed = callee->drawn_after = true;
+        }
+    }
+}
+
 void chunk_mark_pure(Program *prog)
 {
     for (int i = 0; i < prog->nprotos; i++) {
@@ -316,6 +402,7 @@ void chunk_mark_pure(Program *prog)
                 }
         }
     }
+    mark_drawn_after(prog);
 }
 
 int chunk_insn_pops(const Program *prog, const uint8_t *ip)

@@ -45,8 +45,14 @@ typedef struct Proto {
     bool recursive;
     /* Also set by chunk_mark_pure: it draws from a bag, or calls a procedure
      * that does: its result depends on what the run drew before it, so the
-     * exact engine never works out its calls on their own. */
+     * exact engine works out a call of it on its own (when recursive) from
+     * what the bags have left, each result with what they have left after. */
     bool draws;
+    /* Also set by chunk_mark_pure, for a procedure that draws: something may
+     * draw after a call of it returns (the code after one of its calls, or
+     * after its caller's own call returns), so what it leaves in the bags
+     * matters to the rest of the run. */
+    bool drawn_after;
 } Proto;
 
 /* A lookup table: the compiled form of a `table` or `bands` block (and of

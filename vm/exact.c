@@ -10,13 +10,19 @@
 #include <pthread.h>
 #include <string.h>
 
-/* A worked-out distribution of a rerolling procedure, for its callers. */
+/* A worked-out distribution of a rerolling or recursive procedure, for its
+ * callers.  For a procedure that draws, `bags` is what the bags had left
+ * when it was called (Vm.bag_left), and when anything may draw after it
+ * returns (Proto.drawn_after), each outcome's value is a pair (bags_pair):
+ * the result, and what the bags have left after it. */
 typedef struct Dist {
     int proto;
     Value *args;
     int nargs;
+    const int64_t *bags;
+    bool paired;             /* its outcomes are pairs (bags_pair): something may draw after the call */
     ExactResult r;
-    struct Dist *next;
+    struct Dist *next;       /* the next in its bucket of Shared.memo */
 } Dist;
 
 typedef enum { DEC_POOL, DEC_DIST, DEC_SPLIT, DEC_VALUE, DEC_DRAW } DecKind;
@@ -144,6 +150,7 @@ typedef struct Working {
     int proto;
     const Value *args;
     int nargs;
+    const int64_t *bags;     /* (as Dist.bags) */
     const Dist *approx;      /* its odds so far: the recursion cut where the last round stopped */
     bool used;               /* asked for inside itself this round */
     bool tainted;            /* used the odds so far of one below it: its result is not final */
@@ -162,7 +169,10 @@ typedef struct Shared {
     const struct Shared *outer;  /* a claim's count: the count it is part of, whose progress the
                                     tick reports (its runs with the claim's, its share); else NULL */
     double needed;           /* the pool that did not fit the budget: its multisets */
-    Dist *memo;
+    /* the distributions worked out, by procedure, arguments and bags (a
+     * hash table of chains; memo_cap a power of two, or 0) */
+    Dist **memo;
+    size_t memo_cap, memo_n;
 } Shared;
 
 /* Where a run that the engine ended goes (the VM sees an error). */
@@ -1378,7 +1388,7 @@ static ExactStatus fixed_point(Vm *inner, Shared *sh, Dist *d, bool *tainted)
     Dist *prev = mem_alloc(sizeof *prev);
     mpq_inits(prev->r.not_given, prev->r.dropped, NULL);
     mpq_set_ui(prev->r.dropped, 1, 1);
-    Working w = { .proto = d->proto, .args = d->args, .nargs = d->nargs, .approx = prev,
+    Working w = { .proto = d->proto, .args = d->args, .nargs = d->nargs, .bags = d->bags, .approx = prev,
                   .below = sh->working };
     sh->working = &w;
     ExactStatus status;
@@ -1401,6 +1411,81 @@ static ExactStatus fixed_point(Vm *inner, Shared *sh, Dist *d, bool *tainted)
     return status;
 }
 
+static bool same_bags(const int64_t *a, const int64_t *b, int64_t n)
+{
+    if (!a || !b)
+        return a == b;
+    return !memcmp(a, b, sizeof(int64_t) * (size_t)n);
+}
+
+/* A call's key for Shared.memo: equal arguments (by val_order: the int 2 and
+ * the rational 2/1 alike) and bags hash alike. */
+static uint64_t call_hash(int proto, const Value *args, int nargs, const int64_t *bags, int64_t nbags)
+{
+    uint64_t h = (uint64_t)proto * 0x9e3779b97f4a7c15ULL;
+    for (int i = 0; i < nargs; i++) {
+        const Value *v = &args[i];
+        uint64_t w = 0;
+        if (val_is_scalar(v->tag))
+            w = (uint64_t)val_scalar_payload(v);
+        else if (v->tag == VAL_RAT)
+            w = v->as.q.den == 1 ? (uint64_t)v->as.q.num : (uint64_t)v->as.q.num * 31 + (uint64_t)v->as.q.den;
+        h = (h ^ w) * 0x100000001b3ULL + (uint64_t)i;
+    }
+    for (int64_t i = 0; bags && i < nbags; i++)
+        h = (h ^ (uint64_t)bags[i]) * 0xc2b2ae3d27d4eb4fULL;
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    return h ^ (h >> 31);
+}
+
+static const Dist *memo_find(const Shared *s, int proto, const Value *args, int nargs, const int64_t *bags,
+                             int64_t nbags)
+{
+    if (!s->memo_cap)
+        return NULL;
+    for (const Dist *m = s->memo[call_hash(proto, args, nargs, bags, nbags) & (s->memo_cap - 1)]; m; m = m->next)
+        if (m->proto == proto && same_args(m->args, args, nargs) && same_bags(m->bags, bags, nbags))
+            return m;
+    return NULL;
+}
+
+static void memo_add(Shared *s, Dist *d, int64_t nbags)
+{
+    if (s->memo_n >= s->memo_cap / 2) {
+        size_t cap = s->memo_cap ? s->memo_cap * 2 : 64;
+        Dist **tab = mem_alloc(sizeof(Dist *) * cap);
+        for (size_t i = 0; i < s->memo_cap; i++)
+            for (Dist *m = s->memo[i], *next; m; m = next) {
+                next = m->next;
+                size_t b = call_hash(m->proto, m->args, m->nargs, m->bags, nbags) & (cap - 1);
+                m->next = tab[b];
+                tab[b] = m;
+            }
+        s->memo = tab;
+        s->memo_cap = cap;
+    }
+    size_t b = call_hash(d->proto, d->args, d->nargs, d->bags, nbags) & (s->memo_cap - 1);
+    d->next = s->memo[b];
+    s->memo[b] = d;
+    s->memo_n++;
+}
+
+/* A result of a call worked out from bags part drawn (Vm.bag_start): the
+ * pair of it and what the bags have left after it, as one value (a record
+ * of no declared type: the result, then each count), so that results equal
+ * but for the bags stay apart. */
+static Value bags_pair(const Vm *vm, Value result)
+{
+    int64_t n = vm->prog->bag_items;
+    Record *r = mem_alloc(sizeof(Record) + sizeof(Value) * (size_t)(n + 1));
+    r->type = -1;
+    r->n = (int32_t)(n + 1);
+    r->field[0] = result;
+    for (int64_t i = 0; i < n; i++)
+        r->field[i + 1] = val_int(vm->bag_left[i]);
+    return val_record(r);
+}
+
 /* A call of a procedure that rerolls, from frame `depth` of the engine's
  * machine: its own conditioned distribution, one choice among its results.
  * 1 with *result set, or -1.  With `whole_error` a failure of the
@@ -1419,18 +1504,20 @@ static int answer_call(Engine *e, int index, const Value *call_args, int depth, 
             return -1;       /* over budget, if it is, is in e->halt */
     }
     const Dist *dist = NULL;
+    /* a procedure that draws: worked out from what the bags have left now */
+    int64_t nbags = e->vm->prog->bag_items;
+    const int64_t *bags = callee->draws ? e->vm->bag_left : NULL;
     /* the same call, inside itself: its odds so far, and everything worked
      * out since depends on them */
     for (Working *w = e->shared->working; w && !dist; w = w->below)
-        if (w->proto == index && same_args(w->args, args, callee->nparams)) {
+        if (w->proto == index && same_args(w->args, args, callee->nparams) && same_bags(w->bags, bags, nbags)) {
             w->used = true;
             for (Working *x = e->shared->working; x != w; x = x->below)
                 x->tainted = true;
             dist = w->approx;
         }
-    for (const Dist *m = e->shared->memo; m && !dist; m = m->next)
-        if (m->proto == index && same_args(m->args, args, m->nargs))
-            dist = m;
+    if (!dist)
+        dist = memo_find(e->shared, index, args, callee->nparams, bags, nbags);
     if (!dist) {
         char deep[sizeof e->vm->error];
         if (too_deep(e->vm, callee->name, deep, sizeof deep)) {
@@ -1447,7 +1534,16 @@ static int answer_call(Engine *e, int index, const Value *call_args, int depth, 
         made->args = mem_alloc(sizeof(Value) * (size_t)(made->nargs + 1));
         for (int i = 0; i < made->nargs; i++)
             made->args[i] = vm_keep(args[i]);
+        if (bags) {
+            int64_t *copy = mem_alloc_atomic(sizeof(int64_t) * (size_t)nbags);
+            memcpy(copy, bags, sizeof(int64_t) * (size_t)nbags);
+            made->bags = copy;
+        }
         Vm *inner = nested_vm(e->vm, depth);
+        inner->bag_start = made->bags;
+        /* what the call leaves in the bags is part of its result only when
+         * anything may draw after it */
+        made->paired = inner->bag_pair = made->bags && callee->drawn_after;
         bool tainted = false;
         ExactStatus status = callee->recursive ? fixed_point(inner, e->shared, made, &tainted)
                                                : distribution(inner, e->shared, index, args, made->nargs, NULL, NULL,
@@ -1472,10 +1568,8 @@ static int answer_call(Engine *e, int index, const Value *call_args, int depth, 
             return -1;
         }
         /* remembered, unless it rests on odds still being worked out */
-        if (!tainted) {
-            made->next = e->shared->memo;
-            e->shared->memo = made;
-        }
+        if (!tainted)
+            memo_add(e->shared, made, nbags);
     }
     char err[sizeof e->vm->error];
     if (count_roll(e, err, sizeof err))
@@ -1498,7 +1592,15 @@ static int answer_call(Engine *e, int index, const Value *call_args, int depth, 
     }
     e->depth++;
     if (d->index < dist->r.n) {
-        *result = dist->r.outcomes[d->index].value;
+        Value v = dist->r.outcomes[d->index].value;
+        if (dist->paired) {
+            /* the result, and the bags as the call left them */
+            const Record *pair = v.as.r;
+            for (int64_t i = 0; i < nbags; i++)
+                e->vm->bag_left[i] = pair->field[i + 1].as.i;
+            v = pair->field[0];
+        }
+        *result = v;
         return 1;
     }
     e->end = d->index == dist->r.n ? PATH_NOT_GIVEN : PATH_CUT;
@@ -1646,6 +1748,8 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
         /* a result that holds lazy pools takes their faces (more decisions) */
         if (rc == 0 && settle_value(&e, &result))
             rc = -1;
+        if (rc == 0 && vm->bag_pair)
+            result = bags_pair(vm, result);
         /* the path's probability: that of its last choice (1 with no dice) */
         mpz_srcptr num = e.depth ? e.path[e.depth - 1].num : unit, den = e.depth ? e.path[e.depth - 1].den : unit;
         if (e.halt == EXACT_DONE && shared->stopped)

@@ -199,12 +199,16 @@ static void ensure_stacks(Vm *vm)
     }
 }
 
-/* Every bag full again, as a run starts. */
+/* Every bag full again, as a run starts (or as bag_start says). */
 static void bags_refill(Vm *vm)
 {
     const Program *prog = vm->prog;
     if (!vm->bag_left)
         vm->bag_left = mem_alloc_atomic(sizeof(int64_t) * (size_t)prog->bag_items);
+    if (vm->bag_start) {
+        memcpy(vm->bag_left, vm->bag_start, sizeof(int64_t) * (size_t)prog->bag_items);
+        return;
+    }
     for (int b = 0; b < prog->nbags; b++)
         memcpy(vm->bag_left + prog->bags[b].base, prog->bags[b].count,
                sizeof(int64_t) * (size_t)prog->bags[b].kinds.n);
@@ -982,7 +986,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             if (vm->base_depth + depth + 1 >= lim->max_depth)
                 ERR("recursion limit reached: more than %d calls active at once when calling '%s'",
                     lim->max_depth, callee->name);
-            if ((callee->rerolls || callee->recursive) && vm->intercept && !callee->draws) {
+            if ((callee->rerolls || callee->recursive) && vm->intercept) {
                 Value answer;
                 int rc = intercept_call(vm, callee, callee_index, sp - argc, depth, &answer);
                 if (rc < 0) {

@@ -86,7 +86,7 @@ typedef struct Vm {
     const VmTrace *trace;
     int *choices;            /* per enum id: the option to take at a choice, or -1 for its default; may be NULL */
     /* For the exact engine: a call of a procedure that rerolls or is
-     * recursive (Proto.recursive) may be
+     * recursive (Proto.recursive; one that draws too) may be
      * answered by `intercept` (1: *result is the answer; 0: not answered,
      * call it as usual; -1: an error), and
      * a reroll of the top-level procedure can end the run instead.  `depth`
@@ -118,6 +118,13 @@ typedef struct Vm {
     bool memo_dirty;         /* a call failed with remembered calls under way */
     /* what each bag has left in this run (BagDesc.base), filled at its start */
     int64_t *bag_left;
+    /* what a run starts with in its bags (as bag_left), or NULL: every bag
+     * full.  Set by the exact engine on the machine that works out a call of
+     * a procedure that draws on its own, from what its caller's run had left;
+     * with bag_pair, its results are recorded with what the bags have left
+     * after them (for a caller that may draw after the call). */
+    const int64_t *bag_start;
+    bool bag_pair;
     Value *stack;
     int stack_size;
     Frame *frames;

@@ -1368,6 +1368,17 @@ static void gen_proc(int pi)
         base->then[0]->e = gen_passed(p->ret, 1, &sc, 5);
         base->nthen = 1;
         body[n++] = base;
+        if (P->has_bag && !no_draws && chance(50)) {
+            /* an item drawn before going on: the bag's contents differ
+             * from call to call (muster works out each call once per
+             * arguments and contents of the bag) */
+            Stmt *d = mkstmt(S_LET);
+            d->e = mk(E_DRAW1, TY(T_INT, 0));
+            d->slot = p->nslots;
+            p->slot_ty[p->nslots++] = TY(T_INT, 0);
+            body[n++] = d;
+            sc.v[sc.n].slot = d->slot; sc.v[sc.n].ty = TY(T_INT, 0); sc.n++;
+        }
         Stmt *s = mkstmt(S_LET);
         s->e = mk(E_CALL, p->ret);
         s->e->k = pi;
