@@ -78,6 +78,7 @@ typedef enum WatchStop {
 
 typedef struct Watch {
     double start;            /* pace_now() when the count began */
+    double work_start;       /* pace_work_now() then: the verdicts go by the count's own work */
     uint64_t budget;
     bool patient;            /* --exact: never stopped for its pace */
     Pace pace_so_far;
@@ -113,7 +114,7 @@ static bool watch_tick(void *ud, const ExactProgress *p)
         return false;
     }
     if (!w->patient) {
-        PaceSample s = { w->elapsed, p->runs, p->done };
+        PaceSample s = { pace_work_now() - w->work_start, p->runs, p->done };
         w->pace = pace_look(&w->pace_so_far, &s);
         if (w->pace.verdict != PACE_WAIT) {
             w->stop = WATCH_PACE;
@@ -222,7 +223,7 @@ int api_compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int n
     if (!opts->trials) {
         /* exact where the dice allow it, watched as it goes */
         ExactCall x = { sig, per_run, argv, field };
-        Watch w = { .start = pace_now(), .budget = opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET,
+        Watch w = { .start = pace_now(), .work_start = pace_work_now(), .budget = opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET,
                     .patient = opts->exact, .interrupt = opts->interrupt };
         progress_init(&w.bar, ctx->err);
         pace_start(&w.pace_so_far, w.budget);

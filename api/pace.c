@@ -59,6 +59,14 @@ double pace_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+double pace_work_now(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return pace_now() / PACE_BUILD_SLOWDOWN;
+    return ((double)ts.tv_sec + (double)ts.tv_nsec * 1e-9) / PACE_BUILD_SLOWDOWN;
+}
+
 void pace_duration_text(double s, char *buf, size_t size)
 {
     if (!(s < 365.25 * 86400))   /* (infinity too) */

@@ -30,7 +30,8 @@
  * projections are at least the time already taken, so a count that has
  * not ended after PACE_PATIENCE seconds is always stopped.
  *
- * Whether a count is stopped depends on the clock, so on the machine; how
+ * Whether a count is stopped depends on the processor time it takes (its
+ * thread's, see pace_work_now), so on the machine but not on its load; how
  * big the count is (its runs) does not.  The note that says why it was
  * stopped is therefore worded in runs when the count would need more runs
  * than the budget (the same on any machine, for a count whose share grows
@@ -91,6 +92,19 @@ PaceEstimate pace_look(Pace *p, const PaceSample *now);
 
 /* Seconds on a clock that only goes forward (for elapsed times). */
 double pace_now(void);
+
+/* Seconds of processor time the calling thread has used, for the verdicts:
+ * the count's own work, however busy the machine is with other things, so
+ * that the same count gets the same verdict on an idle machine and a loaded
+ * one.  In a sanitizer build, whose code runs several times slower, scaled
+ * down to about what a release build takes (PACE_BUILD_SLOWDOWN). */
+double pace_work_now(void);
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PACE_BUILD_SLOWDOWN 6.0
+#else
+#define PACE_BUILD_SLOWDOWN 1.0
+#endif
 
 /* Texts for the notes: a duration ("40 s", "3 min", "more than a year"), a
  * projected number of runs rounded to two figures ("37000000", "4.9e46"),
