@@ -60,6 +60,8 @@ typedef enum {
     BOP_HIGHEST, BOP_LOWEST,             /* ... the highest face shown, the lowest */
     BOP_SUM, BOP_DOUBLES,                /* ... the faces' sum (of k sides), two alike */
     BOP_KNOWN,                           /* a, a register of '?' sites, holds none */
+    BOP_JOIN,                            /* dst = a + (b << k): two pools' counts side by side */
+    BOP_NARROW,                          /* dst = the k counts of a, in lanes of 8 bits, in lanes of 4 */
 } BatchOpKind;
 
 typedef struct BatchTable {
@@ -81,6 +83,7 @@ typedef struct BatchOp {
     int pred;                            /* where it is met: a failure counts in these lanes only */
     int64_t k, k2;
     const BatchTable *table;
+    const int32_t *values;               /* HIGHEST, LOWEST, SUM: face i's value is values[i - 1] (else i) */
 } BatchOp;
 
 #define DECISION_DEPS 8              /* earlier rolls a decision may depend on */
@@ -153,6 +156,11 @@ typedef struct Held {
     int32_t sides;           /* VAL_POOL: its dice, their sides, the bits of a face's count */
     int64_t dice;
     uint8_t lane_bits;
+    /* VAL_POOL: what face i shows, values[i - 1] (a die of its own faces, a
+     * mixed pool's faces side by side), or NULL: i itself; and 1 + the enum
+     * of a pool of symbols, or 0 */
+    const int32_t *values;
+    int32_t symbols;
 } Held;
 
 /* The state of the lanes at one instruction, on one way through the code. */
@@ -640,9 +648,24 @@ static bool faces(Builder *b, Path *at, const uint8_t *ip, BatchOpKind kind)
 {
     Held x = at->stack[--at->depth];
     int64_t k;
-    if (x.tag != VAL_POOL || !int_const(b, ip, &k))
+    if (x.tag != VAL_POOL)
         return false;
-    BatchOp o = make_op(kind, x.reg, -1, face_mask(x.sides, x.lane_bits, (CmpOp)ip[2], k));
+    const Value *c = konst(b, ip);
+    /* (a member compared with a pool of symbols is its index) */
+    if (c->tag != VAL_INT && !(x.symbols && c->tag == VAL_ENUM && c->enum_id == x.symbols - 1))
+        return false;
+    k = c->as.i;
+    BatchOp o = make_op(kind, x.reg, -1, 0);
+    if (!x.values)
+        o.k = face_mask(x.sides, x.lane_bits, (CmpOp)ip[2], k);
+    else {
+        /* the faces whose values compare */
+        uint64_t lane = ((uint64_t)1 << x.lane_bits) - 1, mask = 0;
+        for (int32_t f = 0; f < x.sides; f++)
+            if (cmp_holds((x.values[f] > k) - (x.values[f] < k), (CmpOp)ip[2]))
+                mask |= lane << (x.lane_bits * (unsigned)f);
+        o.k = (int64_t)mask;
+    }
     o.aux = x.lane_bits;
     at->stack[at->depth++] = held(emit(b, o, at->pred), kind == BOP_COUNT ? VAL_INT : VAL_BOOL, 0);
     return true;
@@ -655,8 +678,19 @@ static bool of_pool(Builder *b, Path *at, BatchOpKind kind)
     /* (the highest or lowest of no dice is an error: the interpreter's) */
     if (x.tag != VAL_POOL || ((kind == BOP_HIGHEST || kind == BOP_LOWEST) && x.dice == 0))
         return false;
+    if (x.values) {
+        /* two dice alike are two faces of one value: only where the
+         * values rise from face to face is that one face twice */
+        for (int32_t f = 1; f < x.sides && kind == BOP_DOUBLES; f++)
+            if (x.values[f] <= x.values[f - 1])
+                return false;
+        if (x.symbols && kind == BOP_SUM)
+            return false;
+    }
     BatchOp o = make_op(kind, x.reg, -1, x.sides);
     o.aux = x.lane_bits;
+    o.values = x.values;
+    /* (the highest of symbols is the member's index, which MEMBER makes a member) */
     at->stack[at->depth++] = held(emit(b, o, at->pred), kind == BOP_DOUBLES ? VAL_BOOL : VAL_INT, 0);
     return true;
 }
@@ -683,6 +717,63 @@ static bool dice(Builder *b, Path *at, OpCode op, const uint8_t *ip)
         h = (Held){ .site = -1, .tag = VAL_POOL, .sides = (int32_t)sides, .dice = n, .lane_bits = (uint8_t)r.lane_bits };
     }
     return add_roll(b, at, r, h);
+}
+
+/* ROLL_DIE_POOL: a constant count of dice of their own faces (Program.dies),
+ * kept as counts per face as ROLL_POOLK keeps its, with the faces' values. */
+static bool die_pool(Builder *b, Path *at, const uint8_t *ip)
+{
+    Held c = at->stack[--at->depth];
+    unsigned index = chunk_u16(ip);
+    if (c.tag != VAL_INT || c.reg < 0 || b->regs[c.reg].const_of < 0 || (int)index >= b->prog->ndies)
+        return false;
+    const DieDesc *dd = &b->prog->dies[index];
+    int64_t n = b->consts[b->regs[c.reg].const_of].value, sides = dd->die.n;
+    /* narrow counts while they fit, so that two such pools fit side by side
+     * when joined */
+    unsigned bits = sides <= 8 && n <= 15 ? 4 : pool_lane_bits(sides, n);
+    if (!bits)
+        return false;
+    BatchStep r = { .kind = STEP_POOL, .sides = (uint64_t)sides, .n = n, .lane_bits = bits };
+    Held h = { .site = -1, .tag = VAL_POOL, .sides = (int32_t)sides, .dice = n, .lane_bits = (uint8_t)bits,
+               .values = dd->die.value, .symbols = dd->symbols };
+    return add_roll(b, at, r, h);
+}
+
+/* JOIN: two pools' counts side by side in one word, the second's faces
+ * numbered after the first's, and their values likewise. */
+/* A pool's counts in lanes of 4 bits, if they are in lanes of 8 and fit. */
+static void narrow(Builder *b, const Path *at, Held *x)
+{
+    if (x->tag != VAL_POOL || x->lane_bits != 8 || x->dice > 15 || x->sides > 16)
+        return;
+    BatchOp o = make_op(BOP_NARROW, x->reg, -1, x->sides);
+    x->reg = emit(b, o, at->pred);
+    x->lane_bits = 4;
+}
+
+static bool join(Builder *b, Path *at)
+{
+    Held y = at->stack[--at->depth], x = at->stack[--at->depth];
+    if (x.lane_bits != y.lane_bits || (int64_t)(x.sides + y.sides) * x.lane_bits > 64) {
+        narrow(b, at, &x);
+        narrow(b, at, &y);
+    }
+    if (x.tag != VAL_POOL || y.tag != VAL_POOL || x.lane_bits != y.lane_bits || x.symbols != y.symbols
+        || (int64_t)(x.sides + y.sides) * x.lane_bits > 64 || x.dice + y.dice >= ((int64_t)1 << x.lane_bits))
+        return false;
+    int32_t sides = x.sides + y.sides;
+    int32_t *values = mem_alloc_atomic(sizeof(int32_t) * (size_t)sides);
+    for (int32_t f = 0; f < x.sides; f++)
+        values[f] = x.values ? x.values[f] : f + 1;
+    for (int32_t f = 0; f < y.sides; f++)
+        values[x.sides + f] = y.values ? y.values[f] : f + 1;
+    BatchOp o = make_op(BOP_JOIN, x.reg, y.reg, (int64_t)x.lane_bits * x.sides);
+    Held h = { .site = -1, .tag = VAL_POOL, .sides = sides, .dice = x.dice + y.dice, .lane_bits = x.lane_bits,
+               .values = values, .symbols = x.symbols };
+    h.reg = emit(b, o, at->pred);
+    at->stack[at->depth++] = h;
+    return true;
 }
 
 /* One instruction, at pc, on the lanes of `at`; false if it does not
@@ -772,6 +863,15 @@ static bool step(Builder *b, Path *at, int pc)
     case OP_ROLL_COUNTK:
     case OP_ROLL_POOLK:
         return dice(b, at, op, ip);
+    case OP_ROLL_DIE_POOL: return die_pool(b, at, ip);
+    case OP_MEMBER:
+        /* an index made a member of enum k: the same lanes */
+        if (!is_int(&st[at->depth - 1]))
+            return false;
+        st[at->depth - 1].tag = VAL_ENUM;
+        st[at->depth - 1].enum_id = (int32_t)chunk_u16(ip);
+        return true;
+    case OP_JOIN: return join(b, at);
     case OP_COUNT_IFK: return faces(b, at, ip, BOP_COUNT);
     case OP_ANYK: return faces(b, at, ip, BOP_ANY);
     case OP_ALLK: return faces(b, at, ip, BOP_ALL);
@@ -1415,16 +1515,41 @@ static bool exec_op(const BatchOp *o, int64_t *slot, int n)
             d[i] = ((uint64_t)a[i] & ~(uint64_t)k) == 0;
         break;
     case BOP_HIGHEST:
-        /* the top lane that holds a die (a roll of dice holds one) */
-        for (int i = 0; i < n; i++)
-            d[i] = (63 - __builtin_clzll((uint64_t)a[i] | 1)) / o->aux + 1;
-        break;
     case BOP_LOWEST:
-        for (int i = 0; i < n; i++)
-            d[i] = a[i] ? __builtin_ctzll((uint64_t)a[i]) / o->aux + 1 : 1;
+        if (o->values) {
+            /* the highest (lowest) value among the faces shown, wherever
+             * it is among them */
+            uint64_t lane = ((uint64_t)1 << o->aux) - 1;
+            bool high = o->kind == BOP_HIGHEST;
+            for (int i = 0; i < n; i++) {
+                int64_t best = high ? INT64_MIN : INT64_MAX;
+                for (int64_t f = 0; f < k; f++)
+                    if (((uint64_t)a[i] >> (o->aux * f)) & lane)
+                        best = high ? (o->values[f] > best ? o->values[f] : best)
+                                    : (o->values[f] < best ? o->values[f] : best);
+                d[i] = a[i] ? best : 1;
+            }
+        } else if (o->kind == BOP_HIGHEST) {
+            /* the top lane that holds a die (a roll of dice holds one) */
+            for (int i = 0; i < n; i++)
+                d[i] = (63 - __builtin_clzll((uint64_t)a[i] | 1)) / o->aux + 1;
+        } else {
+            for (int i = 0; i < n; i++)
+                d[i] = a[i] ? __builtin_ctzll((uint64_t)a[i]) / o->aux + 1 : 1;
+        }
         break;
     case BOP_SUM: {
         uint64_t lane = ((uint64_t)1 << o->aux) - 1;
+        if (o->values) {
+            const int32_t *v = o->values;
+            for (int i = 0; i < n; i++) {
+                int64_t sum = 0;
+                for (int64_t f = 0; f < k; f++)
+                    sum += v[f] * (int64_t)(((uint64_t)a[i] >> (o->aux * f)) & lane);
+                d[i] = sum;
+            }
+            break;
+        }
         for (int i = 0; i < n; i++) {
             int64_t sum = 0;
             for (int64_t f = 1; f <= k; f++)
@@ -1433,6 +1558,18 @@ static bool exec_op(const BatchOp *o, int64_t *slot, int n)
         }
         break;
     }
+    case BOP_JOIN:
+        for (int i = 0; i < n; i++)
+            d[i] = (int64_t)((uint64_t)a[i] + ((uint64_t)b[i] << k));
+        break;
+    case BOP_NARROW:
+        for (int i = 0; i < n; i++) {
+            uint64_t w = 0;
+            for (int64_t f = 0; f < k; f++)
+                w |= (((uint64_t)a[i] >> (8 * f)) & 0xf) << (4 * f);
+            d[i] = (int64_t)w;
+        }
+        break;
     case BOP_DOUBLES: {
         /* some lane holds 2 or more */
         uint64_t two = o->aux == 8 ? 0xFEFEFEFEFEFEFEFEULL : 0xEEEEEEEEEEEEEEEEULL;

@@ -56,7 +56,22 @@ static const char *batch_src =
     "proc late_reroll() -> int {\n  let a = roll d6\n  let b = 0\n  if a > 3 { b = count(roll 2 d6 >= 5) }\n"
     "  if a + b == 6 { reroll }\n  return a * 10 + b\n}\n"
     "proc wide() -> int {\n  let a = roll d100\n  let b = roll d100\n  if a > b { return roll d6 }\n  return 0\n}\n"
-    "proc on_pool() -> int {\n  let p = roll 3 d6\n  if any(p == 6) { return roll d6 }\n  return 0\n}\n";
+    "proc on_pool() -> int {\n  let p = roll 3 d6\n  if any(p == 6) { return roll d6 }\n  return 0\n}\n"
+    "die Average { 2, 3, 3, 4, 4, 5 }\n"
+    "die Fudge { -1, -1, 0, 0, 1, 1 }\n"
+    "enum Face { hit, crit, focus, blank }\n"
+    "die Red { 3 hit, crit, 2 focus, 2 blank }\n"
+    "die Black { 2 hit, 2 crit, 2 blank }\n"
+    "proc average(n: int) -> int {\n  let p = roll n Average\n"
+    "  return sum(p) * 100 + highest(p) * 10 + lowest(p) + count(p >= 4) + sum(roll 4 Fudge)\n}\n"
+    "proc symbols(n: int) -> int {\n  let p = roll [n Red, 1 Black]\n"
+    "  let hits = count(p == hit) + count(p in [crit])\n"
+    "  if any(p == crit) and not all(p != blank) { hits = hits + 10 }\n  return hits\n}\n"
+    "proc best(n: int) -> Face { return lowest(roll n Red) }\n"
+    "proc mixed_pool(n: int) -> int {\n  let p = roll [n d6, 2 Average, d4]\n"
+    "  return sum(p) * 10 + count(p >= 4)\n}\n"
+    "proc mixed_high(n: int) -> int {\n  let p = roll [n d6, d4, 2 Fudge]\n  return highest(p) * 10 + lowest(p)\n}\n"
+    "proc mixed_pair(n: int) -> bool { return doubles(roll [n d6, d8]) }\n";
 
 static Compiled *batch_compiled(void)
 {
@@ -216,6 +231,28 @@ static void test_pools_and_branches(void)
     runs_alike("after_branch", 1, val_int(2));
     runs_alike("both", 1, val_int(1));
     runs_alike("both", 1, val_int(-2));
+}
+
+/* Dice of their own faces kept as counts per face with the faces' values
+ * (numbers, negative ones, symbols), and mixed pools joined side by side;
+ * what the faces' values do not allow (doubles where two faces have one
+ * value) is left to the interpreter. */
+static void test_own_faces(void)
+{
+    runs_alike("average", 1, val_int(4));
+    runs_alike("average", 1, val_int(1));
+    runs_alike("average", 1, val_int(12));
+    runs_alike("symbols", 1, val_int(3));
+    runs_alike("symbols", 1, val_int(0));
+    runs_alike("best", 1, val_int(2));
+    runs_alike("mixed_pool", 1, val_int(3));
+    runs_alike("mixed_high", 1, val_int(3));
+    runs_alike("mixed_high", 1, val_int(0));
+    /* doubles of faces of equal values are not counted per face: the interpreter's */
+    int index;
+    Value arg = val_int(3);
+    const Program *prog = specialized("mixed_pair", &arg, 1, &index);
+    CU_ASSERT_PTR_NULL(batch_compile(prog, index, &vm_default_limits));
 }
 
 /* Rolls that some trials make and others do not, and rerolls: each
@@ -572,11 +609,14 @@ static void test_simulation_counts_alike(void)
     prints_alike(3, 30000, "reorg", NULL);
     prints_alike(1, 30000, "chain", NULL);
     prints_alike(2, 30000, "late_reroll", NULL);
+    prints_alike(3, 30000, "average", "n=4");
+    prints_alike(2, 30000, "symbols", "n=3");
     /* (each of them through batches: they qualify) */
     struct { const char *proc; int nargs; } batched[] = {
         { "plain", 0 }, { "fire", 1 }, { "volley", 1 }, { "shoot", 1 }, { "hit", 1 }, { "grade", 1 },
         { "gap", 0 }, { "gap_needed", 0 }, { "big", 1 }, { "off", 0 }, { "quot", 1 },
-        { "reorg", 0 }, { "chain", 0 }, { "late_reroll", 0 },
+        { "reorg", 0 }, { "chain", 0 }, { "late_reroll", 0 }, { "average", 1 }, { "symbols", 1 },
+        { "best", 1 }, { "mixed_pool", 1 },
     };
     Value one = val_int(1);
     for (size_t k = 0; k < sizeof batched / sizeof batched[0]; k++) {
@@ -590,6 +630,7 @@ void register_tests(void)
 {
     static const TestDef batch[] = {
         { "straight lines run as the interpreter runs them", test_straight_lines },
+        { "dice of their own faces and mixed pools run as the interpreter runs them", test_own_faces },
         { "tables, bands open at either end", test_tables },
         { "small rolls and branches", test_pools_and_branches },
         { "rolls on some ways only, rerolls", test_rolls_on_some_ways },
