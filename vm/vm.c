@@ -231,7 +231,19 @@ static bool draw_items(Vm *vm, const Proto *p, const uint8_t *at, Rng *rng, cons
                      (long long)n, bg->kinds.name, (long long)total, (long long)bg->total);
         return false;
     }
-    int64_t taken[DIE_MAX_FACES] = { 0 };
+    if (n == 1 && !pool && rng && !vm->trace) {
+        /* one item, seeded: the r-th of those left, as dice_draw_rng draws it */
+        int64_t r = (int64_t)rng_below(rng, (uint64_t)total);
+        int32_t k = 0;
+        while (r >= left[k])
+            r -= left[k++];
+        left[k]--;
+        int64_t item = bg->kinds.value[k];
+        *out = bg->symbols ? val_enum(bg->symbols - 1, item) : val_int(item);
+        return true;
+    }
+    int64_t taken[DIE_MAX_FACES];
+    memset(taken, 0, sizeof(int64_t) * (size_t)kinds);
     int32_t *order = vm->trace && n ? mem_alloc_atomic(sizeof(int32_t) * (size_t)n) : NULL;
     if (n == 0)
         ;
