@@ -1541,13 +1541,20 @@ static bool exec_op(const BatchOp *o, int64_t *slot, int n)
     case BOP_SUM: {
         uint64_t lane = ((uint64_t)1 << o->aux) - 1;
         if (o->values) {
+            /* face by face over the lanes: each pass one multiply-add a
+             * lane, independent of the others */
             const int32_t *v = o->values;
-            for (int i = 0; i < n; i++) {
-                int64_t sum = 0;
-                for (int64_t f = 0; f < k; f++)
-                    sum += v[f] * (int64_t)(((uint64_t)a[i] >> (o->aux * f)) & lane);
-                d[i] = sum;
+            int64_t sum[BATCH_LANES];   /* (d may be a's own slot) */
+            for (int i = 0; i < n; i++)
+                sum[i] = 0;
+            for (int64_t f = 0; f < k; f++) {
+                int64_t vf = v[f];
+                unsigned shift = o->aux * (unsigned)f;
+                if (vf)
+                    for (int i = 0; i < n; i++)
+                        sum[i] += vf * (int64_t)(((uint64_t)a[i] >> shift) & lane);
             }
+            memcpy(d, sum, sizeof(int64_t) * (size_t)n);
             break;
         }
         for (int i = 0; i < n; i++) {
