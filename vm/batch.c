@@ -84,6 +84,9 @@ typedef struct BatchOp {
     int64_t k, k2;
     const BatchTable *table;
     const int32_t *values;               /* HIGHEST, LOWEST, SUM: face i's value is values[i - 1] (else i) */
+    /* SUM of values: for byte j of the counts, sum_table[256 j + byte] is
+     * what the faces counted in that byte add up to (k2 bytes) */
+    const int64_t *sum_table;
 } BatchOp;
 
 #define DECISION_DEPS 8              /* earlier rolls a decision may depend on */
@@ -690,6 +693,23 @@ static bool of_pool(Builder *b, Path *at, BatchOpKind kind)
     BatchOp o = make_op(kind, x.reg, -1, x.sides);
     o.aux = x.lane_bits;
     o.values = x.values;
+    if (x.values && kind == BOP_SUM) {
+        /* a table a byte of the counts: the sum is a look-up a byte */
+        int bytes = (x.sides * x.lane_bits + 7) / 8;
+        int64_t *t = mem_alloc_atomic(sizeof(int64_t) * 256 * (size_t)bytes);
+        for (int j = 0; j < bytes; j++)
+            for (int byte = 0; byte < 256; byte++) {
+                int64_t sum = 0;
+                for (int bit = 0; bit < 8; bit += x.lane_bits) {
+                    int f = (8 * j + bit) / x.lane_bits;
+                    if (f < x.sides)
+                        sum += (int64_t)x.values[f] * ((byte >> bit) & ((1 << x.lane_bits) - 1));
+                }
+                t[256 * j + byte] = sum;
+            }
+        o.sum_table = t;
+        o.k2 = bytes;
+    }
     /* (the highest of symbols is the member's index, which MEMBER makes a member) */
     at->stack[at->depth++] = held(emit(b, o, at->pred), kind == BOP_DOUBLES ? VAL_BOOL : VAL_INT, 0);
     return true;
@@ -1540,21 +1560,17 @@ static bool exec_op(const BatchOp *o, int64_t *slot, int n)
         break;
     case BOP_SUM: {
         uint64_t lane = ((uint64_t)1 << o->aux) - 1;
-        if (o->values) {
-            /* face by face over the lanes: each pass one multiply-add a
-             * lane, independent of the others */
-            const int32_t *v = o->values;
-            int64_t sum[BATCH_LANES];   /* (d may be a's own slot) */
-            for (int i = 0; i < n; i++)
-                sum[i] = 0;
-            for (int64_t f = 0; f < k; f++) {
-                int64_t vf = v[f];
-                unsigned shift = o->aux * (unsigned)f;
-                if (vf)
-                    for (int i = 0; i < n; i++)
-                        sum[i] += vf * (int64_t)(((uint64_t)a[i] >> shift) & lane);
+        if (o->sum_table) {
+            /* a look-up a byte of the counts (see of_pool) */
+            const int64_t *t = o->sum_table;
+            int bytes = (int)o->k2;
+            for (int i = 0; i < n; i++) {
+                uint64_t w = (uint64_t)a[i];
+                int64_t sum = 0;
+                for (int j = 0; j < bytes; j++)
+                    sum += t[256 * j + ((w >> (8 * j)) & 0xff)];
+                d[i] = sum;
             }
-            memcpy(d, sum, sizeof(int64_t) * (size_t)n);
             break;
         }
         for (int i = 0; i < n; i++) {
