@@ -142,7 +142,7 @@ static int disassemble_call_printing(muster_ctx *ctx, const muster_program *prog
                                   : specialize_call(&call->vm, sig->proto, call->argv, sig->nparams, field, &spec);
     if (!sp) {
         api_err_printf(ctx, "muster: note: %s; 'muster prob' runs '%s' as written:\n",
-                all_fixed ? "this call cannot be specialized (it asks for odds, draws from a bag, or grows too big)"
+                all_fixed ? "this call cannot be specialized (it asks for odds, or grows too big)"
                           : "a default rolls dice, so the arguments are not fixed", sig->name);
         chunk_disassemble(ctx->out, c->prog, c->prog->protos[sig->proto]);
         return MUSTER_OK;
