@@ -270,9 +270,9 @@ static bool insn_draws(const Program *prog, const uint8_t *code, int pc)
 
 /* Proto.drawn_after.  Jumps only go forward, so one pass from the end of a
  * procedure's code finds, for every instruction, whether a path from it
- * may draw (here[pc]); a call's continuation is what may run after it:
- * the instructions that follow it, and its caller's continuation when
- * those may return. */
+ * may draw (draws[pc]) and whether it may return (rets[pc]).  A call's
+ * continuation is what may run after it: the instructions that follow it,
+ * and its caller's continuation when those may return. */
 static void mark_drawn_after(Program *prog)
 {
     int n = prog->nprotos;
