@@ -1932,6 +1932,38 @@ static void test_pure_marking(void)
     CU_ASSERT(!proto_named(c, "trial")->pure);
 }
 
+/* Which procedures draw from a bag, and after which calls of them something
+ * may still draw (Proto.drawn_after): the code after the call, or after
+ * the caller returns, through calls that are themselves last. */
+static const char *draws_src =
+    "enum Side { us, them }\n"
+    "bag Cup { 3 us, 3 them }\n"
+    "proc plain(n: int) -> int { return n + 1 }\n"
+    "proc tail(n: int) -> int {\n  if n == 0 { return 0 }\n  let d = draw Cup\n"
+    "  if d == us { return 1 + tail(n - 1) }\n  return tail(n - 1)\n}\n"
+    "proc twice() -> int { return tail(2) + count(draw 2 from Cup == us) }\n"
+    "proc branches(k: int) -> int {\n  if k > 0 { return last(k) }\n  let a = last(k)\n  return a + plain(a)\n}\n"
+    "proc last(k: int) -> int {\n  if k == 0 { return 0 }\n  let d = draw Cup\n  return last(k - 1)\n}\n"
+    "proc top() -> int { return between() + 1 }\n"
+    "proc between() -> int { return inner() }\n"
+    "proc inner() -> int {\n  let d = draw Cup\n  if d == us { return 1 }\n  return 0\n}\n"
+    "proc outer() -> int { return between() + count(draw 1 from Cup == us) }\n";
+
+static void test_draws_marking(void)
+{
+    Compiled *c = compile_text(draws_src, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(c);
+    CU_ASSERT(!proto_named(c, "plain")->draws);
+    CU_ASSERT(proto_named(c, "tail")->draws);
+    CU_ASSERT(proto_named(c, "twice")->draws);      /* calls tail, and draws itself */
+    CU_ASSERT(proto_named(c, "tail")->drawn_after);  /* twice draws after tail(2) returns */
+    CU_ASSERT(!proto_named(c, "last")->drawn_after); /* nothing after it draws: plain(a) does not */
+    CU_ASSERT(proto_named(c, "between")->drawn_after);   /* outer draws after it */
+    CU_ASSERT(proto_named(c, "inner")->drawn_after);     /* ... and so after inner, last in between */
+    CU_ASSERT(!proto_named(c, "top")->drawn_after);      /* nothing calls top */
+    CU_ASSERT(!proto_named(c, "plain")->drawn_after);
+}
+
 /* Remembering results changes nothing but speed: the same seed gives the
  * same results with and without it, trial by trial (records, rationals,
  * strings and pools as arguments; alternating arguments; recursion). */
@@ -2158,6 +2190,7 @@ void register_tests(void)
     static const TestDef isa[] = {
         { "every opcode is classified", test_opcodes_classified },
         { "purity follows opcodes.def", test_purity_from_opcodes },
+        { "which procedures draw, and after which calls something may draw", test_draws_marking },
         { "the instruction decoder", test_decoder },
         { "a bad instruction is an error", test_bad_instruction },
         { NULL, NULL },
