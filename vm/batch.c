@@ -134,6 +134,7 @@ struct BatchCode {
     BatchStep *steps;                    /* the roll schedule */
     int nsteps;
     bool dice_only;                      /* every step is one die that every trial rolls */
+    bool shared;                         /* every trial makes every step: no decisions, no rerolls */
     int64_t max_rerolls;                 /* a trial's rerolls past which the interpreter may fail */
     BatchConst *consts;                  /* slots filled once, when lanes are made */
     int nconsts;
@@ -1229,6 +1230,9 @@ static const BatchCode *compile(const Program *prog, int index, const VmLimits *
     code->dice_only = true;
     for (int k = 0; k < b.nsteps; k++)
         code->dice_only &= b.steps[k].kind == STEP_DIE && !b.steps[k].when;
+    code->shared = true;
+    for (int k = 0; k < b.nsteps; k++)
+        code->shared &= b.steps[k].kind != STEP_REROLL && !b.steps[k].when;
     return code;
 }
 
@@ -1317,6 +1321,47 @@ static __attribute__((noinline)) bool draw_steps(const BatchCode *code, int64_t 
     return true;
 }
 
+/* Phase 1 when every trial makes every step, dice, counts and pools: the
+ * generator's state in four locals for the whole batch, and each step's
+ * dice drawn as rng.h's loops draw them (rng_face_in), a pool counted
+ * straight into its lanes. */
+static __attribute__((noinline)) void draw_shared(const BatchCode *code, int64_t *slot, Rng *rng, int n)
+{
+    uint64_t st[4] = { rng->s[0], rng->s[1], rng->s[2], rng->s[3] };
+    const BatchStep *steps = code->steps;
+    int nsteps = code->nsteps;
+    for (int t = 0; t < n; t++)
+        for (int k = 0; k < nsteps; k++) {
+            const BatchStep *step = &steps[k];
+            int64_t *out = slot + (size_t)step->dst * BATCH_LANES;
+            uint64_t sides = step->sides;
+            switch (step->kind) {
+            case STEP_DIE:
+                out[t] = (int64_t)rng_face_in(st, sides) + 1;
+                break;
+            case STEP_COUNT: {
+                int64_t c = 0;
+                for (int64_t i = 0; i < step->n; i++)
+                    c += (uint64_t)((int64_t)rng_face_in(st, sides) + 1 - step->lo) < step->span;
+                out[t] = step->complement ? step->n - c : c;
+                break;
+            }
+            case STEP_POOL: {
+                uint64_t lanes = 0;
+                unsigned bits = step->lane_bits;
+                for (int64_t i = 0; i < step->n; i++)
+                    lanes += (uint64_t)1 << (bits * (unsigned)rng_face_in(st, sides));
+                out[t] = (int64_t)lanes;
+                break;
+            }
+            case STEP_REROLL:
+                break;           /* (not in a shared schedule) */
+            }
+        }
+    for (int k = 0; k < 4; k++)
+        rng->s[k] = st[k];
+}
+
 /* Phase 1: every trial's dice, trial after trial, each trial's in the
  * order of the schedule: the draws the interpreter makes, in its order
  * (counts and pools by rng.h's loops, as it draws them).  False if a
@@ -1325,6 +1370,10 @@ static bool draw(const BatchCode *code, int64_t *slot, Rng *rng, int n)
 {
     if (code->dice_only) {
         draw_dice(code, slot, rng, n);
+        return true;
+    }
+    if (code->shared) {
+        draw_shared(code, slot, rng, n);
         return true;
     }
     return draw_steps(code, slot, rng, n);
