@@ -117,6 +117,11 @@ typedef struct BatchStep {
     uint64_t span;
     bool complement;                     /* ... or all but those */
     unsigned lane_bits;                  /* STEP_POOL */
+    /* STEP_POOL: a register for the sum of its faces' values (values[face
+     * - 1], or the face itself when NULL), added up as they are drawn, or
+     * -1: sum() of a fresh roll needs no pass over its counts */
+    int sum_dst;
+    const int32_t *values;
     int pred;                            /* while compiling: the lanes that make it */
     int at_op;                           /* while compiling: the operations before it */
     const BatchDecision *when;           /* NULL: every trial makes it */
@@ -520,6 +525,7 @@ static bool add_roll(Builder *b, Path *at, BatchStep r, Held h)
         r.dst = was->dst;
     } else {
         r.dst = new_reg(b);
+        r.sum_dst = -1;
         r.pred = b->conditional ? at->pred : b->all;
         r.at_op = b->nops;
         add_step(b, r);
@@ -690,6 +696,19 @@ static bool of_pool(Builder *b, Path *at, BatchOpKind kind)
                 return false;
         if (x.symbols && kind == BOP_SUM)
             return false;
+    }
+    if (kind == BOP_SUM) {
+        /* the sum of a roll as it is, added up while its dice are drawn */
+        for (int k = 0; k < b->nsteps; k++)
+            if (b->steps[k].dst == x.reg && b->steps[k].kind == STEP_POOL) {
+                BatchStep *step = &b->steps[k];
+                if (step->sum_dst < 0) {
+                    step->sum_dst = new_reg(b);
+                    step->values = x.values;
+                }
+                at->stack[at->depth++] = held(step->sum_dst, VAL_INT, 0);
+                return true;
+            }
     }
     BatchOp o = make_op(kind, x.reg, -1, x.sides);
     o.aux = x.lane_bits;
@@ -1045,11 +1064,17 @@ static int allocate(Builder *b)
     for (int r = 0; r < b->nregs; r++)
         if (b->regs[r].const_of >= 0)
             b->consts[b->regs[r].const_of].slot = b->regs[r].slot = take_slot(&s);
-    for (int k = 0; k < b->nsteps; k++)
+    for (int k = 0; k < b->nsteps; k++) {
         if (b->steps[k].dst >= 0)
             b->regs[b->steps[k].dst].slot = take_slot(&s);
-    for (int k = 0; k < b->nsteps; k++)
+        if (b->steps[k].kind == STEP_POOL && b->steps[k].sum_dst >= 0)
+            b->regs[b->steps[k].sum_dst].slot = take_slot(&s);
+    }
+    for (int k = 0; k < b->nsteps; k++) {
         release(b, &s, b->steps[k].dst, -1);
+        if (b->steps[k].kind == STEP_POOL)
+            release(b, &s, b->steps[k].sum_dst, -1);
+    }
     for (int j = 0; j < b->nops; j++) {
         BatchOp *o = &b->ops[j];
         int reads[] = { o->a, o->b, o->c, o->pred };
@@ -1074,6 +1099,8 @@ static int allocate(Builder *b)
     for (int k = 0; k < b->nsteps; k++) {
         BatchStep *step = &b->steps[k];
         step->dst = slot_of(b, step->dst);
+        if (step->kind == STEP_POOL)
+            step->sum_dst = slot_of(b, step->sum_dst);
         if (step->when) {
             BatchDecision *d = (BatchDecision *)step->when;
             for (int j = 0; j < d->ndeps; j++)
@@ -1162,9 +1189,12 @@ static bool decide_steps(Builder *b)
         if (b->ops[j].site_dst >= 0)
             op_of[b->ops[j].site_dst] = j;
     }
-    for (int k = 0; k < b->nsteps; k++)
+    for (int k = 0; k < b->nsteps; k++) {
         if (b->steps[k].dst >= 0)
             step_of[b->steps[k].dst] = k;
+        if (b->steps[k].kind == STEP_POOL && b->steps[k].sum_dst >= 0)
+            step_of[b->steps[k].sum_dst] = k;
+    }
     /* made-up trials' lanes, one slot a register, the constants filled */
     int64_t *lanes = mem_alloc_atomic(sizeof(int64_t) * BATCH_LANES * (size_t)b->nregs);
     memset(lanes, 0, sizeof(int64_t) * BATCH_LANES * (size_t)b->nregs);
@@ -1295,6 +1325,8 @@ static __attribute__((noinline)) bool draw_steps(const BatchCode *code, int64_t 
             if (step->when && !decided(step->when, slot, t)) {
                 if (out)
                     out[t] = step->idle;
+                if (step->kind == STEP_POOL && step->sum_dst >= 0)
+                    slot[(size_t)step->sum_dst * BATCH_LANES + t] = 0;
                 continue;
             }
             switch (step->kind) {
@@ -1308,6 +1340,12 @@ static __attribute__((noinline)) bool draw_steps(const BatchCode *code, int64_t 
             }
             case STEP_POOL:
                 out[t] = (int64_t)rng_dice(&r, faces, step->n, step->sides, step->lane_bits);
+                if (step->sum_dst >= 0) {
+                    int64_t sum = 0;
+                    for (int64_t i = 0; i < step->n; i++)
+                        sum += step->values ? step->values[faces[i] - 1] : faces[i];
+                    slot[(size_t)step->sum_dst * BATCH_LANES + t] = sum;
+                }
                 break;
             case STEP_REROLL:
                 if (++rerolls > code->max_rerolls)
@@ -1349,8 +1387,19 @@ static __attribute__((noinline)) void draw_shared(const BatchCode *code, int64_t
             case STEP_POOL: {
                 uint64_t lanes = 0;
                 unsigned bits = step->lane_bits;
-                for (int64_t i = 0; i < step->n; i++)
-                    lanes += (uint64_t)1 << (bits * (unsigned)rng_face_in(st, sides));
+                if (step->sum_dst >= 0) {
+                    int64_t sum = 0;
+                    const int32_t *v = step->values;
+                    for (int64_t i = 0; i < step->n; i++) {
+                        uint64_t f = rng_face_in(st, sides);
+                        lanes += (uint64_t)1 << (bits * (unsigned)f);
+                        sum += v ? v[f] : (int64_t)f + 1;
+                    }
+                    slot[(size_t)step->sum_dst * BATCH_LANES + t] = sum;
+                } else {
+                    for (int64_t i = 0; i < step->n; i++)
+                        lanes += (uint64_t)1 << (bits * (unsigned)rng_face_in(st, sides));
+                }
                 out[t] = (int64_t)lanes;
                 break;
             }

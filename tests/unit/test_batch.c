@@ -71,7 +71,9 @@ static const char *batch_src =
     "proc mixed_pool(n: int) -> int {\n  let p = roll [n d6, 2 Average, d4]\n"
     "  return sum(p) * 10 + count(p >= 4)\n}\n"
     "proc mixed_high(n: int) -> int {\n  let p = roll [n d6, d4, 2 Fudge]\n  return highest(p) * 10 + lowest(p)\n}\n"
-    "proc mixed_pair(n: int) -> bool { return doubles(roll [n d6, d8]) }\n";
+    "proc mixed_pair(n: int) -> bool { return doubles(roll [n d6, d8]) }\n"
+    "proc late_sum(k: int) -> int {\n  let a = roll d6\n  let b = 0\n"
+    "  if a > k { b = sum(roll 2 Average) + sum(roll 3 d6) * 10 }\n  return a * 1000 + b\n}\n";
 
 static Compiled *batch_compiled(void)
 {
@@ -248,6 +250,7 @@ static void test_own_faces(void)
     runs_alike("mixed_pool", 1, val_int(3));
     runs_alike("mixed_high", 1, val_int(3));
     runs_alike("mixed_high", 1, val_int(0));
+    runs_alike("late_sum", 1, val_int(3));   /* sums added up as drawn, on some ways only */
     /* doubles of faces of equal values are not counted per face: the interpreter's */
     int index;
     Value arg = val_int(3);
