@@ -490,13 +490,16 @@ static const BatchTable *batch_table(const Table *t)
 }
 
 /* The mask of the lanes, in a pool's counts per face (lane_bits each), of
- * the faces that compare (op) to k. */
-static int64_t face_mask(int32_t sides, unsigned lane_bits, CmpOp op, int64_t k)
+ * the faces whose values (face f's values[f - 1], or f when values is
+ * NULL) compare (op) to k. */
+static int64_t face_mask(int32_t sides, const int32_t *values, unsigned lane_bits, CmpOp op, int64_t k)
 {
     uint64_t mask = 0, lane = ((uint64_t)1 << lane_bits) - 1;
-    for (int64_t f = 1; f <= sides; f++)
-        if (cmp_holds((f > k) - (f < k), op))
+    for (int64_t f = 1; f <= sides; f++) {
+        int64_t v = values ? values[f - 1] : f;
+        if (cmp_holds((v > k) - (v < k), op))
             mask |= lane << (lane_bits * (unsigned)(f - 1));
+    }
     return (int64_t)mask;
 }
 
@@ -657,25 +660,13 @@ static bool table(Builder *b, Path *at, int index)
 static bool faces(Builder *b, Path *at, const uint8_t *ip, BatchOpKind kind)
 {
     Held x = at->stack[--at->depth];
-    int64_t k;
     if (x.tag != VAL_POOL)
         return false;
     const Value *c = konst(b, ip);
     /* (a member compared with a pool of symbols is its index) */
     if (c->tag != VAL_INT && !(x.symbols && c->tag == VAL_ENUM && c->enum_id == x.symbols - 1))
         return false;
-    k = c->as.i;
-    BatchOp o = make_op(kind, x.reg, -1, 0);
-    if (!x.values)
-        o.k = face_mask(x.sides, x.lane_bits, (CmpOp)ip[2], k);
-    else {
-        /* the faces whose values compare */
-        uint64_t lane = ((uint64_t)1 << x.lane_bits) - 1, mask = 0;
-        for (int32_t f = 0; f < x.sides; f++)
-            if (cmp_holds((x.values[f] > k) - (x.values[f] < k), (CmpOp)ip[2]))
-                mask |= lane << (x.lane_bits * (unsigned)f);
-        o.k = (int64_t)mask;
-    }
+    BatchOp o = make_op(kind, x.reg, -1, face_mask(x.sides, x.values, x.lane_bits, (CmpOp)ip[2], c->as.i));
     o.aux = x.lane_bits;
     at->stack[at->depth++] = held(emit(b, o, at->pred), kind == BOP_COUNT ? VAL_INT : VAL_BOOL, 0);
     return true;
