@@ -226,6 +226,7 @@ int api_compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int n
         Watch w = { .start = pace_now(), .work_start = pace_work_now(), .budget = opts->budget ? opts->budget : EXACT_DEFAULT_BUDGET,
                     .patient = opts->exact, .interrupt = opts->interrupt };
         progress_init(&w.bar, ctx->err);
+        progress_hook(&w.bar, opts->progress, opts->progress_data);
         pace_start(&w.pace_so_far, w.budget);
         ExactOptions eo = { .budget = opts->budget, .tick = watch_tick, .tick_ud = &w, .tick_every = WATCH_EVERY };
         ExactResult er;

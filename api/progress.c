@@ -10,10 +10,20 @@ void progress_init(Progress *p, FILE *err)
 {
     p->to = err == stderr && isatty(fileno(stderr)) ? stderr : NULL;
     p->drawn = false;
+    p->hook = NULL;
+    p->hook_data = NULL;
+}
+
+void progress_hook(Progress *p, void (*hook)(double share, const char *words, void *data), void *data)
+{
+    p->hook = hook;
+    p->hook_data = data;
 }
 
 void progress_draw(Progress *p, double share, const char *words)
 {
+    if (p->hook)
+        p->hook(share <= 0 ? 0 : share >= 1 ? 1 : share, words, p->hook_data);
     if (!p->to)
         return;
     int pct = share <= 0 ? 0 : share >= 1 ? 100 : (int)(share * 100);

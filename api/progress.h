@@ -20,10 +20,14 @@
 typedef struct Progress {
     FILE *to;                /* the terminal drawn on; NULL: nothing is drawn */
     bool drawn;              /* a line is showing */
+    void (*hook)(double share, const char *words, void *data);   /* the caller's, or NULL */
+    void *hook_data;
 } Progress;
 
 /* A progress line for a context whose error stream is err. */
 void progress_init(Progress *p, FILE *err);
+/* Tell hook (when not NULL) of the progress too, as progress_draw is called. */
+void progress_hook(Progress *p, void (*hook)(double share, const char *words, void *data), void *data);
 /* Draw (or redraw) the line: the share done, 0 to 1, and a few words
  * after the percentage (NULL: none); keep it under 40 characters, so
  * that the line fits 80 columns. */

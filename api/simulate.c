@@ -441,7 +441,7 @@ static void *simulate(void *arg)
         uint64_t from = b * SIM_BLOCK, to = from + SIM_BLOCK < sim->trials ? from + SIM_BLOCK : sim->trials;
         w->trials += to - from;
         run_block(&run, b, from, to);
-        if (sim->bar.to)
+        if (sim->bar.to || sim->bar.hook)
             sim_progress(sim);
     }
     tally_flush(&w->t);
@@ -502,6 +502,8 @@ int api_simulate_odds(muster_ctx *ctx, const Compiled *c, const muster_prob_opts
             sim.batch = batch_compile(spec, sim.spec, &ctx->limits);
     }
     progress_init(&sim.bar, trials >= SIM_PROGRESS ? ctx->err : NULL);
+    if (trials >= SIM_PROGRESS)
+        progress_hook(&sim.bar, opts->progress, opts->progress_data);
     sim.interrupt = opts->interrupt;
     pthread_mutex_init(&sim.lock, NULL);
     Worker *w = mem_alloc(sizeof(Worker) * (size_t)nthreads);

@@ -97,6 +97,14 @@ typedef struct muster_prob_opts {
                                 it had got, nothing is printed on the output stream, and the call
                                 returns MUSTER_INTERRUPTED.  Set it from a signal handler of your own
                                 or from another thread; the library never clears it. */
+    void (*progress)(double share, const char *words, void *data);
+                             /* NULL, or told how far long work has got, wherever a terminal would
+                                show the progress line (an exact count past its first second, a
+                                simulation of many trials), on a terminal or not: the share done,
+                                0 to 1, a few words ("covered, 81920 runs, 2 s"), and progress_data.
+                                Called on the thread that works out the odds (a simulation's
+                                threads take turns under a lock); it must not call the library. */
+    void *progress_data;
 } muster_prob_opts;
 
 /* The distribution of a procedure's results: exact when counting every way

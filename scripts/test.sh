@@ -2,8 +2,9 @@
 # test.sh — set muster up and run the whole test suite:
 #   1. make check on the normal build, with warnings as errors: the unit
 #      tests, the differential check, the layering and export checks, the
-#      golden, bad-input, examples and coverage tests, the docs' transcripts
-#      and the fuzzers' regressions;
+#      golden, bad-input, examples and coverage tests, the docs' transcripts,
+#      the fuzzers' regressions, and muster in the browser (make web, the
+#      JavaScript package against the command, the page in headless Chromium);
 #      then make install into _build/stage (DESTDIR) and make installcheck
 #      there (tests/installcheck.sh);
 #   2. the same suite, built from the release tarball, in an AddressSanitizer
@@ -19,7 +20,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 top=$PWD
-bash scripts/setup.sh
+# the browser build's tools too: make check builds muster for the browser and tests its page
+bash scripts/setup.sh --web
 
 summary() {
     # count test cases, not programs: CUnit's "tests" row and the script
@@ -73,6 +75,8 @@ if [ "${1:-}" != "--quick" ] && [ $status -eq 0 ]; then
     rm -f muster-*.tar.gz
     make -s dist >/dev/null
     tarball=$(ls muster-*.tar.gz)
+    # the browser suite (tests/web.sh) ran in step 1: once is enough
+    export MUSTER_WEB_TESTS=0
     san="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer --param asan-use-after-return=0"
     export ASAN_OPTIONS=detect_stack_use_after_return=0:detect_leaks=0:abort_on_error=0
     export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

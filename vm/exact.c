@@ -8,6 +8,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <pthread.h>
+#ifdef __EMSCRIPTEN__
+#include <emscripten/stack.h>
+#endif
 #include <string.h>
 
 /* A worked-out distribution of a rerolling or recursive procedure, for its
@@ -1314,6 +1317,10 @@ static size_t stack_budget(void)
     static __thread size_t budget;
     if (!budget) {
         size_t size = 0;
+#ifdef __EMSCRIPTEN__
+        /* WebAssembly's stack (web/build.sh sets its size): pthread_getattr_np gives 0 there */
+        size = emscripten_stack_get_base() - emscripten_stack_get_end();
+#else
         pthread_attr_t attr;
         void *addr;
         if (pthread_getattr_np(pthread_self(), &attr) == 0) {
@@ -1321,6 +1328,7 @@ static size_t stack_budget(void)
                 size = 0;
             pthread_attr_destroy(&attr);
         }
+#endif
         if (size == 0)
             size = (size_t)2 << 20;
         if (size > ((size_t)64 << 20))

@@ -322,6 +322,53 @@ static void test_distribution(void)
     muster_free(ctx);
 }
 
+/* What muster_prob_opts.progress is told: shares that never go back, up to
+ * all of the work, with words; and nothing for a small simulation, which
+ * draws no progress line either. */
+typedef struct Told {
+    int calls;
+    double last;
+    int backwards;
+    int words;
+} Told;
+
+static void told(double share, const char *words, void *data)
+{
+    Told *t = data;
+    if (share < t->last || share < 0 || share > 1)
+        t->backwards++;
+    if (words && strstr(words, "trials"))
+        t->words++;
+    t->last = share;
+    t->calls++;
+}
+
+static void test_progress(void)
+{
+    muster_ctx *ctx = quiet_ctx();
+    muster_program *p = load_script(ctx);
+    Told t = { 0 };
+    muster_prob_opts sim = { .trials = 400000, .have_seed = 1, .seed = 3, .threads = 2, .progress = told,
+                             .progress_data = &t };
+    muster_distribution *d = muster_distribution_of(ctx, p, "two_dice", 0, NULL, &sim);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    CU_ASSERT(t.calls >= 2);
+    CU_ASSERT_EQUAL(t.backwards, 0);
+    CU_ASSERT_EQUAL(t.words, t.calls);
+    CU_ASSERT_DOUBLE_EQUAL(t.last, 1.0, 1e-12);
+    muster_distribution_free(d);
+
+    Told none = { 0 };
+    sim.trials = 1000;
+    sim.progress_data = &none;
+    d = muster_distribution_of(ctx, p, "two_dice", 0, NULL, &sim);
+    CU_ASSERT_PTR_NOT_NULL(d);
+    CU_ASSERT_EQUAL(none.calls, 0);
+    muster_distribution_free(d);
+    muster_program_free(p);
+    muster_free(ctx);
+}
+
 /* Running out of memory is an error of the call; the context and the
  * program go on working after it, in the exact engine and in a simulation
  * on several threads alike. */
@@ -445,6 +492,7 @@ void register_tests(void)
         { "errors as objects, with file, line and column", test_errors },
         { "diagnostics to the caller's stream", test_error_streams },
         { "distributions as data", test_distribution },
+        { "progress told to the caller", test_progress },
         { "out of memory is an error, and the context goes on", test_out_of_memory },
         { "handles in malloc'ed memory survive collections", test_handles },
         { "sessions: kept anywhere, and going on after running out of memory", test_session },

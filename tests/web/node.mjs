@@ -1,0 +1,122 @@
+// node.mjs DISTDIR — the JavaScript package (DISTDIR/muster) against the
+// native muster on the golden cases: every tests/golden/NAME.cmd of a
+// command the package runs (prob, run, check, test, sheet, turn, dis, diff)
+// is asked of both, and the exit status, the output and the error stream
+// must be the same, byte for byte; so must a chart written with --svg.
+// Cases the package cannot take (standard input, --pdf, --no-specialize,
+// usage errors of the command line's own) are counted as skipped.
+// Prints "ok NAME" / "FAIL NAME: ..." and last "N passed, N failed, N skipped".
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const dist = path.resolve(process.argv[2] ?? 'web/dist');
+const top = path.resolve(process.env.top_srcdir ?? '.');
+const muster = process.env.MUSTER ?? path.join(top, 'muster');
+const golden = path.join(top, 'tests/golden');
+const only = process.argv.slice(3);
+
+const { createMuster } = await import(pathToFileURL(path.join(dist, 'muster/muster.mjs')).href);
+
+// every script a golden case may read (and every file of tests/golden), at its path in the source tree
+function scripts(dir, all, found = []) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) scripts(p, all, found);
+    else if (all || e.name.endsWith('.muster')) found.push(p);
+  }
+  return found;
+}
+
+async function instance() {
+  const m = await createMuster();
+  for (const d of ['tests/golden', 'tests/bad', 'rules', 'examples', 'docs'])
+    for (const f of scripts(path.join(top, d), d === 'tests/golden')) m.writeFile(path.relative(top, f), fs.readFileSync(f));
+  m.chdir('tests/golden');
+  return m;
+}
+
+function words(line) {
+  const r = spawnSync('bash', ['-c', 'eval "a=($1)"; printf "%s\\0" "${a[@]}"', '_', line], { encoding: 'utf8' });
+  return r.stdout.split('\0').slice(0, -1);
+}
+
+const flags = { '--json': 'json', '--csv': 'csv', '--explain': 'explain', '--exact': 'exact', '--html': 'html',
+  '--review': 'review', '--md': null };
+const valued = { '--seed': 'seed', '--dice': 'dice', '--trials': 'trials', '--budget': 'budget', '--field': 'field',
+  '--paper': 'paper', '--max-steps': 'max_steps', '--max-depth': 'max_depth', '-e': 'expr', '--threads': null };
+const lists = { '--choose': 'choose', '--vs': 'vs' };
+const commands = new Set(['prob', 'run', 'check', 'test', 'sheet', 'turn', 'dis', 'diff']);
+
+// the request for a command line, or a string saying why it is skipped
+function request(argv) {
+  const req = { cmd: argv[0], files: [], args: [], choose: [], vs: [] };
+  const pos = [];
+  if (!commands.has(req.cmd)) return `command ${req.cmd}`;
+  for (let i = 1; i < argv.length; i++) {
+    let a = argv[i], value;
+    const eq = a.indexOf('=');
+    if (a.startsWith('--') && eq > 0) { value = a.slice(eq + 1); a = a.slice(0, eq); }
+    if (a in flags) { if (flags[a]) req[flags[a]] = true; continue; }
+    if (a in valued || a in lists) {
+      if (value === undefined) value = argv[++i];
+      if (value === undefined) return `${a} without a value`;
+      if (a in lists) req[lists[a]].push(value);
+      else if (valued[a]) req[valued[a]] = value;
+      continue;
+    }
+    if (a === '--svg') { req.svg = value ?? argv[++i]; continue; }
+    if (a.startsWith('-') && a !== '-') return `option ${a}`;
+    if (a === '-') return 'standard input';
+    pos.push(argv[i]);
+  }
+  if (['check', 'test'].includes(req.cmd)) req.files = pos;
+  else if (req.cmd === 'diff') { req.files = pos.slice(0, 2); req.proc = pos[2]; req.args = pos.slice(3); }
+  else if (req.expr !== undefined) { if (pos.length) return 'operands with -e'; }
+  else { req.files = pos.slice(0, 1); req.proc = pos[1]; req.args = pos.slice(2); }
+  if (req.cmd === 'sheet') { req.only = req.proc ? [req.proc, ...req.args] : []; delete req.proc; req.args = []; }
+  return req;
+}
+
+function native(argv, svg) {
+  if (svg) fs.rmSync(path.join(golden, svg), { force: true });
+  const r = spawnSync(muster, argv, { cwd: golden, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const chart = svg && fs.existsSync(path.join(golden, svg)) ? fs.readFileSync(path.join(golden, svg), 'utf8') : null;
+  if (svg) fs.rmSync(path.join(golden, svg), { force: true });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr, chart };
+}
+
+// the first line where two texts differ, for the message
+function differ(a, b) {
+  const x = a.split('\n'), y = b.split('\n');
+  for (let i = 0; i < Math.max(x.length, y.length); i++)
+    if (x[i] !== y[i]) return `line ${i + 1}: native ${JSON.stringify(x[i])}, wasm ${JSON.stringify(y[i])}`;
+  return '';
+}
+
+let m = await instance();
+let passed = 0, failed = 0, skipped = 0;
+const cases = fs.readdirSync(golden).filter((f) => f.endsWith('.cmd')).map((f) => f.slice(0, -4)).sort();
+for (const name of cases) {
+  if (only.length && !only.includes(name)) continue;
+  if (fs.existsSync(path.join(golden, `${name}.stdin`))) { skipped++; continue; }
+  const argv = words(fs.readFileSync(path.join(golden, `${name}.cmd`), 'utf8').trim());
+  const req = request(argv);
+  if (typeof req === 'string') { skipped++; continue; }
+  const want = native(argv, req.svg);
+  if (want.status === 2) { skipped++; continue; }   // the command line's own usage errors
+  if (req.svg && req.svg.startsWith('/dev/')) { skipped++; continue; }   // a device of the machine's
+  const svg = req.svg && req.svg !== '-' ? req.svg : null;
+  const got = m.command(req);
+  const chart = svg ? (() => { try { return m.core.FS.readFile(svg, { encoding: 'utf8' }); } catch { return null; } })() : null;
+  const why = got.status !== want.status ? `exit ${got.status}, native ${want.status}`
+    : got.stdout !== want.stdout ? `stdout ${differ(want.stdout, got.stdout)}`
+    : got.stderr !== want.stderr ? `stderr ${differ(want.stderr, got.stderr)}`
+    : svg && chart !== want.chart ? `chart ${differ(want.chart ?? '', chart ?? '')}` : '';
+  if (why) { failed++; console.log(`FAIL ${name}: ${why}`); }
+  else { passed++; console.log(`ok ${name}`); }
+  if (m.memoryBytes() > 768 * 2 ** 20) m = await instance();
+}
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed ? 1 : 0);

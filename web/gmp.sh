@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# gmp.sh DIR — GMP built for WebAssembly with emscripten, from Debian's own
+# source package, installed under DIR (DIR/include/gmp.h, DIR/lib/libgmp.a).
+#
+# The source comes from `apt-get source gmp` (a deb-src entry for the
+# machine's Debian suites is added when there is none); nothing is
+# downloaded from anywhere else.  Built once: a DIR that already holds the
+# library is left as it is, so DIR may be a cache kept between builds
+# (web/build.sh keeps it under ~/.cache/muster-web).  Takes about three
+# minutes on two cores.
+set -euo pipefail
+dir=${1:?usage: gmp.sh DIR}
+if [ -f "$dir/lib/libgmp.a" ] && [ -f "$dir/include/gmp.h" ]; then
+    exit 0
+fi
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}   # emscripten's acorn, from node-acorn
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# a deb-src entry beside each deb entry of the machine's Debian sources
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    src=/etc/apt/sources.list.d/debian.sources
+    [ -f "$src" ] || { echo "gmp.sh: no $src to add a deb-src entry beside" >&2; exit 1; }
+    echo "gmp.sh: adding deb-src entries (/etc/apt/sources.list.d/muster-deb-src.sources)"
+    sed 's/^Types: deb$/Types: deb-src/' "$src" | "${sudo[@]}" tee /etc/apt/sources.list.d/muster-deb-src.sources >/dev/null
+    "${sudo[@]}" apt-get update -qq
+fi
+echo "gmp.sh: apt-get source gmp"
+(cd "$work" && apt-get source -qq gmp >/dev/null 2>&1) || {
+    "${sudo[@]}" apt-get update -qq
+    (cd "$work" && apt-get source -qq gmp >/dev/null)
+}
+cd "$work"/gmp-*/
+# Debian's source leaves the manual out (it is not free), and patches
+# Makefile.am and configure.ac to match; make the generated files agree
+sed -i 's| doc/Makefile||; /"doc\/Makefile")/d' configure
+sed -i 's/^SUBDIRS = \(.*\) doc$/SUBDIRS = \1/' Makefile.in
+echo "gmp.sh: configure (emconfigure)"
+emconfigure ./configure -q --host=none --disable-assembly --enable-static --disable-shared \
+    --prefix="$dir" CFLAGS="-O2" >configure.out 2>&1 || { tail -30 configure.out >&2; exit 1; }
+echo "gmp.sh: make (emmake)"
+# the tables GMP generates with the build machine's compiler, then the library
+emmake make -s -j"$(nproc)" >make.out 2>&1 || { tail -30 make.out >&2; exit 1; }
+mkdir -p "$dir/lib" "$dir/include"
+cp .libs/libgmp.a "$dir/lib/"
+cp gmp.h "$dir/include/"
+echo "gmp.sh: GMP $(sed -n 's/^#define __GNU_MP_VERSION[ \t]*//p' gmp.h | head -1).x for wasm in $dir"
