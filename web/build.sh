@@ -23,7 +23,7 @@ command -v emcc >/dev/null || { echo "build.sh: emcc is missing (scripts/setup.s
 emver=$(emcc --version | sed -n '1s/.* \([0-9][0-9.]*\).*/\1/p')
 gmpver=$(dpkg-query -W -f='${Version}' libgmp-dev 2>/dev/null | tr ':' '_' || echo unknown)
 cache=${MUSTER_WEB_CACHE:-$HOME/.cache/muster-web}
-gmp="$cache/gmp-$gmpver-emcc-$emver"
+gmp="$cache/gmp-$gmpver-emcc-$emver-limb64"
 bash "$src/web/gmp.sh" "$gmp"
 
 # ---- the library and web/bind.c, compiled for wasm ----
@@ -85,3 +85,7 @@ mv "$obj/muster-core.js" "$out/muster/muster-core.cjs"
 cp "$src/web/package/muster.mjs" "$src/web/package/README.md" "$out/muster/"
 sed "s/@VERSION@/$version/" "$src/web/package/package.json" >"$out/muster/package.json"
 echo "build.sh: $out/muster ($(( $(stat -c %s "$out/muster/muster-core.cjs") / 1024 )) KiB)"
+
+# ---- the page: bundled with the package, CodeMirror and the gallery ----
+[ -d "$src/web/node_modules" ] || { echo "build.sh: web/node_modules is missing (scripts/setup.sh --web runs npm ci in web/)" >&2; exit 1; }
+node "$src/web/page/build.mjs" "$src" "$out"

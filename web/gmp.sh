@@ -40,12 +40,17 @@ cd "$work"/gmp-*/
 sed -i 's| doc/Makefile||; /"doc\/Makefile")/d' configure
 sed -i 's/^SUBDIRS = \(.*\) doc$/SUBDIRS = \1/' Makefile.in
 echo "gmp.sh: configure (emconfigure)"
-emconfigure ./configure -q --host=none --disable-assembly --enable-static --disable-shared \
+# GMP's portable C with 64-bit limbs (limb=longlong: a `long long` limb where
+# `long` is 32 bits): WebAssembly has 64-bit integer arithmetic, and the
+# default 32-bit limbs made big fractions (the odds of 500 dice) 4.8 times
+# slower than the command, these about 2 times
+limb=longlong emconfigure ./configure -q --host=none --disable-assembly --enable-static --disable-shared \
     --prefix="$dir" CFLAGS="-O2" >configure.out 2>&1 || { tail -30 configure.out >&2; exit 1; }
 echo "gmp.sh: make (emmake)"
 # the tables GMP generates with the build machine's compiler, then the library
 emmake make -s -j"$(nproc)" >make.out 2>&1 || { tail -30 make.out >&2; exit 1; }
+grep -q '^#define GMP_LIMB_BITS *64' gmp.h || { echo "gmp.sh: GMP was configured with limbs of other than 64 bits" >&2; exit 1; }
 mkdir -p "$dir/lib" "$dir/include"
 cp .libs/libgmp.a "$dir/lib/"
 cp gmp.h "$dir/include/"
-echo "gmp.sh: GMP $(sed -n 's/^#define __GNU_MP_VERSION[ \t]*//p' gmp.h | head -1).x for wasm in $dir"
+echo "gmp.sh: GMP for wasm (64-bit limbs) in $dir"
