@@ -35,6 +35,9 @@
 # (see editors/vim/indent/muster.vim): only those may differ.
 # The VS Code extension's JSON files must be valid, and package.json must
 # name the grammar, its scope and the version configure.ac gives.
+# The page's editor (web/page/muster-lang.js, CodeMirror) must list as its
+# KEYWORDS, TYPES and BUILTINS exactly the lexer's keywords, the built-in
+# types and the built-in functions.
 source "$(dirname "$0")/lib.sh"
 
 cd "$top_srcdir" || exit 1
@@ -259,6 +262,25 @@ check_words() {
 }
 check_words "vim: editors/vim/syntax/muster.vim" "$vim_words"
 check_words "vscode: $GRAMMAR" "$tm_words"
+
+# the page's editor: its lists, word for word
+CM_LANG=web/page/muster-lang.js
+cm_list() {
+    awk -v name="$1" '$0 ~ "^export const " name " = \\[" { on = 1 } on { print } on && /\];/ { exit }' "$CM_LANG" |
+        sed 's|//.*||' | grep -o "'[a-z_]*'" | tr -d "'" | sort -u
+}
+for pair in "KEYWORDS:$lexer_words" "TYPES:$types" "BUILTINS:$builtins"; do
+    name=${pair%%:*}
+    want=$(grep . <<<"${pair#*:}" | sort -u)
+    got=$(cm_list "$name")
+    if [ -n "$got" ] && [ "$got" = "$want" ]; then
+        pass "page: $CM_LANG $name are the language's ($(count "$got"))"
+    else
+        fail "page: $CM_LANG $name are the language's" \
+             "missing: $(comm -23 <(echo "$want") <(echo "$got") | words_line)" \
+             "not the language's: $(comm -13 <(echo "$want") <(echo "$got") | words_line)"
+    fi
+done
 
 # the words docs/language.md gives in its sections on keywords
 doc_words=$(awk '/^```/ { fence = !fence; next } fence { next }

@@ -375,7 +375,7 @@ async function commandChecks(browser, page, sampler) {
 
 async function shareChecks(browser, page, context) {
   await check('Share: a link opens the same files, question and answer', async () => {
-    await openGallery(page, 5);     // the volley: REBS's 50 KB make a link too long
+    await openGallery(page, 5);     // the volley and its house-rule copy
     await choose(page, '#cmd', 'prob');
     await choose(page, '#proc', 'hits');
     await setText(page, '#arg-card', '4');
@@ -404,6 +404,31 @@ async function shareChecks(browser, page, context) {
     }
   });
 
+  await check('Share: a shipped ruleset with a house rule typed in makes a short link', async () => {
+    await openGallery(page, 0);     // REBS and its variant: 50 KB of text, named by the link, not carried
+    const text = readFileSync(join(top, 'rules/rebs.muster'), 'utf8');
+    const at = text.split('\n').findIndex((l) => /^proc \w+\(.*\{\s*$/.test(l)) + 1;
+    await page.evaluate((l) => window.musterPage.editor.jumpTo('rules/rebs.muster', l, 1), at + 1);
+    await page.keyboard.type('# a house rule');
+    await page.keyboard.press('Enter');
+    await page.click('#share');
+    await page.waitForFunction(() => !document.querySelector('#share-box').hidden, { polling: 100, timeout: 5000 });
+    const link = await page.$eval('#share-link', (el) => el.value);
+    expect(link.length < 2000, `the link is ${link.length} characters long`);
+    const mine = await page.evaluate(() => window.musterPage.editor.files());
+    expect(mine['rules/rebs.muster'].includes('# a house rule'), 'the edit is not in the editor');
+    const fresh = await browser.createBrowserContext();
+    try {
+      const other = await fresh.newPage();
+      watch(other, 'shared REBS');
+      await other.goto(link);
+      await other.waitForFunction(() => window.musterPage && document.querySelector('#pane-odds')?.dataset.answer, { polling: 100, timeout: 15000 });
+      same(await other.evaluate(() => window.musterPage.editor.files()), mine, 'the files, the edit among them');
+    } finally {
+      await fresh.close();
+    }
+  });
+
   await check('a broken link says so, and the page still answers', async () => {
     const { page: broken } = await openPage(context, '#m1.garbage', 'broken');
     try {
@@ -427,6 +452,16 @@ async function shareChecks(browser, page, context) {
       expect(/This link is damaged: /.test(said), `for a wrong shape the page says '${said}'`);
     } finally {
       await shaped.close();
+    }
+    // a link naming a shipped text of another version of muster: refused, never opened on this page's text
+    const other = new TextEncoder().encode(JSON.stringify({ files: { 'rules/rebs.muster': { shipped: 'zzzz' } },
+      open: 'rules/rebs.muster', command: { cmd: 'check', files: ['rules/rebs.muster'] } }));
+    const { page: versioned } = await openPage(context, '#m1.' + deflateRawSync(other).toString('base64url'), 'other version');
+    try {
+      const said = await versioned.$eval('#status', (el) => el.textContent);
+      expect(/This link is damaged: .*another version of muster/.test(said), `for another version the page says '${said}'`);
+    } finally {
+      await versioned.close();
     }
   });
 

@@ -66,6 +66,12 @@ export class Muster {
     FS.writeFile(`${WORK}/${parts.join('/')}`, text);
   }
 
+  /** Take a file out of the folder (nothing when it is not there). */
+  removeFile(path) {
+    const at = path.startsWith('/') ? path : `${WORK}/${path}`;
+    if (this.core.FS.analyzePath(at).exists) this.core.FS.unlink(at);
+  }
+
   /** Every file at once, {path: text}: those there before and not given are removed. */
   setFiles(files) {
     for (const old of this.listFiles()) if (!(old in files)) this.core.FS.unlink(`${WORK}/${old}`);

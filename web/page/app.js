@@ -239,7 +239,7 @@ function cancel() {
 
 async function share() {
   const work = currentWork();
-  const hash = await encodeLink(work);
+  const hash = await encodeLink(work, gallery.texts);
   const url = location.href.split('#')[0] + hash;
   if (url.length > MAX_LINK) {
     $('#share-box').hidden = true;
@@ -271,7 +271,7 @@ function downloadFiles() {
 
 async function openHash(hash) {
   try {
-    const work = await decodeLink(hash);
+    const work = await decodeLink(hash, gallery.texts);
     ownHash = hash;
     loadWork(work);
     say('Opened from the link.');

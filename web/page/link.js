@@ -1,7 +1,16 @@
 // link.js — a link that holds the work: the files, the open file and the
 // command, in the URL's fragment (never sent to a server):
 //
-//   #m1.  base64url( deflate-raw( UTF-8 JSON {"files": {path: text}, "open": path, "command": {request}} ) )
+//   #m1.  base64url( deflate-raw( UTF-8 JSON {"files": {path: file}, "open": path, "command": {request}} ) )
+//
+// A file is its text, or, for a file the page ships in its gallery (a
+// ruleset, a variant, an example), {"shipped": HASH} — the page's own text of
+// that path, whose hash is HASH — or {"shipped": HASH, "at": N, "cut": N,
+// "put": TEXT} — that text with `cut` characters from `at` replaced by
+// `put` (a house rule's edit).  So a link to a shipped ruleset, edited or
+// not, is short.  A link naming a shipped text the page does not have (made
+// with another version of muster) is refused with a message, never opened
+// on a different text.
 import { zipSync, strToU8 } from 'fflate';
 
 export const PREFIX = '#m1.';
@@ -29,9 +38,58 @@ function fromBase64url(text) {
   return Uint8Array.from(s, (c) => c.charCodeAt(0));
 }
 
-/** The fragment for {files, open, command}. */
-export async function encodeLink(work) {
-  const json = JSON.stringify({ files: work.files, open: work.open, command: work.command });
+/** A short hash of a text (53 bits, base 36): which shipped text a link means. */
+export function textHash(text) {
+  let h1 = 0xdeadbeef, h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+// a file for the link: its text, or what it is of the shipped text of its path
+function packFile(text, shipped) {
+  if (typeof shipped !== 'string') return text;
+  const hash = textHash(shipped);
+  if (text === shipped) return { shipped: hash };
+  let at = 0;
+  while (at < text.length && at < shipped.length && text[at] === shipped[at]) at++;
+  let end = 0;
+  while (end < text.length - at && end < shipped.length - at
+         && text[text.length - 1 - end] === shipped[shipped.length - 1 - end]) end++;
+  const edit = { shipped: hash, at, cut: shipped.length - at - end, put: text.slice(at, text.length - end) };
+  return JSON.stringify(edit).length < JSON.stringify(text).length ? edit : text;
+}
+
+// a file of the link back as its text; throws DamagedLink
+function unpackFile(path, file, shipped) {
+  if (typeof file === 'string') return file;
+  if (typeof shipped !== 'string' || textHash(shipped) !== file.shipped) {
+    throw new DamagedLink(`it names the shipped ${path} of another version of muster than this page's`);
+  }
+  if (file.at === undefined) return shipped;
+  if (file.at + file.cut > shipped.length) throw new DamagedLink(`its edit of ${path} falls outside the file`);
+  return shipped.slice(0, file.at) + file.put + shipped.slice(file.at + file.cut);
+}
+
+const isCount = (n) => Number.isInteger(n) && n >= 0;
+function fileProblem(p, f) {
+  if (typeof f === 'string') return null;
+  if (!f || typeof f !== 'object' || typeof f.shipped !== 'string') return `the file ${p} is not text`;
+  const edited = ['at', 'cut', 'put'].filter((k) => k in f).length;
+  if (edited === 0) return null;
+  if (edited !== 3 || !isCount(f.at) || !isCount(f.cut) || typeof f.put !== 'string') return `the edit of ${p} is not whole`;
+  return null;
+}
+
+/** The fragment for {files, open, command}; shipped: {path: text} of the page's gallery. */
+export async function encodeLink(work, shipped = {}) {
+  const files = Object.fromEntries(Object.entries(work.files).map(([p, t]) => [p, packFile(t, shipped[p])]));
+  const json = JSON.stringify({ files, open: work.open, command: work.command });
   const packed = await pipe(new TextEncoder().encode(json), new CompressionStream('deflate-raw'));
   return PREFIX + toBase64url(packed);
 }
@@ -46,7 +104,8 @@ function shapeProblem(work) {
   const paths = Object.keys(files);
   if (paths.length === 0) return 'it holds no files';
   for (const p of paths) {
-    if (typeof files[p] !== 'string') return `the file ${p} is not text`;
+    const problem = fileProblem(p, files[p]);
+    if (problem) return problem;
     if (!p || p.startsWith('/') || p.split('/').some((s) => s === '..' || s === '')) return `'${p}' is not a file path`;
   }
   const folder = paths.find((p) => paths.some((q) => q.startsWith(`${p}/`)));
@@ -68,8 +127,9 @@ function shapeProblem(work) {
   return null;
 }
 
-/** {files, open, command} from a fragment; throws DamagedLink saying what is wrong. */
-export async function decodeLink(hash) {
+/** {files, open, command} from a fragment; throws DamagedLink saying what is wrong.
+ *  shipped: {path: text} of the page's gallery, for the files the link names. */
+export async function decodeLink(hash, shipped = {}) {
   if (!hash.startsWith(PREFIX)) throw new DamagedLink(`it does not start with ${PREFIX}`);
   const packed = fromBase64url(hash.slice(PREFIX.length));
   let bytes;
@@ -86,6 +146,7 @@ export async function decodeLink(hash) {
   }
   const problem = shapeProblem(work);
   if (problem) throw new DamagedLink(problem);
+  for (const [p, f] of Object.entries(work.files)) work.files[p] = unpackFile(p, f, shipped[p]);
   return work;
 }
 

@@ -54,7 +54,7 @@ async function fresh() {
 function applyFiles(changed, removed) {
   for (const path of removed ?? []) {
     files.delete(path);
-    try { muster.core.FS.unlink(`/work/${path}`); } catch { /* not there */ }
+    muster.removeFile(path);
   }
   for (const [path, text] of Object.entries(changed ?? {})) {
     files.set(path, text);
@@ -63,10 +63,9 @@ function applyFiles(changed, removed) {
 }
 
 function readChart() {
-  const FS = muster.core.FS;
   try {
-    const svg = FS.readFile(CHART, { encoding: 'utf8' });
-    FS.unlink(CHART);
+    const svg = muster.readFile(CHART);
+    muster.removeFile(CHART);
     return svg;
   } catch {
     return null;
