@@ -18,6 +18,7 @@
 #include "api/progress.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -273,6 +274,21 @@ static bool is_number(Value v)
     return v.tag == VAL_INT || v.tag == VAL_RAT;
 }
 
+/* q as a double, the same on every machine.  GMP's mpq_get_d truncates,
+ * but where the result is below DBL_MIN (a share of 1e-320 among 500 dice)
+ * its code for x86-64 and its portable C, which the browser's build uses,
+ * give different subnormal doubles; there the quotient of the two numbers'
+ * leading bits is scaled down instead, which IEEE rounds to the nearest. */
+static double odds_double(mpq_srcptr q)
+{
+    double d = mpq_get_d(q);
+    if (mpq_sgn(q) == 0 || fabs(d) >= DBL_MIN)
+        return d;
+    long en, ed;
+    double n = mpz_get_d_2exp(&en, mpq_numref(q)), m = mpz_get_d_2exp(&ed, mpq_denref(q));
+    return ldexp(n / m, (int)(en - ed));
+}
+
 /* The table of exact odds: each value's fraction, the shares at least and
  * at most (of the runs with a value), the mean and the spread. */
 static void exact_table(const ExactResult *r, OddsTable *t)
@@ -282,17 +298,17 @@ static void exact_table(const ExactResult *r, OddsTable *t)
     t->n = r->n;
     t->rows = mem_alloc(sizeof(OddsRow) * (size_t)(r->n + 1));
     t->has_not_given = mpq_sgn(r->not_given) > 0;
-    t->not_given = (OddsRow){ .q = r->not_given, .p = mpq_get_d(r->not_given) };
+    t->not_given = (OddsRow){ .q = r->not_given, .p = odds_double(r->not_given) };
     t->has_cut = mpq_sgn(r->dropped) > 0;
     t->cut_q = r->dropped;
-    t->cut = mpq_get_d(r->dropped);
-    t->valued = 1 - mpq_get_d(r->not_given) - mpq_get_d(r->dropped);
+    t->cut = odds_double(r->dropped);
+    t->valued = 1 - odds_double(r->not_given) - odds_double(r->dropped);
     double below = 0;
     for (int i = 0; i < r->n; i++) {
         OddsRow *row = &t->rows[i];
         row->value = r->outcomes[i].value;
         row->q = r->outcomes[i].p;
-        row->p = mpq_get_d(r->outcomes[i].p);
+        row->p = odds_double(r->outcomes[i].p);
         row->lo = row->hi = row->p;
         row->at_least = t->valued - below;   /* as in a simulation: of the runs with a value */
         below += row->p;
