@@ -59,7 +59,7 @@ function same(got, want, what) {
 // the command line's answer (cwd: the source tree, or another folder)
 function cli(args, cwd = top) {
   try {
-    return { status: 0, stdout: execFileSync(musterBin, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } }) };
+    return { status: 0, stdout: execFileSync(musterBin, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } }) };
   } catch (e) {
     return { status: e.status, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
   }

@@ -81,7 +81,7 @@ function request(argv) {
 
 function native(argv, svg) {
   if (svg) fs.rmSync(path.join(golden, svg), { force: true });
-  const r = spawnSync(muster, argv, { cwd: golden, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(muster, argv, { cwd: golden, encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, NO_COLOR: '1' } });
   const chart = svg && fs.existsSync(path.join(golden, svg)) ? fs.readFileSync(path.join(golden, svg), 'utf8') : null;
   if (svg) fs.rmSync(path.join(golden, svg), { force: true });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, chart };
