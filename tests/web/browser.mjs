@@ -353,6 +353,23 @@ async function commandChecks(browser, page, sampler) {
     same([got.pass, got.fail, got.total], [+total[1], 0, total[0]], 'passes, failures, the totals line');
   });
 
+  await check('test of a house rule: the base\'s examples it changes are listed, as the command line lists them', async () => {
+    await choose(page, '#file', 'rules/variants/rebs-light-cover.muster');
+    await run(page, 'test');
+    const want = cli(['test', 'rules/variants/rebs-light-cover.muster']).stdout;
+    const changed = [...want.matchAll(/^ {2}CHANGED (\S+?):(\d+): /gm)].map((m) => `${m[1]}:${m[2]}`);
+    const held = [...want.matchAll(/^ {2}holds +(\S+?):(\d+): /gm)].length;
+    expect(changed.length > 0, 'the command line lists no changed example of the base');
+    const got = await page.evaluate(() => ({
+      changed: [...document.querySelectorAll('#pane-test .base-examples li.fail button')].map((b) => b.textContent),
+      held: document.querySelectorAll('#pane-test .base-examples li.pass').length,
+      heading: document.querySelector('#pane-test .base-examples h3')?.textContent,
+    }));
+    same(got.changed, changed, 'the changed examples of the base');
+    same(got.held, held, 'the examples of the base that hold');
+    same(got.heading, /^the variant .*$/m.exec(want)[0], 'the summary line');
+  });
+
   await check('sheet: the iframe holds the command line\'s HTML, and it prints', async () => {
     await choose(page, '#cmd', 'sheet');
     await choose(page, '#file', 'rules/rebs.muster');

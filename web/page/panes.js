@@ -128,23 +128,33 @@ export class Panes {
   // ---- Test ----
 
   test(result) {
-    const lines = result.stdout.split('\n');
-    const items = [];
-    let total = null;
-    for (const line of lines) {
+    const items = [];       // this file's examples
+    const base = [];        // a house rule's: the base's examples, against it
+    let total = null, against = null, baseSummary = null;
+    for (const line of result.stdout.split('\n')) {
       const m = /^(PASS|FAIL) (.*?)(?::(\d+))?: (.*)$/.exec(line);
+      const b = /^ {2}(holds|CHANGED) +(.*?):(\d+): (.*)$/.exec(line);
       if (m) items.push({ pass: m[1] === 'PASS', file: m[2], line: m[3] ? +m[3] : null, title: m[4] });
+      else if (against !== null && b) base.push({ pass: b[1] === 'holds', verdict: b[1], file: b[2], line: +b[3], title: b[4] });
+      else if (/^the base's examples, against /.test(line)) against = line.replace(/:$/, '');
+      else if (/^the variant /.test(line)) baseSummary = line;
       else if (/^\d+ passed, \d+ failed$/.test(line)) total = line;
     }
     const failed = items.filter((i) => !i.pass).length;
     this.badge('test', items.length ? (failed ? String(failed) : '✓') : '', failed ? 'bad' : 'ok');
-    const list = h('ul', { class: 'tests' }, items.map((i) => h('li', { class: i.pass ? 'pass' : 'fail' },
-      h('span', { class: 'verdict' }, i.pass ? 'PASS' : 'FAIL'), ' ',
+    const entry = (i, verdict) => h('li', { class: i.pass ? 'pass' : 'fail' },
+      h('span', { class: 'verdict' }, verdict), ' ',
       i.line ? h('button', { type: 'button', class: 'link', onclick: () => this.onJump(i.file, i.line, 1) }, `${i.file}:${i.line}`) : i.file,
-      ' ', h('span', { class: 'title' }, i.title))));
+      ' ', h('span', { class: 'title' }, i.title));
+    // the base's examples the house rule changes first, then those that hold
+    const changed = base.filter((i) => !i.pass), held = base.filter((i) => i.pass);
     fill(this.panels.test,
       h('h3', { class: `call ${failed || result.status !== 0 ? 'bad' : 'ok'}` }, total ?? `status ${result.status}`),
-      list,
+      h('ul', { class: 'tests' }, items.map((i) => entry(i, i.pass ? 'PASS' : 'FAIL'))),
+      against === null ? null : h('section', { class: 'base-examples' },
+        h('h3', { class: 'call' }, baseSummary ?? against),
+        h('p', { class: 'summary' }, `${against}:`),
+        h('ul', { class: 'tests' }, [...changed, ...held].map((i) => entry(i, i.verdict)))),
       result.stderr ? h('pre', { class: 'out stderr' }, result.stderr) : null);
     this.answered('test');
   }
