@@ -144,6 +144,19 @@ static void json_num(FILE *f, double d)
         fprintf(f, "%.17g", d);
 }
 
+/* ,"key":value */
+static void json_field_str(FILE *f, const char *key, const char *s)
+{
+    fprintf(f, ",\"%s\":", key);
+    json_str(f, s);
+}
+
+static void json_field_num(FILE *f, const char *key, double d)
+{
+    fprintf(f, ",\"%s\":", key);
+    json_num(f, d);
+}
+
 static const char *const kind_names[] = {
     [MUSTER_INT] = "int",   [MUSTER_RATIONAL] = "rational", [MUSTER_BOOL] = "bool",   [MUSTER_STRING] = "string",
     [MUSTER_ENUM] = "enum", [MUSTER_POOL] = "pool",         [MUSTER_RECORD] = "record", [MUSTER_UNKNOWN] = "unknown",
@@ -153,8 +166,7 @@ static void json_value(FILE *f, const muster_value *v)
 {
     fprintf(f, "{\"kind\":\"%s\",\"type\":", kind_names[v->kind]);
     json_str(f, v->type);
-    fputs(",\"shown\":", f);
-    json_str(f, v->shown);
+    json_field_str(f, "shown", v->shown);
     switch (v->kind) {
     case MUSTER_INT:
         fputs(",\"value\":", f);
@@ -170,12 +182,10 @@ static void json_value(FILE *f, const muster_value *v)
         fprintf(f, ",\"value\":%s", v->i ? "true" : "false");
         break;
     case MUSTER_STRING:
-        fputs(",\"value\":", f);
-        json_str(f, v->text);
+        json_field_str(f, "value", v->text);
         break;
     case MUSTER_ENUM:
-        fputs(",\"value\":", f);
-        json_str(f, v->text);
+        json_field_str(f, "value", v->text);
         fprintf(f, ",\"index\":%lld", (long long)v->i);
         break;
     case MUSTER_POOL:
@@ -213,8 +223,7 @@ static void json_error(FILE *f, const muster_ctx *ctx)
     json_str(f, e->file);
     fprintf(f, ",\"line\":%d,\"column\":%d,\"message\":", e->line, e->column);
     json_str(f, e->message);
-    fputs(",\"text\":", f);
-    json_str(f, e->text);
+    json_field_str(f, "text", e->text);
     fputs("}}", f);
     muster_error_free(e);
 }
@@ -227,17 +236,14 @@ static void json_procs(FILE *f, const muster_program *prog)
         fputs(i ? "," : "", f);
         fputs("{\"name\":", f);
         json_str(f, p->name);
-        fputs(",\"what\":", f);
-        json_str(f, p->what);
-        fputs(",\"returns\":", f);
-        json_str(f, p->returns);
+        json_field_str(f, "what", p->what);
+        json_field_str(f, "returns", p->returns);
         fputs(",\"params\":[", f);
         for (size_t k = 0; k < p->nparams; k++) {
             const muster_param *q = &p->params[k];
             fputs(k ? ",{\"name\":" : "{\"name\":", f);
             json_str(f, q->name);
-            fputs(",\"type\":", f);
-            json_str(f, q->type);
+            json_field_str(f, "type", q->type);
             fprintf(f, ",\"kind\":\"%s\",\"default\":", kind_names[q->kind]);
             json_str(f, q->default_text);
             fputs(",\"values\":[", f);
@@ -254,8 +260,7 @@ static void json_procs(FILE *f, const muster_program *prog)
         const muster_choice *c = muster_choice_at(prog, i);
         fputs(i ? ",{\"name\":" : "{\"name\":", f);
         json_str(f, c->name);
-        fputs(",\"question\":", f);
-        json_str(f, c->question);
+        json_field_str(f, "question", c->question);
         fputs(",\"options\":[", f);
         for (size_t m = 0; m < c->noptions; m++) {
             fputs(m ? "," : "", f);
@@ -277,33 +282,23 @@ static void json_distribution(FILE *f, const muster_distribution *d)
         fprintf(f, "\"%llu\"", (unsigned long long)d->seed);
     fprintf(f, ",\"numeric\":%s,\"mean\":", d->numeric ? "true" : "false");
     json_num(f, d->numeric ? d->mean : 0.0 / 0.0);
-    fputs(",\"sd\":", f);
-    json_num(f, d->numeric ? d->sd : 0.0 / 0.0);
-    fputs(",\"mean_fraction\":", f);
-    json_str(f, d->mean_fraction);
-    fputs(",\"not_given\":", f);
-    json_num(f, d->not_given);
-    fputs(",\"not_given_fraction\":", f);
-    json_str(f, d->not_given_fraction);
-    fputs(",\"cut\":", f);
-    json_num(f, d->cut);
-    fputs(",\"cut_fraction\":", f);
-    json_str(f, d->cut_fraction);
-    fputs(",\"note\":", f);
-    json_str(f, d->note);
+    json_field_num(f, "sd", d->numeric ? d->sd : 0.0 / 0.0);
+    json_field_str(f, "mean_fraction", d->mean_fraction);
+    json_field_num(f, "not_given", d->not_given);
+    json_field_str(f, "not_given_fraction", d->not_given_fraction);
+    json_field_num(f, "cut", d->cut);
+    json_field_str(f, "cut_fraction", d->cut_fraction);
+    json_field_str(f, "note", d->note);
     fputs(",\"outcomes\":[", f);
     for (size_t i = 0; i < d->n; i++) {
         const muster_outcome *o = &d->outcomes[i];
         fputs(i ? ",{\"value\":" : "{\"value\":", f);
         json_value(f, o->value);
-        fputs(",\"probability\":", f);
-        json_num(f, o->probability);
-        fputs(",\"fraction\":", f);
-        json_str(f, o->fraction);
+        json_field_num(f, "probability", o->probability);
+        json_field_str(f, "fraction", o->fraction);
         fprintf(f, ",\"count\":%llu,\"low\":", (unsigned long long)o->count);
         json_num(f, o->low);
-        fputs(",\"high\":", f);
-        json_num(f, o->high);
+        json_field_num(f, "high", o->high);
         fputc('}', f);
     }
     fputs("]}", f);

@@ -118,5 +118,51 @@ for (const name of cases) {
   else { passed++; console.log(`ok ${name}`); }
   if (m.memoryBytes() > 768 * 2 ** 20) m = await instance();
 }
+// the values API (procs, call, distribution) against the command's answers
+function valueCheck(name, fn) {
+  let why;
+  try { why = fn(); } catch (e) { why = `threw ${e.stack ?? e}`; }
+  if (why) { failed++; console.log(`FAIL values: ${name}: ${why}`); }
+  else { passed++; console.log(`ok values: ${name}`); }
+}
+m.chdir('.');
+const volley = 'examples/volley.muster';
+valueCheck('procs lists what the command lists', () => {
+  const listed = spawnSync(muster, ['run', volley], { cwd: top, encoding: 'utf8' }).stderr;
+  const got = m.procs(volley);
+  if (got.status !== 0) return `status ${got.status}`;
+  const missing = got.procs.filter((p) => !listed.includes(`${p.name}(`)).map((p) => p.name);
+  if (missing.length || got.procs.length < 3) return `not in the command's list: ${missing.join(', ')}`;
+  const cover = got.procs.find((p) => p.name === 'hits').params.find((q) => q.name === 'cover');
+  if (JSON.stringify(cover.values) !== '["none","light","heavy","works"]' || cover.default !== 'none') return `cover is ${JSON.stringify(cover)}`;
+  return '';
+});
+valueCheck('distribution gives the command\'s fractions, outcome for outcome', () => {
+  const want = JSON.parse(spawnSync(muster, ['prob', volley, 'hits', 'card=6', '--json'], { cwd: top, encoding: 'utf8' }).stdout);
+  const got = m.distribution(volley, 'hits', { card: 6 });
+  if (got.status !== 0 || !got.distribution.exact) return `status ${got.status}, ${JSON.stringify(got).slice(0, 200)}`;
+  const a = want.outcomes.map((o) => `${o.value}=${o.p}`).join(' ');
+  const b = got.distribution.outcomes.map((o) => `${o.value.value}=${o.fraction}`).join(' ');
+  return a === b ? '' : `the command: ${a}; the package: ${b}`;
+});
+valueCheck('call with the dice thrown gives the command\'s result', () => {
+  const want = JSON.parse(spawnSync(muster, ['run', volley, 'hits', 'card=6', 'cover=light', '--dice', '6,4,4,2,1', '--json'], { cwd: top, encoding: 'utf8' }).stdout);
+  const got = m.call(volley, 'hits', { card: 6, cover: 'light' }, { dice: '6,4,4,2,1' });
+  return got.status === 0 && got.value.value === want.result && got.value.kind === 'int' ? '' : JSON.stringify(got).slice(0, 200);
+});
+valueCheck('a wrong argument is an error object with the command\'s message', () => {
+  const want = spawnSync(muster, ['run', volley, 'hits', 'card=6', 'cover=rear'], { cwd: top, encoding: 'utf8' });
+  const got = m.call(volley, 'hits', { card: 6, cover: 'rear' });
+  if (!got.error) return `no error: ${JSON.stringify(got).slice(0, 200)}`;
+  return want.stderr.includes(got.error.message) && got.error.status === want.status ? ''
+    : `the package: ${got.error.status} ${got.error.message}; the command: ${want.status} ${want.stderr.trim()}`;
+});
+valueCheck('a script that does not compile: the error\'s place and text', () => {
+  m.writeFile('broken.muster', 'proc x() -> int {\n  return y\n}\n');
+  const got = m.procs('broken.muster');
+  const e = got.error;
+  return e && e.file === 'broken.muster' && e.line === 2 && e.column === 10 && e.diagnostics.length === 1 ? '' : JSON.stringify(got).slice(0, 300);
+});
+
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed ? 1 : 0);
