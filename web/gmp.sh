@@ -19,14 +19,27 @@ dir=$(cd "$dir" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# a deb-src entry beside each deb entry of the machine's Debian sources
+# a deb-src entry beside each deb entry of the machine's Debian (or Ubuntu)
+# sources, in either of apt's formats: deb822 (debian.sources) or one line each
 sudo=()
 [ "$(id -u)" -eq 0 ] || sudo=(sudo)
 if ! grep -rqs '^Types:.*deb-src\|^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-    src=/etc/apt/sources.list.d/debian.sources
-    [ -f "$src" ] || { echo "gmp.sh: no $src to add a deb-src entry beside" >&2; exit 1; }
-    echo "gmp.sh: adding deb-src entries (/etc/apt/sources.list.d/muster-deb-src.sources)"
-    sed 's/^Types: deb$/Types: deb-src/' "$src" | "${sudo[@]}" tee /etc/apt/sources.list.d/muster-deb-src.sources >/dev/null
+    lists=/etc/apt/sources.list.d
+    if [ -f $lists/debian.sources ] || [ -f $lists/ubuntu.sources ]; then
+        echo "gmp.sh: adding deb-src entries ($lists/muster-deb-src.sources)"
+        found=()
+        for f in $lists/debian.sources $lists/ubuntu.sources; do
+            if [ -f "$f" ]; then found+=("$f"); fi
+        done
+        sed 's/^Types: deb$/Types: deb-src/' "${found[@]}" | "${sudo[@]}" tee $lists/muster-deb-src.sources >/dev/null
+    elif grep -qs '^deb .*\(debian\|ubuntu\)' /etc/apt/sources.list; then
+        echo "gmp.sh: adding deb-src entries ($lists/muster-deb-src.list)"
+        grep '^deb .*\(debian\|ubuntu\)' /etc/apt/sources.list | sed 's/^deb /deb-src /' |
+            "${sudo[@]}" tee $lists/muster-deb-src.list >/dev/null
+    else
+        echo "gmp.sh: found no Debian or Ubuntu entry in apt's sources to add a deb-src entry beside" >&2
+        exit 1
+    fi
     "${sudo[@]}" apt-get update -qq
 fi
 echo "gmp.sh: apt-get source gmp"
