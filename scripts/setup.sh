@@ -42,7 +42,8 @@ bash scripts/need.sh "${packages[@]}"
 # the page's npm packages, as the lock file gives them (again when it changed)
 if [ $web = 1 ] && { [ ! -d web/node_modules ] || [ web/package-lock.json -nt web/node_modules ]; }; then
     echo "setup: npm ci (web/)"
-    (cd web && npm ci --no-audit --no-fund --loglevel=error >/dev/null) && touch web/node_modules
+    (cd web && npm ci --no-audit --no-fund --loglevel=error >/dev/null) || { echo "setup: npm ci in web/ failed" >&2; exit 1; }
+    touch web/node_modules
 fi
 
 if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt configure ]; then
