@@ -446,6 +446,20 @@ async function shareChecks(browser, page, context) {
     }
   });
 
+  await check('a reload gives the work back as it was, edits and all', async () => {
+    await page.evaluate(() => window.musterPage.editor.jumpTo('rules/rebs.muster', 1, 1));
+    await page.keyboard.type('# kept over a reload\n');
+    const mine = await page.evaluate(() => ({ files: window.musterPage.editor.files(), command: window.musterPage.panel.request() }));
+    await new Promise((r) => setTimeout(r, 900));   // the page keeps its work 400 ms after a change
+    await page.reload();
+    await page.waitForFunction(() => window.musterPage && document.querySelector('#pane-odds')?.dataset.answer !== undefined, { polling: 100, timeout: 15000 });
+    const theirs = await page.evaluate(() => ({ files: window.musterPage.editor.files(), command: window.musterPage.panel.request() }));
+    same(theirs.files, mine.files, 'the files after the reload');
+    same(theirs.command, mine.command, 'the command after the reload');
+    const said = await page.$eval('#status', (el) => el.textContent);
+    expect(/back as it was/.test(said), `the page says '${said}'`);
+  });
+
   await check('a broken link says so, and the page still answers', async () => {
     const { page: broken } = await openPage(context, '#m1.garbage', 'broken');
     try {

@@ -1,13 +1,14 @@
 // app.js — muster's page: the editor, the command panel and the answers,
 // with every muster call in a worker (client.js).  It opens with the
-// gallery's first entry, or with the work a link holds (link.js).
+// gallery's first entry, with the work a link holds (link.js), or with the
+// work of last time, which it keeps in the browser's storage as it changes.
 import gallery from 'muster:gallery';
 import { h, fill, $, download } from './dom.js';
 import { MusterClient } from './client.js';
 import { Editor, toLintDiagnostic } from './editor.js';
 import { Panel } from './panel.js';
 import { Panes } from './panes.js';
-import { encodeLink, decodeLink, DamagedLink, MAX_LINK, PREFIX, zipFiles } from './link.js';
+import { encodeLink, decodeLink, DamagedLink, MAX_LINK, PREFIX, zipFiles, shapeProblem } from './link.js';
 import { askText, confirmBox } from './dialog.js';
 
 const PANE_OF = { run: 'output', prob: 'odds', check: 'check', test: 'test', sheet: 'sheet', diff: 'output' };
@@ -62,10 +63,50 @@ function loadWork(work, { run = true, title = null } = {}) {
   select.value = at >= 0 ? String(at) : 'own';
   askProcs(panel.state.file);
   if (run) runCommand(panel.request());
+  keepSoon();
 }
 
 function currentWork() {
   return { files: editor.files(), open: editor.openPath, command: panel.request() };
+}
+
+// ---- the work kept by the tab, so that a reload loses nothing ----
+// (the tab's own storage: another tab, or a link opened in one, has its own)
+
+const KEPT = 'muster.work.v1';
+let keepTimer = null;
+
+function storage() {
+  try { return window.sessionStorage; } catch { return null; }   // refused by the browser's settings
+}
+
+function keepSoon() {
+  clearTimeout(keepTimer);
+  keepTimer = setTimeout(keepWork, 400);
+}
+
+function keepWork() {
+  const store = storage();
+  if (!store) return;
+  try {
+    store.setItem(KEPT, JSON.stringify({ ...currentWork(), fromHash: location.hash }));
+  } catch {
+    // over the browser's storage (a few MB): say so when the page is opened again
+    try { store.setItem(KEPT, JSON.stringify({ tooBig: true })); } catch { /* nothing to be done */ }
+  }
+}
+
+// the work kept last time: {work} or {note} (why there is none to give back), or null
+function keptWork() {
+  const text = storage()?.getItem(KEPT);
+  if (!text) return null;
+  try {
+    const kept = JSON.parse(text);
+    if (kept && kept.tooBig) return { note: 'The work before the reload was too big for the browser to keep; Download files keeps such work.' };
+    return shapeProblem(kept) ? null : { work: kept, fromHash: kept.fromHash ?? '' };
+  } catch {
+    return null;
+  }
 }
 
 // ---- procs: what the panel offers for a file ----
@@ -97,6 +138,7 @@ async function lint(path, view) {
   if (answer.superseded || !answer.result) return [];
   const result = answer.result;
   const diagnostics = result.diagnostics ?? [];
+  keepSoon();
   if (path === editor.openPath) panes.check(result, `As you type: ${path}`);
   if (result.status === 0 && path === panel.state.file) askProcs(path);
   filesChanged();
@@ -184,6 +226,7 @@ function renewedNote(renewed, result) {
 }
 
 async function runCommand(req = panel.request()) {
+  keepSoon();
   const pane = PANE_OF[req.cmd];
   panes.show(pane);
   panes.waiting(pane, 'Working…');
@@ -249,6 +292,7 @@ async function share() {
   }
   ownHash = hash;
   history.replaceState(null, '', hash);
+  keepSoon();
   $('#share-link').value = url;
   $('#share-box').hidden = false;
   $('#share-link').select();
@@ -378,9 +422,18 @@ function build() {
 
 async function start() {
   build();
-  const hash = location.hash;
-  if (hash && hash !== '#') await openHash(hash);
-  else loadWork(galleryWork(gallery.entries[0]), { title: gallery.entries[0].title });
+  const hash = location.hash === '#' ? '' : location.hash;
+  const kept = keptWork();
+  // a reload: the work as it was, edits and all, unless the address now holds another link
+  if (kept?.work && kept.fromHash === hash) {
+    ownHash = hash;
+    loadWork(kept.work);
+    say('Your work is back as it was before the reload.');
+  } else if (hash) await openHash(hash);
+  else {
+    loadWork(galleryWork(gallery.entries[0]), { title: gallery.entries[0].title });
+    if (kept?.note) say(kept.note, 'warn');
+  }
   // what the page shows and holds, for anyone scripting it
   window.musterPage = { editor, panel, panes, client, marks: () => editor.marks(), run: runCommand, PREFIX };
 }

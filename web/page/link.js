@@ -96,8 +96,8 @@ export async function encodeLink(work, shipped = {}) {
 
 const COMMANDS = new Set(['run', 'prob', 'check', 'test', 'sheet', 'diff']);
 
-// the shape a link must have; a message saying what is wrong, or null
-function shapeProblem(work) {
+// the shape a link (or the work kept in the browser) must have; a message saying what is wrong, or null
+export function shapeProblem(work) {
   if (!work || typeof work !== 'object' || Array.isArray(work)) return 'it does not hold an object';
   const { files, open, command } = work;
   if (!files || typeof files !== 'object' || Array.isArray(files)) return 'it holds no files';
