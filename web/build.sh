@@ -22,7 +22,7 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}   # emscripten's aco
 command -v emcc >/dev/null || { echo "build.sh: emcc is missing (scripts/setup.sh --web installs emscripten)" >&2; exit 1; }
 emver=$(emcc --version | sed -n '1s/.* \([0-9][0-9.]*\).*/\1/p')
 gmpver=$(dpkg-query -W -f='${Version}' libgmp-dev 2>/dev/null | tr ':' '_' || echo unknown)
-cache=${MUSTER_WEB_CACHE:-$HOME/.cache/muster-web}
+cache=${MUSTER_WEB_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/muster-web}
 gmp="$cache/gmp-$gmpver-emcc-$emver-limb64"
 bash "$src/web/gmp.sh" "$gmp"
 
