@@ -164,5 +164,15 @@ valueCheck('a script that does not compile: the error\'s place and text', () => 
   return e && e.file === 'broken.muster' && e.line === 2 && e.column === 10 && e.diagnostics.length === 1 ? '' : JSON.stringify(got).slice(0, 300);
 });
 
+valueCheck('the page\'s gallery opens every shipped ruleset, house rule and example', () => {
+  const gallery = JSON.parse(fs.readFileSync(path.join(top, 'web/page/gallery.json'), 'utf8'));
+  const listed = new Set(gallery.flatMap((e) => e.files));
+  const shipped = ['rules', 'rules/variants', 'examples'].flatMap((d) =>
+    fs.readdirSync(path.join(top, d)).filter((f) => f.endsWith('.muster')).map((f) => `${d}/${f}`));
+  const missing = shipped.filter((f) => !listed.has(f));
+  const absent = [...listed].filter((f) => !fs.existsSync(path.join(top, f)));
+  return missing.length || absent.length ? `not in web/page/gallery.json: ${missing.join(', ')}; not in the tree: ${absent.join(', ')}` : '';
+});
+
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed ? 1 : 0);
