@@ -289,6 +289,22 @@ async function allChecks(browser, sampler, scratch) {
   await commandChecks(browser, page, sampler);
   await shareChecks(browser, page, context);
   await badInputChecks(page, context);
+  await check('on a phone\'s width the page fits, and answers', async () => {
+    const phone = await context.newPage();
+    try {
+      await phone.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+      watch(phone, 'phone');
+      await phone.goto(pageUrl, { waitUntil: 'load' });
+      await phone.waitForFunction(() => window.musterPage && document.querySelector('#pane-odds')?.dataset.answer, { polling: 100, timeout: 15000 });
+      const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+      expect(width <= 390, `the page is ${width} px wide on a 390 px screen`);
+      const rows = await phone.$$eval('#pane-odds table.odds tbody tr', (t) => t.length);
+      expect(rows > 0, 'no odds on the phone');
+      await screenshot(phone, 'phone', sampler);
+    } finally {
+      await phone.close();
+    }
+  });
 }
 
 async function editorChecks(page, sampler, scratch) {

@@ -227,6 +227,7 @@ function renewedNote(renewed, result) {
 
 async function runCommand(req = panel.request()) {
   keepSoon();
+  lastProb = null;      // the text of an earlier prob, still on its way, is not this command's
   const pane = PANE_OF[req.cmd];
   panes.show(pane);
   panes.waiting(pane, 'Working…');
