@@ -72,6 +72,12 @@ in_root() {
 
 echo "== apt-get install git ca-certificates (nothing else)"
 in_root 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq git ca-certificates >/dev/null'
+# the certificate authorities this machine trusts beyond Debian's own (a network that passes TLS
+# through a proxy of its own needs them, or npm cannot reach its registry from the chroot)
+if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then
+    cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+    in_root 'update-ca-certificates >/dev/null 2>&1'
+fi
 
 echo "== clone $(git -C "$top" rev-parse --short HEAD) into /src/muster"
 mkdir -p "$root/src"
