@@ -450,10 +450,8 @@ static int cmd_values(Job *j, const muster_program *prog, const char *proc, cons
         args[i] = muster_arg_text(names[i], eq ? eq + 1 : "");
     }
     if (!strcmp(r->cmd, "call")) {
-        uint64_t seed = 0;
-        int seeded = number(j, "seed", r->seed, &seed);
-        muster_call_opts co = { .have_seed = seeded > 0, .seed = seed, .dice = r->dice, .choices = r->choices.items,
-                                .nchoices = r->choices.n };
+        muster_call_opts co = { .have_seed = po->have_seed, .seed = po->seed, .dice = r->dice,
+                                .choices = r->choices.items, .nchoices = r->choices.n };
         muster_value *v = muster_call(j->ctx, prog, proc, (size_t)r->args.n, args, &co);
         if (v) {
             fputs("{\"value\":", j->out);
@@ -503,11 +501,10 @@ static int cmd_program(Job *j)
     if (needs_proc && !proc)
         status = missing_proc(j, prog);
     else if (!strcmp(cmd, "run")) {
-        uint64_t seed = 0;
-        int seeded = number(j, "seed", r->seed, &seed);
-        muster_run_opts ro = { .have_seed = seeded > 0, .seed = seed, .dice = r->dice, .explain = r->explain,
+        /* the seed as prob_options read it */
+        muster_run_opts ro = { .have_seed = po.have_seed, .seed = po.seed, .dice = r->dice, .explain = r->explain,
                                .json = r->json, .choices = r->choices.items, .nchoices = r->choices.n };
-        status = seeded < 0 ? MUSTER_USAGE : muster_run(j->ctx, prog, proc, r->args.n, r->args.items, &ro);
+        status = muster_run(j->ctx, prog, proc, r->args.n, r->args.items, &ro);
     } else if (!strcmp(cmd, "prob"))
         status = muster_prob(j->ctx, prog, proc, r->args.n, r->args.items, &po);
     else if (!strcmp(cmd, "dis"))

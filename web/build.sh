@@ -48,7 +48,10 @@ cat >"$obj/cflags.new" <<EOF
 EOF
 cmp -s "$obj/cflags.new" "$obj/cflags" && rm "$obj/cflags.new" || mv "$obj/cflags.new" "$obj/cflags"
 objects=()
-todo=()
+stale=()
+# the newest header of the tree (and lang/parser.h of the build tree), found once
+newest_h=$(find "$src/base" "$src/lang" "$src/compiler" "$src/vm" "$src/api" "$src/include" "$src/web" "$PWD/lang" \
+               -name '*.h' -not -path '*/node_modules/*' -printf '%T@ %p\n' 2>/dev/null | sort -n | tail -1 | cut -d' ' -f2-)
 for f in "${sources[@]}" web/bind.c; do
     case $f in
         lang/parser.y) f=lang/parser.c ;;
@@ -59,16 +62,15 @@ for f in "${sources[@]}" web/bind.c; do
     [ -f "$path" ] || path="$PWD/$f"
     o="$obj/$(echo "$f" | tr / _).o"
     objects+=("$o")
-    # again when the file, a header of the tree, the flags or the compiler changed
+    # again when the file, a header of the tree or the flags changed
     if [ ! -f "$o" ] || [ "$path" -nt "$o" ] || [ "$obj/config.h" -nt "$o" ] || [ "$obj/cflags" -nt "$o" ] \
-        || [ -n "$(find "$src/base" "$src/lang" "$src/compiler" "$src/vm" "$src/api" "$src/include" "$src/web" \
-                  -name '*.h' -newer "$o" -print -quit)" ]; then
-        todo+=("$path" "$o")
+        || [ "$newest_h" -nt "$o" ]; then
+        stale+=("$path" "$o")
     fi
 done
-if [ ${#todo[@]} -gt 0 ]; then
-    echo "build.sh: emcc, $(( ${#todo[@]} / 2 )) files"
-    printf '%s\0%s\0' "${todo[@]}" | xargs -0 -n 2 -P "$(nproc)" sh -c 'emcc @"$0" -c "$1" -o "$2"' "$obj/cflags" || exit 1
+if [ ${#stale[@]} -gt 0 ]; then
+    echo "build.sh: emcc, $(( ${#stale[@]} / 2 )) files"
+    printf '%s\0%s\0' "${stale[@]}" | xargs -0 -n 2 -P "$(nproc)" sh -c 'emcc @"$0" -c "$1" -o "$2"' "$obj/cflags" || exit 1
 fi
 
 # ---- linked: one JavaScript file with the wasm inside ----
