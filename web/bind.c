@@ -40,7 +40,7 @@ typedef struct List {
 
 typedef struct Request {
     const char *cmd, *expr, *proc, *dice, *seed, *trials, *budget, *field, *svg, *paper, *max_steps, *max_depth;
-    int exact, json, csv, explain, html, review;
+    int exact, json, csv, explain, html, review, no_specialize;
     List files, args, choices, vs, only;
 } Request;
 
@@ -78,6 +78,7 @@ static int request_set(Request *r, const char *key, const char *value)
         { "exact", offsetof(Request, exact) },     { "json", offsetof(Request, json) },
         { "csv", offsetof(Request, csv) },         { "explain", offsetof(Request, explain) },
         { "html", offsetof(Request, html) },       { "review", offsetof(Request, review) },
+        { "no_specialize", offsetof(Request, no_specialize) },
     };
     static const struct { const char *key; size_t at; } lists[] = {
         { "file", offsetof(Request, files) }, { "arg", offsetof(Request, args) },
@@ -425,6 +426,7 @@ static int prob_options(Job *j, muster_prob_opts *o)
     o->csv = r->csv;
     o->html = r->html;
     o->exact = r->exact;
+    o->no_specialize = r->no_specialize;
     o->field = r->field;
     o->choices = r->choices.items;
     o->nchoices = r->choices.n;

@@ -15,7 +15,7 @@
  *     expr     a one-off expression instead of a file (run, prob, call, dist)
  *     proc, arg (repeatable "name=value"), choose (repeatable "Choice=option")
  *     dice, seed, trials, budget, exact, field, json, csv, explain, vs
- *     (repeatable), svg (a file to write prob's chart to), html, review,
+ *     (repeatable), svg (a file to write prob's chart to), no_specialize, html, review,
  *     paper (a4 or letter), only (repeatable), max_steps, max_depth (the
  *     limits of a run, as --max-steps and --max-depth set them)
  *

@@ -58,12 +58,12 @@ export class Muster {
   writeFile(path, text) {
     const FS = this.core.FS;
     const parts = path.split('/').filter(Boolean);
-    let at = WORK;
+    let at = path.startsWith('/') ? '' : WORK;   // an absolute path is the module's own, as given
     for (const p of parts.slice(0, -1)) {
       at += '/' + p;
       if (!FS.analyzePath(at).exists) FS.mkdir(at);
     }
-    FS.writeFile(`${WORK}/${parts.join('/')}`, text);
+    FS.writeFile(`${at}/${parts[parts.length - 1]}`, text);
   }
 
   /** Take a file out of the folder (nothing when it is not there). */
@@ -140,7 +140,7 @@ export class Muster {
     for (const f of files) pairs.push(['file', f]);
     for (const key of ['expr', 'proc', 'dice', 'seed', 'trials', 'budget', 'field', 'svg', 'paper', 'max_steps', 'max_depth'])
       if (req[key] !== undefined && req[key] !== null && req[key] !== '') pairs.push([key, String(req[key])]);
-    for (const key of ['exact', 'json', 'csv', 'explain', 'html', 'review'])
+    for (const key of ['exact', 'json', 'csv', 'explain', 'html', 'review', 'no_specialize'])
       if (req[key]) pairs.push([key, '1']);
     for (const a of argList(req.args)) pairs.push(['arg', a]);
     for (const c of chooseList(req.choose)) pairs.push(['choose', c]);
