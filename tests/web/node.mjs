@@ -114,6 +114,13 @@ valueCheck('call with the dice thrown gives the command\'s result', () => {
   const got = m.call(volley, 'hits', { card: 6, cover: 'light' }, { dice: '6,4,4,2,1' });
   return got.status === 0 && got.value.value === want.result && got.value.kind === 'int' ? '' : JSON.stringify(got).slice(0, 200);
 });
+valueCheck('run with the referee\'s text: the text and the result are of the same dice', () => {
+  for (let i = 0; i < 20; i++) {
+    const r = m.run(volley, 'hits', { card: 6 }, { explain: true });
+    if (r.status !== 0 || !r.text.trim().endsWith(`result: ${r.result}`)) return `result ${r.result}, text ${JSON.stringify(r.text)}`;
+  }
+  return '';
+});
 valueCheck('a wrong argument is an error object with the command\'s message', () => {
   const want = spawnSync(muster, ['run', volley, 'hits', 'card=6', 'cover=rear'], { cwd: top, encoding: 'utf8' });
   const got = m.call(volley, 'hits', { card: 6, cover: 'rear' });

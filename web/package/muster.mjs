@@ -185,6 +185,9 @@ export class Muster {
   /** One run: {status, result, log, text, stderr} (result and log as `muster run --json` gives them). */
   run(file, proc, args, opts = {}) {
     const req = { cmd: 'run', file, proc, args, ...opts };
+    // with the referee's text too, both runs must roll the same dice: one seed for the two
+    if (opts.explain && !opts.dice && (opts.seed === undefined || opts.seed === null))
+      req.seed = String(Math.floor(Math.random() * 2 ** 53));
     const json = this.command({ ...req, json: true });
     const out = { status: json.status, stderr: json.stderr, diagnostics: parseDiagnostics(json.stderr) };
     if (json.status === 0) Object.assign(out, JSON.parse(json.stdout));
