@@ -1651,6 +1651,11 @@ bool comp_block(Compiler *c, const StmtList *list)
             comp_error(c, list->items[i]->span, "this statement can never run: the one before it always returns or rerolls");
             break;
         }
+        /* where the exact engine may merge runs (the peephole pass drops
+         * those with no dice after them); not before the first statement,
+         * whose state is the caller's when it called */
+        if (c->fn->proto->len > 0)
+            comp_emit_op(c, OP_MERGE, list->items[i]->span);
         ends = comp_stmt(c, list->items[i]);
     }
     return ends;
@@ -2233,6 +2238,7 @@ Compiled *compiler_compile_with(const Module *m, Diag *diag, StdlibLookup *stdli
         return NULL;
     peephole_program(c.prog);
     chunk_mark_pure(c.prog);
+    peephole_merges(c.prog);
     check_draws(&c);
     if (diag->errors > errors_before)
         return NULL;

@@ -50,7 +50,9 @@ static bool fusable_const(const Proto *p, const uint8_t *code, int pc)
     return p->consts[chunk_u16(code + pc + 1)].tag != VAL_UNKNOWN;
 }
 
-bool peephole_proto(Proto *p)
+/* One pass over p; prog, when given, says which callees are pure (no
+ * MERGE is kept for a call of one). */
+static bool scan(Proto *p, const Program *prog)
 {
     if (p->len == 0)
         return false;
@@ -68,6 +70,36 @@ bool peephole_proto(Proto *p)
     Fix *fix = mem_alloc_atomic(sizeof(Fix) * ((size_t)len + 1));
     int nfix = 0;
 
+    /* a MERGE is kept only between dice: some instruction before it and
+     * some at or after it rolls, draws or calls a procedure that may (the
+     * code jumps only forward, so before in the code is before in time);
+     * of two in a row, the second */
+    bool *keep = mem_alloc_atomic((size_t)len + 1);
+    {
+        int npcs = 0;
+        int *pcs = mem_alloc_atomic(sizeof(int) * (size_t)len);
+        bool *rolls = mem_alloc_atomic((size_t)len + 1);
+        for (int pc = 0; pc < len; pc += chunk_insn_len(old, pc)) {
+            pcs[npcs++] = pc;
+            uint8_t op = old[pc];
+            rolls[pc] = op_is(op, OPF_DICE)
+                     || (op == OP_CALL && !(prog && prog->protos[chunk_u16(old + pc + 1)]->pure));
+        }
+        bool after = false;
+        for (int k = npcs - 1; k >= 0; k--) {
+            after = after || rolls[pcs[k]];
+            keep[pcs[k]] = after;
+        }
+        bool before = false;
+        for (int k = 0; k < npcs; k++) {
+            int pc = pcs[k];
+            if (old[pc] == OP_MERGE)
+                keep[pc] = keep[pc] && before
+                        && !(k + 1 < npcs && old[pcs[k + 1]] == OP_MERGE);
+            before = before || rolls[pc];
+        }
+    }
+
     uint8_t *code = mem_alloc_atomic((size_t)len);
     uint32_t *offsets = mem_alloc_atomic(sizeof(uint32_t) * (size_t)len);
     int *moved = mem_alloc_atomic(sizeof(int) * ((size_t)len + 1));   /* old pc -> new pc */
@@ -75,6 +107,10 @@ bool peephole_proto(Proto *p)
     for (int pc = 0; pc < len;) {
         moved[pc] = n;
         uint8_t op = old[pc];
+        if (op == OP_MERGE && !keep[pc]) {
+            pc++;            /* (a jump to it lands on what follows) */
+            continue;
+        }
         if (op == OP_LOAD && pc + 2 < len && old[pc + 2] == OP_LOAD && old[pc + 3] == old[pc + 1] + 1
             && !target[pc + 2]) {
             /* a run of LOADs of consecutive slots */
@@ -222,6 +258,18 @@ bool peephole_proto(Proto *p)
     p->offsets = offsets;
     p->len = p->cap = n;
     return n < len;
+}
+
+bool peephole_proto(Proto *p)
+{
+    return scan(p, NULL);
+}
+
+void peephole_merges(Program *prog)
+{
+    for (int i = 0; i < prog->nprotos; i++)
+        while (scan(prog->protos[i], prog))
+            ;
 }
 
 void peephole_program(Program *prog)

@@ -28,8 +28,13 @@
 
 #include <stdbool.h>
 
-/* One pass over p; true if it fused anything (another pass may fuse more). */
+/* One pass over p; true if it fused anything (another pass may fuse more).
+ * A MERGE with nothing after it that rolls, draws or calls is dropped. */
 bool peephole_proto(Proto *p);
 void peephole_program(Program *prog);
+/* Once chunk_mark_pure has run: the MERGEs (statements' beginnings, for
+ * the exact engine) with nothing after them that may roll dice, a call of
+ * a pure procedure included, are dropped. */
+void peephole_merges(Program *prog);
 
 #endif

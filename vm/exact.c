@@ -3,7 +3,9 @@
 #include "vm/exact.h"
 #include "base/mem.h"
 #include "vm/facewise.h"
+#include "vm/merge.h"
 #include "vm/pool.h"
+#include "vm/tally.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -176,6 +178,8 @@ typedef struct Shared {
      * hash table of chains; memo_cap a power of two, or 0) */
     Dist **memo;
     size_t memo_cap, memo_n;
+    MergeLive *live;         /* the locals each procedure reads later (merge.h) */
+    uint64_t merged;         /* runs ended at a state counted already */
 } Shared;
 
 /* Where a run that the engine ended goes (the VM sees an error). */
@@ -184,6 +188,7 @@ typedef enum PathEnd {
     PATH_CUT,                /* past the depth limit, or a nested distribution's cut-off share
                                 chosen: the dropped share */
     PATH_NOT_GIVEN,          /* a nested distribution's not-given share chosen */
+    PATH_MERGED,             /* it reached a state whose runs are counted already (merge.h): `hit` */
 } PathEnd;
 
 typedef struct Engine {
@@ -202,6 +207,15 @@ typedef struct Engine {
      * vm->error says why) */
     ExactStatus halt;
     Slab rolls_slab, views;  /* this run's lazy pools */
+    /* runs that meet in a state are counted once (merge.h): only while
+     * the run is inside the call asked about (not its defaults, whose
+     * values the driver holds outside the machine) */
+    Merger *merger;
+    bool merging;
+    int hit;                 /* PATH_MERGED: the state reached (merger_at) */
+    Tally *top;              /* the count's own tally */
+    int64_t *extra;          /* the engine's part of a state */
+    int extra_cap;
 } Engine;
 
 /* The driver's tick, when its time has come: false when it says stop
@@ -236,36 +250,6 @@ static double ratio_d(mpz_srcptr num, mpz_srcptr den)
     long en, ed;
     double n = mpz_get_d_2exp(&en, num), d = mpz_get_d_2exp(&ed, den);
     return d == 0 ? 0 : ldexp(n / d, (int)(en - ed));
-}
-
-/* ---- outcomes ---- */
-
-static mpq_t *outcome_slot(ExactResult *r, Value v, int *cap)
-{
-    int lo = 0, hi = r->n;
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        int c = val_order(r->outcomes[mid].value, v);
-        if (c == 0)
-            return &r->outcomes[mid].p;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (r->n == *cap) {
-        int ncap = *cap ? *cap * 2 : 16;
-        ExactOutcome *o = mem_alloc(sizeof(ExactOutcome) * (size_t)ncap);
-        if (r->n)
-            memcpy(o, r->outcomes, sizeof(ExactOutcome) * (size_t)r->n);
-        r->outcomes = o;
-        *cap = ncap;
-    }
-    memmove(&r->outcomes[lo + 1], &r->outcomes[lo], sizeof(ExactOutcome) * (size_t)(r->n - lo));
-    r->outcomes[lo].value = vm_keep(v);   /* it outlives the run's arena */
-    mpq_init(r->outcomes[lo].p);
-    r->n++;
-    return &r->outcomes[lo].p;
 }
 
 void exact_clear(ExactResult *r)
@@ -410,6 +394,14 @@ static Decision *push(Engine *e)
         e->path = p;
         e->cap = cap;
     }
+    if (e->merger) {
+        /* the state waiting, if any, is where the paths below this decision begin */
+        static mpz_t one;
+        if (!e->len && !mpz_size(one))
+            mpz_init_set_ui(one, 1);
+        merger_decision(e->merger, e->len, e->len ? e->path[e->len - 1].num : one,
+                        e->len ? e->path[e->len - 1].den : one);
+    }
     Decision *d = &e->path[e->len++];
     d->face = NULL;
     d->dist = NULL;
@@ -434,6 +426,9 @@ static bool dist_option_empty(const Decision *d)
 static bool advance(Engine *e)
 {
     while (e->len > 0) {
+        /* the states whose paths are all below the decision about to move are done */
+        if (e->merger)
+            merger_close(e->merger, e->len, true, e->top);
         Decision *d = &e->path[e->len - 1];
         if (d->kind == DEC_POOL) {
             /* the next multiset: the last die below the top face goes up
@@ -486,6 +481,8 @@ static bool advance(Engine *e)
         }
         e->len--;
     }
+    if (e->merger)
+        merger_close(e->merger, 0, true, e->top);
     return false;
 }
 
@@ -1622,6 +1619,37 @@ static int engine_intercept(void *ud, const Proto *callee, int index, const Valu
     return answer_call(ud, index, args, depth, false, result);
 }
 
+/* The VM's hook at a MERGE: a state met at the frontier of the walk that
+ * is counted already ends the run (PATH_MERGED), else it waits for the
+ * run's next decision (merge.h). */
+static int engine_merge(void *ud, Vm *vm, int depth, const Value *sp)
+{
+    Engine *e = ud;
+    if (!e->merging || e->depth < e->len || e->halt != EXACT_DONE)
+        return 0;
+    const Program *prog = vm->prog;
+    /* what the rest of the run depends on besides the machine: the rolls
+     * so far (the depth limit), what the bags have left, the choices */
+    int n = 1 + (int)prog->bag_items + (vm->choices ? prog->nenums : 0);
+    if (n > e->extra_cap) {
+        e->extra_cap = n * 2;
+        e->extra = mem_alloc_atomic(sizeof(int64_t) * (size_t)e->extra_cap);
+    }
+    int k = 0;
+    e->extra[k++] = e->rolls;
+    for (int64_t i = 0; i < prog->bag_items; i++)
+        e->extra[k++] = vm->bag_left[i];
+    for (int i = 0; vm->choices && i < prog->nenums; i++)
+        e->extra[k++] = vm->choices[i];
+    int hit;
+    if (!merger_at(e->merger, vm, depth, sp, e->extra, k, &hit))
+        return 0;
+    e->hit = hit;
+    e->end = PATH_MERGED;
+    snprintf(vm->error, sizeof vm->error, "counted already");
+    return -1;
+}
+
 int exact_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
 {
     if (vm->intercept == engine_intercept && vm->prog->protos[index]->rerolls) {
@@ -1635,27 +1663,15 @@ int exact_call(Vm *vm, int index, const Value *args, int nargs, Value *result)
         if (e->rolls > 0)
             return answer_call(e, index, args, -1, true, result) > 0 ? 0 : -1;
     }
-    return vm_call(vm, index, args, nargs, result);
-}
-
-/* acc += num/den.  The sums are kept out of lowest terms while they run
- * (paths through the same rolls share a denominator, so most additions are
- * one mpz_add and no gcd); finish() reduces them. */
-static void accumulate(mpq_t acc, const mpz_t num, const mpz_t den)
-{
-    mpz_ptr an = mpq_numref(acc), ad = mpq_denref(acc);
-    if (mpz_sgn(an) == 0) {
-        mpz_set(an, num);
-        mpz_set(ad, den);
-    } else if (mpz_cmp(ad, den) == 0) {
-        mpz_add(an, an, num);
-    } else {
-        mpz_mul(an, an, den);
-        mpz_addmul(an, num, ad);
-        mpz_mul(ad, ad, den);
-        if (mpz_size(ad) > 2 * mpz_size(den) + 4)
-            mpq_canonicalize(acc);
+    if (vm->intercept == engine_intercept) {
+        /* the call asked about: its states are the machine's */
+        Engine *e = vm->intercept_ud;
+        e->merging = true;
+        int rc = vm_call(vm, index, args, nargs, result);
+        e->merging = false;
+        return rc;
     }
+    return vm_call(vm, index, args, nargs, result);
 }
 
 bool exact_moments(const ExactResult *r, mpq_t mean, mpq_t variance)
@@ -1670,13 +1686,13 @@ bool exact_moments(const ExactResult *r, mpq_t mean, mpq_t variance)
         mpz_srcptr pn = mpq_numref(r->outcomes[i].p), pd = mpq_denref(r->outcomes[i].p);
         long vn = (long)(v.tag == VAL_RAT ? v.as.q.num : v.as.i);
         unsigned long vd = v.tag == VAL_RAT ? (unsigned long)v.as.q.den : 1;
-        accumulate(s0, pn, pd);
+        tally_add(s0, pn, pd);
         mpz_mul_si(num, pn, vn);
         mpz_mul_ui(den, pd, vd);
-        accumulate(s1, num, den);
+        tally_add(s1, num, den);
         mpz_mul_si(num, num, vn);
         mpz_mul_ui(den, den, vd);
-        accumulate(s2, num, den);
+        tally_add(s2, num, den);
     }
     mpq_canonicalize(s0);
     mpq_canonicalize(s1);
@@ -1696,24 +1712,16 @@ bool exact_moments(const ExactResult *r, mpq_t mean, mpq_t variance)
     return any;
 }
 
-static void finish(ExactResult *out, mpq_t rejected)
-{
-    for (int i = 0; i < out->n; i++)
-        mpq_canonicalize(out->outcomes[i].p);
-    mpq_canonicalize(out->not_given);
-    mpq_canonicalize(out->dropped);
-    mpq_canonicalize(rejected);
-}
-
 static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *args, int nargs, ExactRun run,
                                 void *run_ud, ExactResult *out)
 {
-    memset(out, 0, sizeof *out);
-    out->status = EXACT_DONE;
-    mpq_init(out->not_given);
-    mpq_init(out->dropped);
-    int cap = 0;
-    Engine e = { .vm = vm, .shared = shared, .halt = EXACT_DONE };
+    Tally top;
+    tally_init(&top);
+    ExactStatus status = EXACT_DONE;
+    Engine e = { .vm = vm, .shared = shared, .halt = EXACT_DONE, .top = &top };
+    if (!shared->live)
+        shared->live = merge_live_new();
+    e.merger = merger_new(shared->live);
     e.base.roll = engine_roll;
     e.base.draw = engine_draw;
     e.base.pools = shared->opts->whole_pools ? NULL : &lazy_methods;
@@ -1727,24 +1735,28 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
     vm->stop_on_reroll = true;
     vm->intercept = engine_intercept;
     vm->intercept_ud = &e;
+    vm->at_merge = engine_merge;
     Arena arena = { 0 };
     Arena *saved_scratch = vm->scratch;
     vm->scratch = &arena;
-    mpq_t rejected, one;
-    mpq_inits(rejected, one, NULL);
+    mpq_t one;
+    mpq_init(one);
     mpq_set_ui(one, 1, 1);
     mpz_t unit;              /* the weight of a path with no dice */
     mpz_init_set_ui(unit, 1);
+    mpz_t given_num, given_den;   /* a path's weight given the state it is counted in (merge.h) */
+    mpz_inits(given_num, given_den, NULL);
     bool outermost = shared->active++ == 0;
     do {
         if (++shared->runs > shared->opts->budget) {
-            out->status = EXACT_OVER_BUDGET;
+            status = EXACT_OVER_BUDGET;
             break;
         }
         if (!tick(shared)) {
-            out->status = EXACT_STOPPED;
+            status = EXACT_STOPPED;
             break;
         }
+        e.merging = !run;    /* a driver's run says when its call begins (exact_call) */
         e.depth = 0;
         e.rolls = 0;
         e.end = PATH_OPEN;
@@ -1762,34 +1774,50 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
         mpz_srcptr num = e.depth ? e.path[e.depth - 1].num : unit, den = e.depth ? e.path[e.depth - 1].den : unit;
         if (e.halt == EXACT_DONE && shared->stopped)
             e.halt = EXACT_STOPPED;
+        merger_run_over(e.merger);
         if (e.halt != EXACT_DONE) {
             /* the count cannot go on: over budget, or a pool that failed */
-            out->status = e.halt;
+            status = e.halt;
             break;
         }
-        if (rc == 0) {
-            mpq_t *slot = outcome_slot(out, result, &cap);
-            accumulate(*slot, num, den);
-        }
-        else if (e.end == PATH_CUT)
-            accumulate(out->dropped, num, den);
-        else if (vm->rerolled)
-            accumulate(rejected, num, den);
-        else if (vm->error_unknown || e.end == PATH_NOT_GIVEN)
-            accumulate(out->not_given, num, den);
-        else {
-            /* an error of the procedure's own */
-            out->status = EXACT_FAILED;
-            break;
-        }
+        Tally *t = merger_tally(e.merger, &top);
+        merger_given(e.merger, num, den, given_num, given_den);
         if (outermost)
             shared->done += ratio_d(num, den);
+        num = given_num;
+        den = given_den;
+        if (rc == 0) {
+            mpq_t *slot = tally_slot(&t->r, result, &t->cap);
+            tally_add(*slot, num, den);
+        }
+        else if (e.end == PATH_MERGED) {
+            merger_hit(e.merger, e.hit, num, den);
+            shared->merged++;
+        }
+        else if (e.end == PATH_CUT)
+            tally_add(t->r.dropped, num, den);
+        else if (vm->rerolled)
+            tally_add(t->rejected, num, den);
+        else if (vm->error_unknown || e.end == PATH_NOT_GIVEN)
+            tally_add(t->r.not_given, num, den);
+        else {
+            /* an error of the procedure's own */
+            status = EXACT_FAILED;
+            break;
+        }
         /* the run used every decision on the path; any left over came from
          * a path that ended early (an error), so drop them */
+        if (e.len > e.depth)
+            merger_close(e.merger, e.depth + 1, false, &top);
         e.len = e.depth;
     } while (advance(&e));
+    merger_close(e.merger, 0, false, &top);   /* (open only when the count stopped) */
+    merger_expand(e.merger, &top);
     shared->active--;
-    finish(out, rejected);
+    tally_finish(&top);
+    *out = top.r;
+    out->status = status;
+    mpq_ptr rejected = top.rejected;
     out->runs = shared->runs;
     out->needed = shared->needed;
     if (out->status == EXACT_DONE && mpq_sgn(rejected) > 0) {
@@ -1811,8 +1839,9 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
     }
     for (int i = 0; i < e.cap; i++)
         mpz_clears(e.path[i].own_num, e.path[i].own_den, e.path[i].num, e.path[i].den, NULL);
-    mpz_clear(unit);
+    mpz_clears(unit, given_num, given_den, NULL);
     mpq_clears(rejected, one, NULL);
+    vm->at_merge = NULL;
     vm->dice = saved;
     vm->trace = saved_trace;
     vm->scratch = saved_scratch;

@@ -1455,6 +1455,17 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             else
                 sp[-1] = sp[-1].as.r->field[*ip++];
             NEXT;
+        CASE(MERGE):
+            steps_left++;    /* not a step of the rules' own */
+            if (vm->at_merge) {
+                vm->frames[depth].ip = ip;
+                if (vm->at_merge(vm->intercept_ud, vm, depth, sp)) {
+                    char why[sizeof vm->error];
+                    memcpy(why, vm->error, sizeof why);
+                    ERR("%s", why);
+                }
+            }
+            NEXT;
         CASE(NOTE): {
             const MuStr *label = p->consts[chunk_u16(ip)].as.s;
             int kind = ip[2];

@@ -93,6 +93,11 @@ typedef struct Vm {
      * is the caller's (0: the top-level procedure). */
     int (*intercept)(void *ud, const Proto *callee, int index, const Value *args, int depth, Value *result);
     void *intercept_ud;
+    /* For the exact engine too: at a MERGE (a statement begins), with the
+     * frames' ips saved and sp the top of the stack: 0 to go on, -1 to end
+     * the run (the engine has counted its rest already, or failed; it
+     * explains in vm->error).  NULL: MERGE does nothing. */
+    int (*at_merge)(void *ud, struct Vm *vm, int depth, const Value *sp);
     bool stop_on_reroll;
     bool rerolled;           /* the last call ended at a reroll (stop_on_reroll) */
     /* Where pools go: NULL, the collector; or an arena its owner resets
