@@ -175,6 +175,19 @@ static int exact_fell_short(muster_ctx *ctx, const muster_prob_opts *opts, const
         return MUSTER_OK;
     }
     /* over budget: --exact says so, else the simulation */
+    if (er->beyond) {
+        /* a limit of the engine's, not of the budget */
+        if (opts->exact) {
+            api_err_printf(ctx, "muster: error: the exact odds of '%s' cannot be counted: %s; simulate with "
+                           "--trials\n", sig->name, er->beyond);
+            return MUSTER_ERROR;
+        }
+        o->fallback = ODDS_PAST_BUDGET;
+        if (!ctx->quiet_fallback)
+            api_err_printf(ctx, "muster: note: %s: the exact count cannot go on: %s; simulating\n", sig->name,
+                           er->beyond);
+        return MUSTER_OK;
+    }
     if (opts->exact) {
         if (er->needed > 0)
             api_err_printf(ctx, "muster: error: the exact odds of '%s' need at least %.0f runs of it (one pool "

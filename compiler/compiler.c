@@ -461,6 +461,27 @@ static bool pool_operand(Compiler *c, Type pool, const Expr *r)
     return true;
 }
 
+/* Does the code from pc on roll, draw or call a procedure (which may)? */
+static bool code_may_roll(const Compiler *c, int from, int to)
+{
+    const uint8_t *code = c->fn->proto->code;
+    for (int pc = from; pc < to; pc += chunk_insn_len(code, pc))
+        if (op_is(code[pc], OPF_DICE) || code[pc] == OP_CALL)
+            return true;
+    return false;
+}
+
+/* After an operation that combines two values that both may come from the
+ * dice: the exact engine may merge the runs that reach it with the same
+ * result (and the same state), so independent parts added up are counted
+ * as a convolution, each new part once per total so far.  The peephole
+ * pass drops the MERGE when no dice come after it, or the calls roll none. */
+static void merge_point(Compiler *c, const Expr *e, int left_at, int right_at)
+{
+    if (code_may_roll(c, left_at, right_at) && code_may_roll(c, right_at, c->fn->proto->len))
+        comp_emit_op(c, OP_MERGE, e->as.binary.op_span);
+}
+
 static Type binary(Compiler *c, const Expr *e, Type hint)
 {
     Operator op = e->as.binary.op;
@@ -479,6 +500,7 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
         return T_BOOL;
     }
 
+    int left_at = c->fn->proto->len;
     Type lt = comp_expr(c, l, is_cmp(op) ? enum_of(c, r) : hint);
     if (is_cmp(op) && lt.kind == TY_POOL) {
         /* a filter of the pool's dice */
@@ -491,6 +513,7 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
         comp_emit_byte(c, (uint8_t)cmp_of(op), e->as.binary.op_span);
         return lt;
     }
+    int right_at = c->fn->proto->len;
     Type rt = comp_expr(c, r, lt.kind == TY_ENUM ? lt : T_NONE);
     if (is_err(lt) || is_err(rt)) {
         comp_emit_op(c, OP_POP, e->span);
@@ -547,6 +570,7 @@ static Type binary(Compiler *c, const Expr *e, Type hint)
         comp_error(c, r->span, "division by zero: the %s here is always 0, so every run would stop with an error",
                    op == OPR_DIV ? "divisor" : "divisor of '%'");
     comp_emit_op(c, ops[op - OPR_ADD], e->as.binary.op_span);
+    merge_point(c, e, left_at, right_at);
     if (op == OPR_DIV)
         return T_RAT;
     return lt.kind == TY_RAT || rt.kind == TY_RAT ? T_RAT : T_INT;

@@ -90,13 +90,19 @@ static bool scan(Proto *p, const Program *prog)
             after = after || rolls[pcs[k]];
             keep[pcs[k]] = after;
         }
-        bool before = false;
+        /* and not one that only a kept MERGE with no dice since reaches
+         * (no jump landing between): the runs there are those of that one */
+        bool before = false, clean = false;
         for (int k = 0; k < npcs; k++) {
             int pc = pcs[k];
-            if (old[pc] == OP_MERGE)
-                keep[pc] = keep[pc] && before
+            clean = clean && !target[pc];
+            if (old[pc] == OP_MERGE) {
+                keep[pc] = keep[pc] && before && !clean
                         && !(k + 1 < npcs && old[pcs[k + 1]] == OP_MERGE);
+                clean = clean || keep[pc];
+            }
             before = before || rolls[pc];
+            clean = clean && !rolls[pc];
         }
     }
 

@@ -93,9 +93,10 @@ typedef struct Decision {
  * the same record facewise.c takes. */
 typedef FwClass Class;
 
-/* Questions answered about one roll, at most (each a number in the state
- * of the next question's work) */
-#define ASKED_MAX 8
+/* Different questions answered about one roll, at most (each a number in
+ * the state of the next question's work); a question asked again is
+ * answered from the first */
+#define ASKED_MAX FW_MAX_QUESTIONS
 
 typedef struct Roll {
     int32_t sides;           /* its slots: 1..sides */
@@ -174,6 +175,7 @@ typedef struct Shared {
     const struct Shared *outer;  /* a claim's count: the count it is part of, whose progress the
                                     tick reports (its runs with the claim's, its share); else NULL */
     double needed;           /* the pool that did not fit the budget: its multisets */
+    const char *beyond;      /* a limit no budget lifts, met (ExactResult.beyond) */
     /* the distributions worked out, by procedure, arguments and bags (a
      * hash table of chains; memo_cap a power of two, or 0) */
     Dist **memo;
@@ -867,8 +869,20 @@ static FwQuestion question(const View *v, FwKind kind)
 }
 
 /* The answer to q about roll r: *answer points at it (fw_width(q) numbers). */
+static bool same_question(const FwQuestion *a, const FwQuestion *b)
+{
+    return a->kind == b->kind && a->keep == b->keep && a->keep_n == b->keep_n && a->pre == b->pre
+        && a->post == b->post;
+}
+
 static int ask(Engine *e, Roll *r, const FwQuestion *q, const int64_t **answer, char *err, size_t errlen)
 {
+    /* asked before: the same answer, and no new decision */
+    for (int i = 0, at = 0; i < r->nasked; at += fw_width(&r->asked[i]), i++)
+        if (same_question(&r->asked[i], q)) {
+            *answer = r->answers + at;
+            return 0;
+        }
     Decision *d;
     if (e->depth < e->len) {
         d = &e->path[e->depth];
@@ -878,8 +892,9 @@ static int ask(Engine *e, Roll *r, const FwQuestion *q, const int64_t **answer, 
         Shared *sh = e->shared;
         if (r->nasked == ASKED_MAX) {
             e->halt = EXACT_OVER_BUDGET;
-            snprintf(err, errlen, "over the budget of the exact count: more than %d questions about one roll",
-                     ASKED_MAX);
+            sh->beyond = "it keeps at most " FW_MAX_QUESTIONS_TEXT " different questions about one roll together "
+                         "(sums, counts, the highest or lowest dice), and more are asked";
+            snprintf(err, errlen, "over a limit of the exact count: %s", sh->beyond);
             return -1;
         }
         FwQuestion qs[ASKED_MAX + 1];
@@ -1820,6 +1835,7 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
     mpq_ptr rejected = top.rejected;
     out->runs = shared->runs;
     out->needed = shared->needed;
+    out->beyond = shared->beyond;
     if (out->status == EXACT_DONE && mpq_sgn(rejected) > 0) {
         /* reroll is conditioning: share out what the rerolls set aside */
         mpq_t kept;

@@ -71,6 +71,7 @@ typedef struct ExactResult {
     uint64_t runs;           /* runs of the procedure it took */
     ExactStatus status;      /* the outcomes are the distribution only when EXACT_DONE */
     double needed;           /* over budget because a single pool was too big: its number of outcomes */
+    const char *beyond;      /* over a limit of the engine's that no budget lifts: what it is (else NULL) */
 } ExactResult;
 
 typedef struct ExactOptions {

@@ -203,7 +203,7 @@ typedef struct Plan {
     int64_t unasked[FW_MAX_SIDES];/* by class: its faces no question is about */
     int later[FW_MAX_SIDES][FW_MAX_SIDES]; /* [class][place]: its faces asked about visited after the place */
     int nq;
-    Track track[16];
+    Track track[FW_MAX_QUESTIONS];
     int width;               /* of a state */
 } Plan;
 
@@ -742,9 +742,9 @@ FwStatus fw_cache_joint(FwCache *c, int32_t sides, const int32_t *value, const F
 {
     /* the key: the slots and their values (when not the slots' own numbers),
      * the classes with dice, the questions */
-    uint64_t key[2 + FW_MAX_SIDES + 2 * FW_MAX_SIDES + 1 + 5 * 16];
+    uint64_t key[2 + FW_MAX_SIDES + 2 * FW_MAX_SIDES + 1 + 5 * FW_MAX_QUESTIONS];
     int len = 0;
-    if (nq > 16)
+    if (nq > FW_MAX_QUESTIONS)
         return FW_TOO_BIG;
     key[len++] = (uint64_t)sides | (value ? (uint64_t)1 << 32 : 0);
     if (value)

@@ -46,6 +46,8 @@
 #include <stdint.h>
 
 #define FW_MAX_SIDES 64
+#define FW_MAX_QUESTIONS 32  /* about one pool, asked together */
+#define FW_MAX_QUESTIONS_TEXT "32"
 #define FW_NONE INT64_MIN    /* the highest (lowest) value of no dice */
 
 typedef enum FwKind {

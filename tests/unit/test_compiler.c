@@ -1547,6 +1547,42 @@ static void test_peephole_keeps_jump_targets(void)
     CU_ASSERT_EQUAL(r.result.as.i, 6);
 }
 
+/* How many MERGEs the compiled code of `name` holds. */
+static int merges_in(const Compiled *c, const char *name)
+{
+    const Proto *p = proto_named(c, name);
+    int n = 0;
+    for (int pc = 0; pc < p->len; pc += chunk_insn_len(p->code, pc))
+        n += p->code[pc] == OP_MERGE;
+    return n;
+}
+
+/* Where the exact engine may merge runs: between statements and after an
+ * addition of two parts that both may roll, only with dice before and
+ * after, and never twice with no dice between. */
+static void test_merge_points(void)
+{
+    Compiled *c = must_compile(
+        "proc chain(n: int) -> int {\n"
+        "  let h = count(roll n d6 >= 4)\n"
+        "  let w = count(roll h d6 >= 4)\n"
+        "  return count(roll w d6 >= 4)\n"
+        "}\n"
+        "proc plain(a: int) -> int {\n  let b = a + 1\n  let c = b * 2\n  return c\n}\n"
+        "proc one_roll(a: int) -> int {\n  let b = a + 1\n  let c = b + roll d6\n  return c + a\n}\n"
+        "proc parts() -> int { return sum(roll 2d6) + sum(roll 2d8) + sum(roll 2d10) }\n"
+        "proc pure(n: int) -> int { if n == 0 { return 0 } return 1 + pure(n - 1) }\n"
+        "proc calls() -> int { return pure(3) + pure(4) }\n"
+        "proc nested() -> int {\n  let r = roll d6\n  if r == 6 { return r + roll d6 }\n  return r\n}\n");
+    CU_ASSERT_EQUAL(merges_in(c, "chain"), 2);     /* before the 2nd and 3rd statements */
+    CU_ASSERT_EQUAL(merges_in(c, "plain"), 0);     /* no dice */
+    CU_ASSERT_EQUAL(merges_in(c, "one_roll"), 0);  /* dice before, none after, or the reverse */
+    CU_ASSERT_EQUAL(merges_in(c, "parts"), 1);     /* after the first addition: a third part follows */
+    CU_ASSERT_EQUAL(merges_in(c, "calls"), 0);     /* the procedure called rolls no dice */
+    CU_ASSERT_EQUAL(merges_in(c, "nested"), 1);    /* after the roll; not again in the if: no dice between */
+    CU_ASSERT(contains(disassembly(c, "parts"), "ADD\n  0"));
+}
+
 /* ---- specializing a call for fixed arguments ---- */
 
 static const char spec_src[] =
@@ -2204,6 +2240,7 @@ void register_tests(void)
         { "'?' written as a value", test_unknown_expressions },
         { "prob() claims with parameters and locals", test_claims_with_parameters },
         { "peephole keeps jump targets", test_peephole_keeps_jump_targets },
+        { "where the exact engine may merge runs", test_merge_points },
         { "specialized calls match the original", test_specialized_calls_match },
         { "record results as codes", test_specialized_codes },
         { "specialized code keeps only what the dice decide", test_specialized_code },

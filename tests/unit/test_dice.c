@@ -630,7 +630,9 @@ static bool log_tick(void *ud, const ExactProgress *p)
 
 static void test_exact_tick(void)
 {
-    const char *text = "proc f() -> int { return roll d6 + roll d6 + roll d6 }";
+    /* three dice read as digits: every path a value of its own, so no two
+     * runs meet in a state (see merge.h) */
+    const char *text = "proc f() -> int { return roll d6 * 100 + roll d6 * 10 + roll d6 }";
     TickLog t = { .stop_at = -1, .grew = true };
     ExactOptions o = { .tick = log_tick, .tick_ud = &t, .tick_every = 10 };
     ExactResult r;
@@ -654,6 +656,40 @@ static void test_exact_tick(void)
 /* A recursive procedure is worked out once per state; its calls of itself
  * with the same arguments round by round until less than EXACT_CUT_BELOW is
  * cut off: shots until two hits land, a negative binomial. */
+/* Runs that reach a statement (or an addition) in the same state are
+ * counted once (merge.h): fewer runs, the same odds; a local still to be
+ * read keeps the runs apart. */
+static void test_exact_merges_states(void)
+{
+    ExactResult r;
+    /* the total so far is the state: 6 + 36 + 11 * 6 runs, not 216 */
+    exact_of("proc f() -> int { return roll d6 + roll d6 + roll d6 }", "f", 0, &r);
+    CU_ASSERT_EQUAL_FATAL(r.status, EXACT_DONE);
+    CU_ASSERT(r.runs < 216);
+    CU_ASSERT(p_is(&r, 3, 1, 216) && p_is(&r, 10, 27, 216) && p_is(&r, 18, 1, 216));
+    exact_clear(&r);
+    /* a is read at the end: every (a, b) is a state of its own */
+    exact_of("proc f() -> int {\n  let a = roll d6\n  let b = roll d6\n  let c = roll d6\n"
+             "  return a * 100 + b * 10 + c\n}", "f", 0, &r);
+    CU_ASSERT_EQUAL_FATAL(r.status, EXACT_DONE);
+    CU_ASSERT_EQUAL(r.n, 216);
+    CU_ASSERT(p_is(&r, 111, 1, 216) && p_is(&r, 645, 1, 216));
+    exact_clear(&r);
+    /* a chain: the dice of the second roll depend on the first's count
+     * only; P(none) = sum over h of C(4,h)/16 (1/2)^h = (3/4)^4 */
+    exact_of("proc f() -> int {\n  let h = count(roll 4d6 >= 4)\n  let w = count(roll h d6 >= 4)\n"
+             "  return w\n}", "f", 0, &r);
+    CU_ASSERT_EQUAL_FATAL(r.status, EXACT_DONE);
+    CU_ASSERT(p_is(&r, 0, 81, 256) && p_is(&r, 4, 1, 256));
+    exact_clear(&r);
+    /* a reroll below a merged state: the procedure's own odds, given no reroll */
+    exact_of("proc f() -> int {\n  let a = roll d6 + roll d6\n  let b = roll d6\n"
+             "  if b == 1 { reroll }\n  return a + b\n}", "f", 0, &r);
+    CU_ASSERT_EQUAL_FATAL(r.status, EXACT_DONE);
+    CU_ASSERT(p_is(&r, 4, 1, 180) && p_is(&r, 18, 1, 180) && p_is(&r, 3, 0, 1));
+    exact_clear(&r);
+}
+
 static void test_exact_fought_to_a_finish(void)
 {
     const char *text = "proc shots(hp: int) -> int {\n"
@@ -731,7 +767,7 @@ static void test_exact_tick_in_claims(void)
         "proc late() -> int {\n"
         "  let a = roll d6\n"
         "  let b = roll d6\n"
-        "  if a + b == 12 and prob(roll d6 + roll d6 + roll d6 + roll d6 >= 14) > 1/2 { return 1 }\n"
+        "  if a + b == 12 and prob(roll d6 * 1000 + roll d6 * 100 + roll d6 * 10 + roll d6 >= 3500) > 1/2 { return 1 }\n"
         "  return 0\n"
         "}\n";
     RunsLog t = { .stop_at = -1, .steady = true };
@@ -845,8 +881,9 @@ static void test_exact_over_budget_status(void)
 {
     static const ExactFallback fallback = { .trials = 7, .seed = 1 };
     const char *text = "proc f() -> pool { return roll 30d6 }\n"
-                       "proc g() -> bool { return prob(roll d6 + roll d6 + roll d6 + roll d6 + roll d6 + roll d6\n"
-                       "                              + roll d6 + roll d6 + roll d6 >= 32) > 1/2 }\n";
+                       "proc g() -> bool { return prob(roll d6 * 100000000 + roll d6 * 10000000\n"
+                       "    + roll d6 * 1000000 + roll d6 * 100000 + roll d6 * 10000 + roll d6 * 1000\n"
+                       "    + roll d6 * 100 + roll d6 * 10 + roll d6 >= 444444444) > 1/2 }\n";
     Compiled *c = compile_text(text, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     Vm vm;
@@ -869,8 +906,11 @@ static void test_exact_over_budget_status(void)
  * given `fallback` (NULL: none); false with the error in err when it fails. */
 static bool claim_with(const ExactFallback *fallback, Value *out, char *err, size_t errlen)
 {
-    const char *text = "proc claim() -> rat { return prob(roll d6 + roll d6 + roll d6 + roll d6 + roll d6\n"
-                       "                                   + roll d6 + roll d6 + roll d6 + roll d6 >= 32) }\n";
+    /* nine dice read as the digits of one number: 10,077,696 paths, none
+     * meeting another in a state (see merge.h), past the claim's budget */
+    const char *text = "proc claim() -> rat { return prob(roll d6 * 100000000 + roll d6 * 10000000\n"
+                       "    + roll d6 * 1000000 + roll d6 * 100000 + roll d6 * 10000 + roll d6 * 1000\n"
+                       "    + roll d6 * 100 + roll d6 * 10 + roll d6 >= 444444444) }\n";
     Compiled *c = compile_text(text, NULL, NULL);
     CU_ASSERT_PTR_NOT_NULL_FATAL(c);
     Vm vm;
@@ -1955,6 +1995,7 @@ void register_tests(void)
         { "budget, no dice, always rerolling", test_exact_budget_and_no_dice },
         { "the driver's tick sees progress and can stop a count", test_exact_tick },
         { "a recursion fought to a finish, once per state", test_exact_fought_to_a_finish },
+        { "runs that meet in a state are counted once", test_exact_merges_states },
         { "inside a claim, the tick sees the count", test_exact_tick_in_claims },
         { "claims are counted once, within the budget", test_exact_claims_counted_once },
         { "claims are counted once per value of their arguments", test_exact_claims_per_argument },

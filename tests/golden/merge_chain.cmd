@@ -1,0 +1,1 @@
+prob merge_shapes.muster chain attacks=12 --exact

@@ -1,0 +1,1 @@
+dis merge_shapes.muster

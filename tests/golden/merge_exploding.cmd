@@ -1,0 +1,1 @@
+prob merge_shapes.muster three_exploding --exact

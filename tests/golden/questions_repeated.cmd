@@ -1,0 +1,1 @@
+prob merge_shapes.muster nine_questions --exact

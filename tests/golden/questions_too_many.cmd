@@ -1,0 +1,1 @@
+prob too_many_questions.muster m --exact
