@@ -27,6 +27,14 @@ typedef struct Dist {
     const int64_t *bags;
     bool paired;             /* its outcomes are pairs (bags_pair): something may draw after the call */
     ExactResult r;
+    /* Worked out from the odds of a call still being worked out (a Working
+     * below it): valid only while that one is in the same round (dep_gen);
+     * NULL: final.  With `pending`, some outcomes stand for the result of
+     * such a call (pending_value), and it is taken only where that result
+     * would be returned as it is (a tail call). */
+    const struct Working *dep;
+    uint64_t dep_gen;
+    bool pending;
     struct Dist *next;       /* the next in its bucket of Shared.memo */
 } Dist;
 
@@ -158,8 +166,12 @@ typedef struct Working {
     int nargs;
     const int64_t *bags;     /* (as Dist.bags) */
     const Dist *approx;      /* its odds so far: the recursion cut where the last round stopped */
-    bool used;               /* asked for inside itself this round */
-    bool tainted;            /* used the odds so far of one below it: its result is not final */
+    bool used;               /* asked for inside itself this round, not as a tail call */
+    int id;                  /* its pending_value */
+    int level;               /* 1 + the Workings below it */
+    bool alive;              /* still being worked out */
+    uint64_t gen;            /* its round, unique in the count (Dist.dep_gen) */
+    const struct Working *dep;   /* the innermost Working below it whose odds its own rest on */
     struct Working *below;
 } Working;
 
@@ -182,6 +194,14 @@ typedef struct Shared {
     size_t memo_cap, memo_n;
     MergeLive *live;         /* the locals each procedure reads later (merge.h) */
     uint64_t merged;         /* runs ended at a state counted already */
+    /* the next distribution's: the Working it works out (else NULL), and
+     * whether it answers every call of a Working with its odds so far (no
+     * pending results); the last one's innermost Working it rests on */
+    Working *next_owner;
+    bool next_approx;
+    const Working *last_dep;
+    int next_id;
+    uint64_t next_gen;
 } Shared;
 
 /* Where a run that the engine ended goes (the VM sees an error). */
@@ -218,6 +238,11 @@ typedef struct Engine {
     Tally *top;              /* the count's own tally */
     int64_t *extra;          /* the engine's part of a state */
     int extra_cap;
+    /* the Working this count works out (its tail calls of Workings are
+     * answered with pending results), or NULL; with `approx`, none is */
+    Working *owner;
+    bool approx;
+    const Working *dep;      /* the innermost Working other than the owner its odds rest on */
 } Engine;
 
 /* The driver's tick, when its time has come: false when it says stop
@@ -1393,6 +1418,113 @@ static bool same_args(const Value *a, const Value *b, int n)
     return true;
 }
 
+/* ---- calls of a call being worked out ---- */
+
+/* Of two Workings (or NULL), the one further up the stack. */
+static const Working *inner_of(const Working *a, const Working *b)
+{
+    if (!a)
+        return b;
+    if (!b)
+        return a;
+    return a->level > b->level ? a : b;
+}
+
+/* The count's odds rest on w's (unless w is what it works out). */
+static void note_dep(Engine *e, const Working *w)
+{
+    if (w && w != e->owner)
+        e->dep = inner_of(e->dep, w);
+}
+
+/* A Dist remembered is good while what it rests on is in the same round. */
+static bool dist_valid(const Dist *d)
+{
+    return !d->dep || (d->dep->alive && d->dep->gen == d->dep_gen);
+}
+
+/* The result of w's call, before it is known: a record of no declared type
+ * (-2) holding w's id.  It is only ever returned as it is, up to the count
+ * that works w out, which solves for it (eliminate_pending). */
+static Value pending_value(const Working *w)
+{
+    Record *r = mem_alloc(sizeof(Record) + sizeof(Value));
+    r->type = -2;
+    r->n = 1;
+    r->field[0] = val_int(w->id);
+    return val_record(r);
+}
+
+static bool is_pending(Value v)
+{
+    return v.tag == VAL_RECORD && v.as.r->type == -2;
+}
+
+/* Would a value the call from frame `depth` returns be the result of the
+ * machine's call as it is?  Each frame from there down goes straight to a
+ * RETURN (past MERGEs, NOTEs and JUMPs) when the call it made returns. */
+static bool is_tail(const Vm *vm, int depth)
+{
+    if (depth < 0)
+        return false;
+    for (int k = depth; k >= 0; k--) {
+        const Proto *p = vm->frames[k].proto;
+        int pc = (int)(vm->frames[k].ip - p->code);
+        for (;;) {
+            if (pc >= p->len)
+                return false;
+            uint8_t op = p->code[pc];
+            if (op == OP_RETURN)
+                break;
+            if (op == OP_JUMP)
+                pc = chunk_jump_target(p->code, pc);
+            else if (op == OP_MERGE || op == OP_NOTE)
+                pc += chunk_insn_len(p->code, pc);
+            else
+                return false;
+        }
+    }
+    return true;
+}
+
+/* A round of w's count is done: its own pending result, worth m, is the
+ * result again, so the odds are the rest divided by 1 - m (an absorbing
+ * chain solved exactly).  False when nothing but the call itself is ever
+ * reached (m = 1): the call never ends. */
+static bool eliminate_pending(Dist *d, const Working *w)
+{
+    ExactResult *r = &d->r;
+    int at = -1;
+    for (int i = 0; i < r->n; i++)
+        if (is_pending(r->outcomes[i].value) && r->outcomes[i].value.as.r->field[0].as.i == w->id)
+            at = i;
+    d->pending = false;
+    if (at < 0) {
+        for (int i = 0; i < r->n; i++)
+            d->pending = d->pending || is_pending(r->outcomes[i].value);
+        return true;
+    }
+    mpq_t rest;
+    mpq_init(rest);
+    mpq_set_ui(rest, 1, 1);
+    mpq_sub(rest, rest, r->outcomes[at].p);
+    mpq_clear(r->outcomes[at].p);
+    memmove(&r->outcomes[at], &r->outcomes[at + 1], sizeof(ExactOutcome) * (size_t)(r->n - at - 1));
+    r->n--;
+    if (mpq_sgn(rest) <= 0) {
+        mpq_clear(rest);
+        return false;
+    }
+    for (int i = 0; i < r->n; i++) {
+        mpq_div(r->outcomes[i].p, r->outcomes[i].p, rest);
+        d->pending = d->pending || is_pending(r->outcomes[i].value);
+    }
+    mpq_div(r->not_given, r->not_given, rest);
+    mpq_div(r->dropped, r->dropped, rest);
+    mpq_clear(rest);
+    return true;
+}
+
 /* The odds of every result of a recursive call, worked out round by round:
  * the first round answers the calls of itself inside itself (same
  * procedure, same arguments) as cut off, each later round answers them with
@@ -1402,32 +1534,44 @@ static bool same_args(const Value *a, const Value *b, int n)
  * worked out on their own and remembered, so a duel whose states never
  * repeat is counted once per state.  *tainted: the result used the odds so
  * far of a call below it, so is not final. */
-static ExactStatus fixed_point(Vm *inner, Shared *sh, Dist *d, bool *tainted)
+static ExactStatus fixed_point(Vm *inner, Shared *sh, Dist *d, bool approx)
 {
     /* round 1: every call of itself cut off */
     Dist *prev = mem_alloc(sizeof *prev);
     mpq_inits(prev->r.not_given, prev->r.dropped, NULL);
     mpq_set_ui(prev->r.dropped, 1, 1);
-    Working w = { .proto = d->proto, .args = d->args, .nargs = d->nargs, .bags = d->bags, .approx = prev,
-                  .below = sh->working };
-    sh->working = &w;
+    Working *w = mem_alloc(sizeof *w);   /* (the Dists that rest on it point at it) */
+    *w = (Working){ .proto = d->proto, .args = d->args, .nargs = d->nargs, .bags = d->bags, .approx = prev,
+                    .below = sh->working, .id = ++sh->next_id, .alive = true };
+    w->level = w->below ? w->below->level + 1 : 1;
+    sh->working = w;
     ExactStatus status;
     for (int round = 1;; round++) {
-        w.used = false;
+        w->used = false;
+        w->gen = ++sh->next_gen;
+        sh->next_owner = w;
+        sh->next_approx = approx;
         status = distribution(inner, sh, d->proto, d->args, d->nargs, NULL, NULL, &d->r);
-        if (status != EXACT_DONE || !w.used || mpq_get_d(d->r.dropped) < EXACT_CUT_BELOW
+        w->dep = inner_of(w->dep, sh->last_dep);
+        if (status == EXACT_DONE && !eliminate_pending(d, w)) {
+            snprintf(inner->error, sizeof inner->error, "'%s' never ends: every way of the dice comes back to "
+                     "this same call, so it never gives a result", inner->prog->protos[d->proto]->name);
+            status = EXACT_FAILED;
+        }
+        if (status != EXACT_DONE || !w->used || mpq_get_d(d->r.dropped) < EXACT_CUT_BELOW
             || round >= sh->opts->max_decisions)
             break;
         /* the next round answers the calls inside with this round's odds */
         Dist *next = mem_alloc(sizeof *next);
         *next = *d;
-        w.approx = next;
+        w->approx = next;
         exact_clear(&prev->r);
         prev = next;
     }
     exact_clear(&prev->r);
-    sh->working = w.below;
-    *tainted = w.tainted;
+    w->alive = false;
+    sh->working = w->below;
+    d->dep = w->dep;
     return status;
 }
 
@@ -1458,14 +1602,26 @@ static uint64_t call_hash(int proto, const Value *args, int nargs, const int64_t
     return h ^ (h >> 31);
 }
 
-static const Dist *memo_find(const Shared *s, int proto, const Value *args, int nargs, const int64_t *bags,
-                             int64_t nbags)
+/* The call's distribution remembered and still good (with pending results
+ * only where `pending` allows them), else NULL; those no longer good are
+ * let go on the way. */
+static const Dist *memo_find(Shared *s, int proto, const Value *args, int nargs, const int64_t *bags,
+                             int64_t nbags, bool pending)
 {
     if (!s->memo_cap)
         return NULL;
-    for (const Dist *m = s->memo[call_hash(proto, args, nargs, bags, nbags) & (s->memo_cap - 1)]; m; m = m->next)
-        if (m->proto == proto && same_args(m->args, args, nargs) && same_bags(m->bags, bags, nbags))
+    for (Dist **at = &s->memo[call_hash(proto, args, nargs, bags, nbags) & (s->memo_cap - 1)]; *at;) {
+        Dist *m = *at;
+        if (!dist_valid(m)) {
+            *at = m->next;
+            s->memo_n--;
+            continue;
+        }
+        if (m->proto == proto && (pending || !m->pending) && same_args(m->args, args, nargs)
+            && same_bags(m->bags, bags, nbags))
             return m;
+        at = &m->next;
+    }
     return NULL;
 }
 
@@ -1506,6 +1662,42 @@ static Value bags_pair(const Vm *vm, Value result)
     return val_record(r);
 }
 
+/* A Dist for the call of proto `index` with args (kept) and bags (copied). */
+static Dist *new_dist(int index, int nargs, const Value *args, const int64_t *bags, int64_t nbags)
+{
+    Dist *made = mem_alloc(sizeof *made);
+    made->proto = index;
+    made->nargs = nargs;
+    made->args = mem_alloc(sizeof(Value) * (size_t)(nargs + 1));
+    for (int i = 0; i < nargs; i++)
+        made->args[i] = vm_keep(args[i]);
+    if (bags) {
+        int64_t *copy = mem_alloc_atomic(sizeof(int64_t) * (size_t)nbags);
+        memcpy(copy, bags, sizeof(int64_t) * (size_t)nbags);
+        made->bags = copy;
+    }
+    return made;
+}
+
+/* The odds of made's call, on the machine `inner`: a recursive procedure
+ * round by round (fixed_point), another in one count; made->dep is what
+ * they rest on. */
+static ExactStatus work_out(Engine *e, Vm *inner, const Proto *callee, Dist *made, bool approx)
+{
+    Shared *sh = e->shared;
+    inner->bag_start = made->bags;
+    /* what the call leaves in the bags is part of its result only when
+     * anything may draw after it */
+    made->paired = inner->bag_pair = made->bags && callee->drawn_after;
+    if (callee->recursive)
+        return fixed_point(inner, sh, made, approx);
+    sh->next_owner = NULL;
+    sh->next_approx = approx;
+    ExactStatus status = distribution(inner, sh, made->proto, made->args, made->nargs, NULL, NULL, &made->r);
+    made->dep = sh->last_dep;
+    return status;
+}
+
 /* A call of a procedure that rerolls, from frame `depth` of the engine's
  * machine: its own conditioned distribution, one choice among its results.
  * 1 with *result set, or -1.  With `whole_error` a failure of the
@@ -1527,17 +1719,24 @@ static int answer_call(Engine *e, int index, const Value *call_args, int depth, 
     /* a procedure that draws: worked out from what the bags have left now */
     int64_t nbags = e->vm->prog->bag_items;
     const int64_t *bags = callee->draws ? e->vm->bag_left : NULL;
-    /* the same call, inside itself: its odds so far, and everything worked
-     * out since depends on them */
+    /* may its result stand for itself (a pending result) until the count
+     * that works out a call below solves for it?  Where it is returned as it
+     * is, up to such a count */
+    bool tail = e->owner && !e->approx && !callee->draws && is_tail(e->vm, depth);
+    /* the same call, inside itself: in a tail call its pending result, else
+     * its odds so far; either way what is worked out here rests on it */
     for (Working *w = e->shared->working; w && !dist; w = w->below)
         if (w->proto == index && same_args(w->args, args, callee->nparams) && same_bags(w->bags, bags, nbags)) {
+            note_dep(e, w);
+            if (tail) {
+                *result = pending_value(w);
+                return 1;
+            }
             w->used = true;
-            for (Working *x = e->shared->working; x != w; x = x->below)
-                x->tainted = true;
             dist = w->approx;
         }
     if (!dist)
-        dist = memo_find(e->shared, index, args, callee->nparams, bags, nbags);
+        dist = memo_find(e->shared, index, args, callee->nparams, bags, nbags, tail);
     if (!dist) {
         char deep[sizeof e->vm->error];
         if (too_deep(e->vm, callee->name, deep, sizeof deep)) {
@@ -1548,26 +1747,16 @@ static int answer_call(Engine *e, int index, const Value *call_args, int depth, 
             memcpy(e->vm->error, deep, sizeof deep);
             return -1;
         }
-        Dist *made = mem_alloc(sizeof *made);
-        made->proto = index;
-        made->nargs = callee->nparams;
-        made->args = mem_alloc(sizeof(Value) * (size_t)(made->nargs + 1));
-        for (int i = 0; i < made->nargs; i++)
-            made->args[i] = vm_keep(args[i]);
-        if (bags) {
-            int64_t *copy = mem_alloc_atomic(sizeof(int64_t) * (size_t)nbags);
-            memcpy(copy, bags, sizeof(int64_t) * (size_t)nbags);
-            made->bags = copy;
-        }
+        Dist *made = new_dist(index, callee->nparams, args, bags, nbags);
         Vm *inner = nested_vm(e->vm, depth);
-        inner->bag_start = made->bags;
-        /* what the call leaves in the bags is part of its result only when
-         * anything may draw after it */
-        made->paired = inner->bag_pair = made->bags && callee->drawn_after;
-        bool tainted = false;
-        ExactStatus status = callee->recursive ? fixed_point(inner, e->shared, made, &tainted)
-                                               : distribution(inner, e->shared, index, args, made->nargs, NULL, NULL,
-                                                              &made->r);
+        ExactStatus status = work_out(e, inner, callee, made, e->approx);
+        if (status == EXACT_DONE && made->pending && !tail) {
+            /* its odds rest on a pending result, which cannot be used here:
+             * worked out again from the odds so far instead */
+            made = new_dist(index, callee->nparams, args, bags, nbags);
+            inner = nested_vm(e->vm, depth);
+            status = work_out(e, inner, callee, made, true);
+        }
         dist = made;
         if (status != EXACT_DONE) {
             /* hand the inner error up: a failure ends this run with the
@@ -1587,10 +1776,11 @@ static int answer_call(Engine *e, int index, const Value *call_args, int depth, 
             }
             return -1;
         }
-        /* remembered, unless it rests on odds still being worked out */
-        if (!tainted)
-            memo_add(e->shared, made, nbags);
+        /* remembered, for as long as what it rests on is (dist_valid) */
+        made->dep_gen = made->dep ? made->dep->gen : 0;
+        memo_add(e->shared, made, nbags);
     }
+    note_dep(e, dist->dep);
     char err[sizeof e->vm->error];
     if (count_roll(e, err, sizeof err))
         return -1;
@@ -1733,7 +1923,10 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
     Tally top;
     tally_init(&top);
     ExactStatus status = EXACT_DONE;
-    Engine e = { .vm = vm, .shared = shared, .halt = EXACT_DONE, .top = &top };
+    Engine e = { .vm = vm, .shared = shared, .halt = EXACT_DONE, .top = &top, .owner = shared->next_owner,
+                 .approx = shared->next_approx };
+    shared->next_owner = NULL;
+    shared->next_approx = false;
     if (!shared->live)
         shared->live = merge_live_new();
     e.merger = merger_new(shared->live);
@@ -1858,6 +2051,7 @@ static ExactStatus distribution(Vm *vm, Shared *shared, int index, const Value *
     mpz_clears(unit, given_num, given_den, NULL);
     mpq_clears(rejected, one, NULL);
     vm->at_merge = NULL;
+    shared->last_dep = e.dep;
     vm->dice = saved;
     vm->trace = saved_trace;
     vm->scratch = saved_scratch;

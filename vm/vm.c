@@ -1004,6 +1004,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                     lim->max_depth, callee->name);
             if ((callee->rerolls || callee->recursive) && vm->intercept) {
                 Value answer;
+                vm->frames[depth].ip = ip;   /* where the call returns to (a tail call?) */
                 int rc = intercept_call(vm, callee, callee_index, sp - argc, depth, &answer);
                 if (rc < 0) {
                     char why[sizeof vm->error];

@@ -690,6 +690,54 @@ static void test_exact_merges_states(void)
     exact_clear(&r);
 }
 
+/* A walk that comes back to a state it was in, in tail calls: solved as
+ * the absorbing chain it is, exactly and with nothing cut off; one that
+ * never reaches a result is an error. */
+static void test_exact_absorbing_walks(void)
+{
+    const char *text =
+        "proc walk(pos: int) -> bool {\n"
+        "  if pos == 0 { return false }\n"
+        "  if pos == 4 { return true }\n"
+        "  if roll d6 >= 3 { return walk(pos + 1) }\n"
+        "  return walk(pos - 1)\n"
+        "}\n"
+        "proc from_two() -> bool { return walk(2) }\n"
+        "proc back(x: int) -> int {\n"
+        "  if x == 2 { return 1 }\n"
+        "  if roll d2 == 1 { return back(0) }\n"
+        "  return back(x + 1)\n"
+        "}\n"
+        "proc from_zero() -> int { return back(0) }\n"
+        "proc forever(x: int) -> int {\n"
+        "  if roll d2 == 1 { return forever(1 - x) }\n"
+        "  return forever(x)\n"
+        "}\n"
+        "proc never() -> int { return forever(0) }\n";
+    ExactResult r;
+    /* up with 2/3: from 2 of 4, (1 - (1/2)^2) / (1 - (1/2)^4) = 4/5 */
+    exact_of(text, "from_two", 0, &r);
+    CU_ASSERT_EQUAL_FATAL(r.status, EXACT_DONE);
+    CU_ASSERT_EQUAL_FATAL(r.n, 2);
+    CU_ASSERT(mpq_sgn(r.dropped) == 0);
+    mpq_t want;
+    mpq_init(want);
+    mpq_set_ui(want, 4, 5);
+    CU_ASSERT(r.outcomes[1].value.tag == VAL_BOOL && mpq_equal(r.outcomes[1].p, want));
+    mpq_clear(want);
+    exact_clear(&r);
+    exact_of(text, "from_zero", 0, &r);
+    CU_ASSERT_EQUAL_FATAL(r.status, EXACT_DONE);
+    CU_ASSERT(p_is(&r, 1, 1, 1) && mpq_sgn(r.dropped) == 0);
+    exact_clear(&r);
+    char err[320];
+    ExactOptions o = { 0 };
+    exact_with(text, "never", &o, &r, err, sizeof err);
+    CU_ASSERT_EQUAL(r.status, EXACT_FAILED);
+    CU_ASSERT(contains(err, "'forever' never ends"));
+    exact_clear(&r);
+}
+
 static void test_exact_fought_to_a_finish(void)
 {
     const char *text = "proc shots(hp: int) -> int {\n"
@@ -1996,6 +2044,7 @@ void register_tests(void)
         { "the driver's tick sees progress and can stop a count", test_exact_tick },
         { "a recursion fought to a finish, once per state", test_exact_fought_to_a_finish },
         { "runs that meet in a state are counted once", test_exact_merges_states },
+        { "walks that come back to a state are absorbing chains", test_exact_absorbing_walks },
         { "inside a claim, the tick sees the count", test_exact_tick_in_claims },
         { "claims are counted once, within the budget", test_exact_claims_counted_once },
         { "claims are counted once per value of their arguments", test_exact_claims_per_argument },

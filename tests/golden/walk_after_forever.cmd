@@ -1,0 +1,1 @@
+prob walks.muster after_forever

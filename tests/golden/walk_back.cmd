@@ -1,0 +1,1 @@
+prob walks.muster back x=0 --exact

@@ -1,0 +1,1 @@
+prob walks.muster forever x=0 --exact

@@ -1,0 +1,1 @@
+prob walks.muster pursuit gap=5 --exact
