@@ -48,6 +48,9 @@ typedef struct Decision {
     int32_t sides;           /* DEC_POOL: faces; DEC_SPLIT: the class's faces in its first part (a) ... */
     int32_t other;           /* ... DEC_SPLIT: and in the rest (b) */
     int32_t *face;           /* DEC_POOL: the multiset, as its n faces in ascending order */
+    bool given_sum;          /* DEC_POOL: only the multisets whose faces add up to want_sum, out of the
+                                orders that do (own_den, set once) */
+    int64_t want_sum;
     const Dist *dist;        /* DEC_DIST: the callee's outcomes, then not-given and dropped */
     const FwJoint *joint;    /* DEC_VALUE: the answers to the questions asked of a roll */
     int64_t index;           /* DEC_DIST: the option; DEC_SPLIT: the dice in the first part;
@@ -120,6 +123,12 @@ typedef struct Roll {
                                 one, the classes are not split any more */
     FwQuestion asked[ASKED_MAX];
     const int64_t *answers;  /* their answers, in order */
+    /* plain dice of more than LAZY_MAX_SIDES sides (no classes): big_n of
+     * them; their sum is answered as a distribution (sum_known, sum, out of
+     * sum_ways orders), anything else from their multiset */
+    bool big, sum_known;
+    int64_t big_n, sum;
+    const mpz_t *sum_ways;
 } Roll;
 
 typedef struct View {
@@ -368,7 +377,8 @@ static void weigh_own(Decision *d)
     if (d->kind == DEC_POOL) {
         /* orderings of the multiset, out of s^n */
         weigh_orders(d);
-        mpz_ui_pow_ui(d->own_den, (unsigned long)d->sides, (unsigned long)d->n);
+        if (!d->given_sum)
+            mpz_ui_pow_ui(d->own_den, (unsigned long)d->sides, (unsigned long)d->n);
     } else if (d->kind == DEC_SPLIT) {
         /* C(k, j) a^j b^(k-j) / (a+b)^k, here for j = 0 */
         mpz_ui_pow_ui(d->own_num, (unsigned long)d->other, (unsigned long)d->n);
@@ -448,6 +458,36 @@ static bool dist_option_empty(const Decision *d)
     return mpq_sgn(r->dropped) == 0;
 }
 
+/* The faces' total of a pool decision. */
+static int64_t faces_total(const Decision *d)
+{
+    int64_t t = 0;
+    for (int64_t k = 0; k < d->n; k++)
+        t += d->face[k];
+    return t;
+}
+
+/* The next multiset of a pool decision (given_sum: the next with that
+ * total): the last die below the top face goes up one face, and every die
+ * after it (all on the top face) goes with it; the work is in the dice,
+ * never in the sides, so a die of a million sides costs a million runs and
+ * no more.  False after the last. */
+static bool next_multiset(Decision *d)
+{
+    for (;;) {
+        int64_t i = d->n - 1;
+        while (i >= 0 && d->face[i] == d->sides)
+            i--;
+        if (i < 0)
+            return false;
+        int32_t f = ++d->face[i];
+        for (int64_t k = i + 1; k < d->n; k++)
+            d->face[k] = f;
+        if (!d->given_sum || faces_total(d) == d->want_sum)
+            return true;
+    }
+}
+
 /* Move the last decision to its next choice, dropping those it exhausts.
  * False when every path has been run. */
 static bool advance(Engine *e)
@@ -458,17 +498,7 @@ static bool advance(Engine *e)
             merger_close(e->merger, e->len, true, e->top);
         Decision *d = &e->path[e->len - 1];
         if (d->kind == DEC_POOL) {
-            /* the next multiset: the last die below the top face goes up
-             * one face, and every die after it (all on the top face) goes
-             * with it; the work is in the dice, never in the sides, so a
-             * die of a million sides costs a million runs and no more */
-            int64_t i = d->n - 1;
-            while (i >= 0 && d->face[i] == d->sides)
-                i--;
-            if (i >= 0) {
-                int32_t f = ++d->face[i];
-                for (int64_t k = i + 1; k < d->n; k++)
-                    d->face[k] = f;
+            if (next_multiset(d)) {
                 weigh_orders(d);   /* s^n stays */
                 weigh_path(e, e->len - 1, false);
                 return true;
@@ -538,13 +568,17 @@ static int count_roll(Engine *e, char *err, size_t errlen)
 
 /* The next decision of the path: n dice of `sides`, one choice among their
  * multisets (a new one starts at every die on the first face). */
-static int pool_decision(Engine *e, int64_t n, int32_t sides, Decision **out, char *err, size_t errlen)
+/* One choice among the multisets of n dS (with `ways`, only those whose
+ * faces add up to *sum, of the `ways` orders that do). */
+static int pool_decision(Engine *e, int64_t n, int32_t sides, const int64_t *sum, mpz_srcptr ways, Decision **out,
+                         char *err, size_t errlen)
 {
     const ExactOptions *o = e->shared->opts;
     Decision *d;
     if (e->depth < e->len) {
         d = &e->path[e->depth];
-        if (d->kind != DEC_POOL || d->n != n || d->sides != sides)
+        if (d->kind != DEC_POOL || d->n != n || d->sides != sides || d->given_sum != (sum != NULL)
+            || (sum && d->want_sum != *sum))
             return rolled_differently(err, errlen);
     } else {
         /* a pool with more multisets than runs left can never be finished:
@@ -567,8 +601,17 @@ static int pool_decision(Engine *e, int64_t n, int32_t sides, Decision **out, ch
         d->n = n;
         d->sides = sides;
         d->face = mem_alloc_atomic(sizeof(int32_t) * (size_t)(n ? n : 1));
-        for (int64_t k = 0; k < n; k++)
-            d->face[k] = 1;
+        d->given_sum = sum != NULL;
+        int64_t extra = sum ? *sum - n : 0;   /* the first with the total: the excess on the last dice */
+        for (int64_t k = n - 1; k >= 0; k--) {
+            int64_t up = extra < sides - 1 ? extra : sides - 1;
+            d->face[k] = (int32_t)(1 + up);
+            extra -= up;
+        }
+        if (sum) {
+            d->want_sum = *sum;
+            mpz_set(d->own_den, ways);
+        }
         weigh(e, e->len - 1);
     }
     e->depth++;
@@ -586,7 +629,7 @@ static int engine_roll(DiceSource *self, int64_t n, int32_t sides, const Die *di
         return -1;
     if (n == 0)
         return 0;           /* a roll (it counts towards the cut) with nothing to choose */
-    if (pool_decision(e, n, sides, &d, err, errlen))
+    if (pool_decision(e, n, sides, NULL, NULL, &d, err, errlen))
         return -1;
     memcpy(out, d->face, sizeof(int32_t) * (size_t)n);
     return 0;
@@ -709,7 +752,7 @@ static const Pool *view_pool(Engine *e, Roll *r, uint64_t faces)
     v->faces = faces;
     v->keep = 0;
     v->keep_n = 0;
-    v->post = all_faces(r->sides);
+    v->post = r->big ? 0 : all_faces(r->sides);
     v->plain = NULL;
     Pool *p = pool_alloc(e->vm->scratch, r->pool_sides, 0);
     p->symbols = r->symbols;
@@ -831,7 +874,7 @@ static int settle_classes(Engine *e, Roll *r, uint64_t faces, const Pool **out, 
         if (!(c->faces & faces) || m == 1 || c->count == 0)
             continue;
         Decision *d;
-        if (pool_decision(e, c->count, m, &d, err, errlen))
+        if (pool_decision(e, c->count, m, NULL, NULL, &d, err, errlen))
             return -1;
         /* the class's faces in ascending order take the multiset's counts */
         int64_t counts[LAZY_MAX_SIDES] = { 0 };
@@ -978,12 +1021,16 @@ static int ask_number(Engine *e, const View *v, FwKind kind, int64_t *n, char *e
     return 0;
 }
 
+static int settle_big(Engine *e, View *v, char *err, size_t errlen);
+
 /* The dice of v as a plain pool. */
 static int settle(Engine *e, View *v, char *err, size_t errlen)
 {
     if (v->plain)
         return 0;
     Roll *r = v->roll;
+    if (r->big)
+        return settle_big(e, v, err, errlen);
     if (!v->keep && r->nasked == 0)
         return settle_classes(e, r, v->faces, &v->plain, err, errlen);
     /* how many show each face, asked face by face */
@@ -1057,9 +1104,27 @@ static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die,
                      size_t errlen)
 {
     Engine *e = (Engine *)self;
+    if (sides > LAZY_MAX_SIDES && !die) {
+        /* a class is a set of slots in 64 bits: bigger dice have no
+         * classes, their sum is asked at once, all else of their multiset
+         * (big_apply) */
+        if (count_roll(e, err, errlen))
+            return -1;
+        Roll *r = slab_take(&e->rolls_slab);
+        memset(r, 0, offsetof(Roll, cls));
+        r->sides = r->pool_sides = sides;
+        r->kinds = 1;
+        r->ncls = 0;
+        r->nasked = 0;
+        r->answers = NULL;
+        r->big = true;
+        r->sum_known = false;
+        r->big_n = n;
+        *out = view_pool(e, r, 0);
+        return 0;
+    }
     if (sides > LAZY_MAX_SIDES) {
-        /* a class is a set of slots in 64 bits: bigger dice are rolled whole
-         * (a die of its own faces has at most DIE_MAX_FACES) */
+        /* (a die of its own faces has at most DIE_MAX_FACES) */
         Pool *p = pool_alloc(e->vm->scratch, sides, n);
         if (engine_roll(self, n, sides, die, p->face, err, errlen))
             return -1;
@@ -1081,6 +1146,7 @@ static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die,
     r->cls[0] = (Class){ all_faces(sides), n };
     r->nasked = 0;
     r->answers = NULL;
+    r->big = false;
     *out = view_pool(e, r, r->cls[0].faces);
     return 0;
 }
@@ -1176,12 +1242,120 @@ static int lazy_join(DiceSource *self, const Pool *a, const Pool *b, const Pool 
     return 0;
 }
 
+/* The sum of a roll of big dice: one choice among its totals (worked out
+ * at once, fw_cache_sum_of_dice), the same on every later asking. */
+static int big_sum(Engine *e, Roll *r, int64_t *out, char *err, size_t errlen)
+{
+    if (r->sum_known) {
+        *out = r->sum;
+        return 0;
+    }
+    Decision *d;
+    if (e->depth < e->len) {
+        d = &e->path[e->depth];
+        if (d->kind != DEC_VALUE || d->joint->nq != 1)
+            return rolled_differently(err, errlen);
+    } else {
+        Shared *sh = e->shared;
+        if (!sh->fw)
+            sh->fw = fw_cache_new();
+        uint64_t left = sh->opts->budget > sh->runs ? sh->opts->budget - sh->runs : 0;
+        FwLimits lim = { .max_work = left * FW_STEPS_PER_RUN, .tick = fw_tick, .ud = sh };
+        const FwJoint *joint;
+        FwStatus st = fw_cache_sum_of_dice(sh->fw, r->big_n, r->sides, &lim, &joint);
+        sh->runs += lim.work / FW_STEPS_PER_RUN;
+        if (st != FW_OK) {
+            e->halt = st == FW_STOPPED ? EXACT_STOPPED : EXACT_OVER_BUDGET;
+            snprintf(err, errlen, "over the budget of the exact count");
+            return -1;
+        }
+        d = push(e);
+        d->kind = DEC_VALUE;
+        d->joint = joint;
+        d->index = 0;
+        d->n = joint->n;
+        mpz_ui_pow_ui(d->own_den, (unsigned long)r->sides, (unsigned long)r->big_n);
+        weigh_own(d);
+        weigh_path(e, e->len - 1, true);
+    }
+    e->depth++;
+    r->sum_known = true;
+    r->sum = d->joint->e[d->index].vals[0];
+    r->sum_ways = &d->joint->e[d->index].w;
+    *out = r->sum;
+    return 0;
+}
+
+/* The multiset of a roll of big dice (given its sum, when that was asked). */
+static int settle_big(Engine *e, View *v, char *err, size_t errlen)
+{
+    Roll *r = v->roll;
+    Pool *p = pool_alloc(e->vm->scratch, r->sides, r->big_n);
+    if (r->big_n > 0) {
+        Decision *d;
+        if (pool_decision(e, r->big_n, r->sides, r->sum_known ? &r->sum : NULL, r->sum_known ? *r->sum_ways : NULL,
+                          &d, err, errlen))
+            return -1;
+        memcpy(p->face, d->face, sizeof(int32_t) * (size_t)r->big_n);
+    }
+    v->plain = p;
+    return 0;
+}
+
+/* What is asked of a roll of big dice: the sum at once, the rest of its
+ * multiset (a filter of it is a view that holds its dice). */
+static int big_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen)
+{
+    int64_t n;
+    if (op == OP_SUM && !v->plain) {
+        if (big_sum(e, v->roll, &n, err, errlen))
+            return -1;
+        *out = val_int(n);
+        return 0;
+    }
+    if (settle(e, v, err, errlen))
+        return -1;
+    const Pool *p = v->plain;
+    Arena *a = e->vm->scratch;
+    switch (op) {
+    case OP_FILTER: case OP_HIGHEST_N: case OP_LOWEST_N: {
+        const Pool *q = op == OP_FILTER ? pool_filter(a, p, cmp, x)
+                      : op == OP_HIGHEST_N ? pool_highest(a, p, x.as.i) : pool_lowest(a, p, x.as.i);
+        View *w = slab_take(&e->views);
+        *w = *v;
+        w->plain = q;
+        Pool *lazy = pool_alloc(a, p->sides, 0);
+        lazy->n = -1;
+        lazy->lazy = &w->base;
+        *out = val_pool(lazy);
+        return 0;
+    }
+    case OP_COUNT: *out = val_int(p->n); return 0;
+    case OP_ANY: *out = val_bool(pool_any(p, cmp, x)); return 0;
+    case OP_ALL: *out = val_bool(pool_all(p, cmp, x)); return 0;
+    case OP_SUM: *out = val_int(pool_sum(p)); return 0;
+    case OP_DOUBLES: *out = val_bool(pool_doubles(p)); return 0;
+    case OP_HIGHEST: case OP_LOWEST:
+        if (p->n == 0) {
+            snprintf(err, errlen, "%s() of an empty pool", op == OP_HIGHEST ? "highest" : "lowest");
+            return -1;
+        }
+        *out = val_int(op == OP_HIGHEST ? p->face[p->n - 1] : p->face[0]);
+        return 0;
+    default:
+        snprintf(err, errlen, "bad pool instruction %d", (int)op);
+        return -1;
+    }
+}
+
 static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Value x, Value *out, char *err,
                       size_t errlen)
 {
     Engine *e = (Engine *)self;
     View *v = (View *)p->lazy;
     Roll *r = v->roll;
+    if (r->big)
+        return big_apply(e, v, op, cmp, x, out, err, errlen);
     int64_t n;
     bool yes;
     /* split classes while nothing was asked of the roll face by face, and

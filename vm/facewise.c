@@ -737,6 +737,27 @@ void fw_cache_free(FwCache *c)
     memset(c, 0, sizeof *c);
 }
 
+static FwJoint *cache_find(const FwCache *c, const uint64_t *key, int len)
+{
+    uint64_t h = hash_key((const int64_t *)key, len) % CACHE_BUCKETS;
+    for (CacheItem *it = c->bucket[h]; it; it = it->next)
+        if (it->len == len && !memcmp(it->key, key, sizeof(uint64_t) * (size_t)len))
+            return it->joint;
+    return NULL;
+}
+
+static void cache_put(FwCache *c, const uint64_t *key, int len, FwJoint *j)
+{
+    uint64_t h = hash_key((const int64_t *)key, len) % CACHE_BUCKETS;
+    CacheItem *it = mem_alloc(sizeof *it);
+    it->key = mem_alloc_atomic(sizeof(uint64_t) * (size_t)len);
+    memcpy(it->key, key, sizeof(uint64_t) * (size_t)len);
+    it->len = len;
+    it->joint = j;
+    it->next = c->bucket[h];
+    c->bucket[h] = it;
+}
+
 FwStatus fw_cache_joint(FwCache *c, int32_t sides, const int32_t *value, const FwClass *cls, int ncls,
                         const FwQuestion *q, int nq, FwLimits *lim, const FwJoint **out)
 {
@@ -763,23 +784,77 @@ FwStatus fw_cache_joint(FwCache *c, int32_t sides, const int32_t *value, const F
         key[len++] = q[i].pre;
         key[len++] = q[i].post;
     }
-    uint64_t h = hash_key((const int64_t *)key, len) % CACHE_BUCKETS;
-    for (CacheItem *it = c->bucket[h]; it; it = it->next)
-        if (it->len == len && !memcmp(it->key, key, sizeof(uint64_t) * (size_t)len)) {
-            *out = it->joint;
-            return FW_OK;
-        }
+    if ((*out = cache_find(c, key, len)))
+        return FW_OK;
     FwJoint *j;
     FwStatus st = fw_joint(sides, value, cls, ncls, q, nq, lim, &j);
     if (st != FW_OK)
         return st;
-    CacheItem *it = mem_alloc(sizeof *it);
-    it->key = mem_alloc_atomic(sizeof(uint64_t) * (size_t)len);
-    memcpy(it->key, key, sizeof(uint64_t) * (size_t)len);
-    it->len = len;
-    it->joint = j;
-    it->next = c->bucket[h];
-    c->bucket[h] = it;
+    cache_put(c, key, len, j);
+    *out = j;
+    return FW_OK;
+}
+
+FwStatus fw_sum_of_dice(int64_t n, int64_t sides, FwLimits *lim, FwJoint **out)
+{
+    /* the ways of each total, from n (all ones) up: each die added by a
+     * window of `sides` over the ways before */
+    int64_t span = n * (sides - 1) + 1;
+    mpz_t *ways = mem_alloc(sizeof(mpz_t) * (size_t)span), *next = mem_alloc(sizeof(mpz_t) * (size_t)span);
+    for (int64_t i = 0; i < span; i++)
+        mpz_inits(ways[i], next[i], NULL);
+    mpz_set_ui(ways[0], 1);
+    mpz_t window;
+    mpz_init(window);
+    FwStatus st = FW_OK;
+    for (int64_t k = 1; k <= n && st == FW_OK; k++) {
+        int64_t width = (k - 1) * (sides - 1) + 1;   /* of the totals of k - 1 dice */
+        st = spend(lim, (uint64_t)(width + sides));
+        mpz_set_ui(window, 0);
+        for (int64_t t = 0; t < width + sides - 1 && st == FW_OK; t++) {
+            if (t < width)
+                mpz_add(window, window, ways[t]);
+            if (t - sides >= 0)
+                mpz_sub(window, window, ways[t - sides]);
+            mpz_set(next[t], window);
+        }
+        mpz_t *tmp = ways;
+        ways = next;
+        next = tmp;
+    }
+    if (st == FW_OK) {
+        FwJoint *j = mem_alloc(sizeof *j);
+        j->nq = 1;
+        j->width = 1;
+        j->offset = mem_alloc_atomic(sizeof(int) * 2);
+        j->offset[0] = 0;
+        j->offset[1] = 1;
+        j->e = mem_alloc(sizeof(FwEntry) * (size_t)span);
+        int64_t *vals = mem_alloc_atomic(sizeof(int64_t) * (size_t)span);
+        for (int64_t i = 0; i < span; i++) {
+            FwEntry *e = &j->e[j->n++];
+            e->vals = vals + i;
+            vals[i] = n + i;
+            mpz_init_set(e->w, ways[i]);
+        }
+        *out = j;
+    }
+    for (int64_t i = 0; i < span; i++)
+        mpz_clears(ways[i], next[i], NULL);
+    mpz_clear(window);
+    return st;
+}
+
+FwStatus fw_cache_sum_of_dice(FwCache *c, int64_t n, int64_t sides, FwLimits *lim, const FwJoint **out)
+{
+    uint64_t key[3] = { 0x5a3dd1ceULL << 32, (uint64_t)n, (uint64_t)sides };
+    if ((*out = cache_find(c, key, 3)))
+        return FW_OK;
+    FwJoint *j;
+    FwStatus st = fw_sum_of_dice(n, sides, lim, &j);
+    if (st != FW_OK)
+        return st;
+    cache_put(c, key, 3, j);
     *out = j;
     return FW_OK;
 }

@@ -122,6 +122,12 @@ void fw_cache_free(FwCache *c);
 FwStatus fw_cache_joint(FwCache *c, int32_t sides, const int32_t *value, const FwClass *cls, int ncls,
                         const FwQuestion *q, int nq, FwLimits *lim, const FwJoint **out);
 
+/* The total of n plain dice of `sides` faces (any number of them), as a
+ * joint of one question: each total from n to n * sides with its orders,
+ * out of sides^n; from the cache when it was worked out before. */
+FwStatus fw_cache_sum_of_dice(FwCache *c, int64_t n, int64_t sides, FwLimits *lim, const FwJoint **out);
+FwStatus fw_sum_of_dice(int64_t n, int64_t sides, FwLimits *lim, FwJoint **out);
+
 /* The same, worked out every time, not kept (for tests). */
 FwStatus fw_joint(int32_t sides, const int32_t *value, const FwClass *cls, int ncls, const FwQuestion *q, int nq,
                   FwLimits *lim, FwJoint **out);

@@ -1,0 +1,1 @@
+prob -e 'sum(roll 10d100)' --exact --csv

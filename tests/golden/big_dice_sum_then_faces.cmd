@@ -1,0 +1,1 @@
+prob big_dice.muster percentile_pair --exact --json
