@@ -635,6 +635,30 @@ static int engine_roll(DiceSource *self, int64_t n, int32_t sides, const Die *di
     return 0;
 }
 
+/* How many combinations of n items a bag with left[k] of each of its
+ * kinds has (how many of each kind: C(52, 5) for five of 52 distinct
+ * cards), counted kind by kind; past 1e18 it is only "more". */
+static double draw_combinations(int64_t n, int32_t kinds, const int64_t *left)
+{
+    double *ways = mem_alloc_atomic(sizeof(double) * (size_t)(n + 1)),
+           *sums = mem_alloc_atomic(sizeof(double) * (size_t)(n + 2));
+    ways[0] = 1;
+    for (int64_t j = 1; j <= n; j++)
+        ways[j] = 0;
+    for (int32_t k = 0; k < kinds; k++) {
+        /* ways'[j] = ways[j - left[k]] + ... + ways[j]: by the running sums */
+        sums[0] = 0;
+        for (int64_t j = 0; j <= n; j++)
+            sums[j + 1] = sums[j] + ways[j];
+        for (int64_t j = 0; j <= n; j++) {
+            int64_t from = j - left[k] > 0 ? j - left[k] : 0;
+            double w = sums[j + 1] - sums[from];
+            ways[j] = w > 1e18 ? 1e18 : w;
+        }
+    }
+    return ways[n];
+}
+
 /* n items drawn from a bag: one choice among the combinations of its kinds
  * (how many of each), weighed by the ways to draw them, never by orders. */
 static int engine_draw(DiceSource *self, int64_t n, const Die *kinds, const int64_t *left, int64_t total,
@@ -652,12 +676,8 @@ static int engine_draw(DiceSource *self, int64_t n, const Die *kinds, const int6
             || memcmp(d->left, left, sizeof(int64_t) * (size_t)kinds->n))
             return rolled_differently(err, errlen);
     } else {
-        /* at most C(n + kinds - 1, kinds - 1) combinations: more than the
-         * runs left can never be finished */
-        double combos = 1;
-        int64_t r = n < kinds->n - 1 ? n : kinds->n - 1;
-        for (int64_t k = 1; k <= r && combos < 1e18; k++)
-            combos = combos * (double)(n + kinds->n - 1 - r + k) / (double)k;
+        /* more combinations than the runs left can never be finished */
+        double combos = draw_combinations(n, kinds->n, left);
         if (combos > (double)(o->budget - e->shared->runs) && combos > 1) {
             e->halt = EXACT_OVER_BUDGET;
             if (combos > (double)o->budget)

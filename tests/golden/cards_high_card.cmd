@@ -1,0 +1,1 @@
+prob cards.muster high_card --exact
