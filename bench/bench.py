@@ -258,9 +258,220 @@ def exact_at_scale(muster):
     return failures
 
 
+# ---- exact odds of the engine's hard shapes, checked against independent computations ----
+
+SHAPES = os.path.relpath(os.path.join(HERE, "shapes.muster"))   # as the messages name it
+HARD_TIMEOUT = 60   # seconds allowed to each run; a run past it is "not exact", not a failure
+
+
+def binomial(n, p):
+    """P(k successes of n), p a Fraction."""
+    return {k: math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)}
+
+
+def exact_chain(attacks):
+    """shapes.muster attack_chain: hit on 3+ (2/3), wound on 4+ (1/2), unsaved on
+    1-4 (2/3), damage stands on 1-4 (2/3), each step a binomial of the last."""
+    dist = {attacks: Fraction(1)}
+    for p in (Fraction(2, 3), Fraction(1, 2), Fraction(2, 3), Fraction(2, 3)):
+        nxt = {}
+        for n, pn in dist.items():
+            for k, pk in binomial(n, p).items():
+                nxt[k] = nxt.get(k, 0) + pn * pk
+        dist = nxt
+    # a check of the reference itself: a chain of binomials is one binomial of the product
+    assert dist == binomial(attacks, Fraction(2, 3) * Fraction(1, 2) * Fraction(2, 3) * Fraction(2, 3))
+    return {str(k): p for k, p in dist.items() if p}
+
+
+def convolve_ways(a, b):
+    """The ways of each total of two independent parts, as lists from their least totals."""
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return out
+
+
+def exact_pool_sums(pools):
+    """The sum of several pools of dice, (count, sides) each: their ways convolved."""
+    ways, low, total = [1], 0, 1
+    for n, sides in pools:
+        ways = convolve_ways(ways, sums_of(n, sides))
+        low += n
+        total *= sides ** n
+    return {str(low + i): Fraction(w, total) for i, w in enumerate(ways) if w}
+
+
+def exact_exploding_sum(dice, upto):
+    """The sum of `dice` exploding d6 (a 6 is rolled again and added), exact and
+    uncut, for every total up to `upto`: one die shows 6k + r (r of 1..5) with
+    probability 1/6^(k+1), and no die of a total <= upto shows more than upto, so
+    dice cut at upto give those totals exactly. Weights over 6^top."""
+    top = upto // 6 + 1
+    one = [0] * (upto + 1)
+    for v in range(1, upto + 1):
+        if v % 6:
+            one[v] = 6 ** (top - (v // 6 + 1))
+    ways = [1]
+    for _ in range(dice):
+        ways = convolve_ways(ways, one)[:upto + 1]
+    return {str(v): Fraction(w, 6 ** (top * dice)) for v, w in enumerate(ways) if w}
+
+
+def exact_pursuit(gap, escape, closes):
+    """shapes.muster pursuit: a walk of one step a turn, down with probability
+    `closes`, up otherwise, caught at 0, escaped at `escape`: the gambler's ruin,
+    P(escape from gap) = (1 - r^gap) / (1 - r^escape) with r = closes / (1 - closes)."""
+    r = closes / (1 - closes)
+    p = gap * Fraction(1, escape) if r == 1 else (1 - r ** gap) / (1 - r ** escape)
+    return {"true": p, "false": 1 - p}
+
+
+def exact_melee(attacker, defender, sides=6):
+    """shapes.muster melee: a DP over the strength points left. A drawn round is
+    fought again, so the round that counts is the first one not drawn: its odds
+    are the round's odds given that it is not a draw (an exact geometric sum)."""
+    wins = sum(1 for x in range(1, sides + 1) for y in range(1, sides + 1) if x > y)
+    losses = sum(1 for x in range(1, sides + 1) for y in range(1, sides + 1) if x < y)
+    w = Fraction(wins, wins + losses)
+    f = {}
+    for a in range(attacker + 1):
+        for d in range(defender + 1):
+            if d == 0:
+                f[a, d] = Fraction(1) if a > 0 else Fraction(0)
+            elif a == 0:
+                f[a, d] = Fraction(0)
+            else:
+                f[a, d] = w * f[a, d - 1] + (1 - w) * f[a - 1, d]
+    p = f[attacker, defender]
+    return {"true": p, "false": 1 - p}
+
+
+def exact_hand(cards, k):
+    """The sum of k distinct cards of 1..cards: a DP over the cards, each taken
+    or not, counting the hands of each size and total; over C(cards, k)."""
+    ways = [[0] * (k * cards + 1) for _ in range(k + 1)]
+    ways[0][0] = 1
+    for c in range(1, cards + 1):
+        for n in range(k, 0, -1):
+            row, prev = ways[n], ways[n - 1]
+            for s in range(k * cards, c - 1, -1):
+                row[s] += prev[s - c]
+    total = math.comb(cards, k)
+    return {str(s): Fraction(w, total) for s, w in enumerate(ways[k]) if w}
+
+
+def run_exact(cmd):
+    """One run of `muster prob ... --exact --json`: (json or None, seconds, why not exact)."""
+    t0 = time.perf_counter()
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=HARD_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return None, time.perf_counter() - t0, f"no answer in {HARD_TIMEOUT} s (timeout)"
+    dt = time.perf_counter() - t0
+    if r.returncode != 0:
+        return None, dt, (r.stderr.strip() or f"exit status {r.returncode}").splitlines()[0]
+    j = json.loads(r.stdout)
+    if not j["exact"]:
+        return None, dt, "answered by simulation"
+    return j, dt, None
+
+
+def compare_within(got, want, tail, dropped):
+    """Whether muster's odds `got` are the exact odds `want` (with `tail`, the
+    exact probability of the values `want` leaves out) less at most the share
+    muster reports as cut off: every value within `dropped` of the exact one,
+    the values left out less than `dropped` together, and muster's outcomes
+    and the cut-off share adding up to 1. With nothing cut off this is
+    equality, value for value."""
+    if sum(got.values()) + dropped != 1 or tail > dropped:
+        return False
+    return all(abs(got.get(v, 0) - want.get(v, 0)) <= dropped for v in set(got) | set(want))
+
+
+def exact_hard_shapes(muster):
+    """Exact odds of shapes that are hard for the exact engine: chains of
+    pools whose size is rolled, sums of many mixed pools, open-ended and
+    self-repeating recursions, a draw from a big bag. Each is asked with
+    `muster prob ... --exact --json` (wall time incl. process start, best of
+    REPEAT) and checked outcome by outcome against an independent exact
+    computation. Exact odds that differ are a failure; a case muster refuses,
+    or does not answer exactly within HARD_TIMEOUT, is only reported as not
+    exact (the engine does not count all of them exactly yet)."""
+    def finite(reference):
+        return lambda got: (reference(), 0)
+
+    def exploding(got):
+        # One exploding die cut exactly as muster cuts it is hard to mirror, so
+        # the reference is the uncut (infinite) answer: each total muster lists
+        # must be within the share muster reports as cut off of the exact one,
+        # and the exact probability of the totals past its highest below it.
+        upto = max([int(v) for v in got] + [5])
+        want = exact_exploding_sum(5, upto)
+        return want, 1 - sum(want.values())
+
+    cases = [
+        ("attack_chain attacks=20", [SHAPES, "attack_chain", "attacks=20"], finite(lambda: exact_chain(20)), 0.020),
+        ("attack_chain attacks=60", [SHAPES, "attack_chain", "attacks=60"], finite(lambda: exact_chain(60)), 0.200),
+        ("sum(roll 5d6) + sum(roll 5d8) + sum(roll 5d10) + sum(roll 5d12)",
+         ["-e", "sum(roll 5d6) + sum(roll 5d8) + sum(roll 5d10) + sum(roll 5d12)"],
+         finite(lambda: exact_pool_sums([(5, 6), (5, 8), (5, 10), (5, 12)])), 0.010),
+        ("five_exploding", [SHAPES, "five_exploding"], exploding, 0.010),
+        # the pursuit and the melee go on for ever on some paths (the walk back
+        # and forth, the drawn rounds): the references are the exact, uncut
+        # answers, and a cut-off share muster reports is compared as for the
+        # exploding dice, each outcome within it
+        ("pursuit gap=50", [SHAPES, "pursuit", "gap=50"], finite(lambda: exact_pursuit(50, 100, Fraction(51, 100))),
+         0.050),
+        ("melee attacker=6 defender=5", [SHAPES, "melee", "attacker=6", "defender=5"],
+         finite(lambda: exact_melee(6, 5)), 0.050),
+        ("hand (sum(draw 5 from Cards), 1..52)", [SHAPES, "hand"], finite(lambda: exact_hand(52, 5)), 0.050),
+        ("sum(roll 10d100)", ["-e", "sum(roll 10d100)"], finite(lambda: exact_sum(10, 100)), 0.010),
+    ]
+    failures = []
+    print(f"exact odds of the engine's hard shapes (muster prob ... --exact, wall time incl. process start; "
+          f"best of {REPEAT})")
+    for label, args, reference, target in cases:
+        cmd = [muster, "prob", *args, "--exact", "--json"]
+        j, best, why = run_exact(cmd)
+        for _ in range(REPEAT - 1):
+            if j is None or best > 2.0:   # a refusal, or a run too slow to repeat
+                break
+            j2, dt, why2 = run_exact(cmd)
+            if j2 is None:
+                j, why = None, why2
+                break
+            best = min(best, dt)
+        head = f"  {label:64} {best * 1e3:8.1f} ms  target < {target * 1e3:4.0f} ms"
+        if j is None:
+            print(f"{head} (missed)  not exact: {why}")
+            continue
+        got = {key(o["value"]): Fraction(o["p"]) for o in j["outcomes"]}
+        dropped = Fraction(j.get("dropped", "0"))
+        want, tail = reference(got)
+        agrees = compare_within(got, want, tail, dropped)
+        if not agrees:
+            failures.append(f"{' '.join(cmd[1:])}: muster's exact odds differ from the independent computation")
+        met = "met" if agrees and best < target else "missed"
+        cut = f"  cut off {float(dropped):.3g} (compared within it)" if dropped else ""
+        print(f"{head} ({met})  {len(got):5} outcomes {'agree' if agrees else 'DISAGREE'}{cut}")
+    print()
+    return failures
+
+
 def main():
     muster, cbin = sys.argv[1], sys.argv[2]
     failures = []
+    if os.environ.get("BENCH_ONLY_EXACT"):   # the two sections of exact odds only, no simulations
+        failures += exact_at_scale(muster)
+        failures += exact_hard_shapes(muster)
+        if failures:
+            print("DISAGREEMENTS:\n  " + "\n  ".join(failures))
+            return 1
+        print("muster's exact odds agree with the independent computations")
+        return 0
     print(f"trials: muster {N_MUSTER} ({N_UNSPEC} unspecialized), C {N_FAST}, Lua {N_LUA}, Python {N_PY}, "
           f"dicelab -e {N_DICELAB}; "
           f"agreement: every outcome within {ZMAX} standard errors of muster's exact odds\n")
@@ -358,6 +569,7 @@ def main():
     print()
 
     failures += exact_at_scale(muster)
+    failures += exact_hard_shapes(muster)
 
     if failures:
         print("DISAGREEMENTS:\n  " + "\n  ".join(failures))

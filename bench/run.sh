@@ -5,6 +5,8 @@
 # times as many (3 times with --no-specialize), Lua 3/10, Python 1/10;
 # BENCH_DICELAB_TIMEOUT the seconds allowed to each `dicelab -c` (default 60);
 # BENCH_CASES=name,name runs only those cases of bench/cases.txt.
+# BENCH_ONLY_EXACT=1 runs only the exact odds: at scale, and of the engine's
+# hard shapes (bench/shapes.muster's chains, walks, melee and bag); no simulations.
 # The peers need a C compiler, python3, lua5.4 and dicelab: missing ones are
 # installed from Debian's packages (as root or through sudo), or named.
 set -e
