@@ -50,6 +50,46 @@ static bool fusable_const(const Proto *p, const uint8_t *code, int pc)
     return p->consts[chunk_u16(code + pc + 1)].tag != VAL_UNKNOWN;
 }
 
+/* Which MERGEs of the code `old` (len bytes, jump targets marked) to keep:
+ * keep[pc] for each MERGE at pc. */
+static bool *merges_kept(const Program *prog, const uint8_t *old, int len, const bool *target)
+{
+    bool *keep = mem_alloc_atomic((size_t)len + 1);
+    /* a MERGE is kept only between dice: some instruction before it and
+     * some at or after it rolls, draws or calls a procedure that may (the
+     * code jumps only forward, so before in the code is before in time);
+     * of two in a row, the second */
+    int npcs = 0;
+    int *pcs = mem_alloc_atomic(sizeof(int) * (size_t)len);
+    bool *rolls = mem_alloc_atomic((size_t)len + 1);
+    for (int pc = 0; pc < len; pc += chunk_insn_len(old, pc)) {
+        pcs[npcs++] = pc;
+        uint8_t op = old[pc];
+        rolls[pc] = op_is(op, OPF_DICE)
+                 || (op == OP_CALL && !(prog && prog->protos[chunk_u16(old + pc + 1)]->pure));
+    }
+    bool after = false;
+    for (int k = npcs - 1; k >= 0; k--) {
+        after = after || rolls[pcs[k]];
+        keep[pcs[k]] = after;
+    }
+    /* and not one that only a kept MERGE with no dice since reaches
+     * (no jump landing between): the runs there are those of that one */
+    bool before = false, clean = false;
+    for (int k = 0; k < npcs; k++) {
+        int pc = pcs[k];
+        clean = clean && !target[pc];
+        if (old[pc] == OP_MERGE) {
+            keep[pc] = keep[pc] && before && !clean
+                    && !(k + 1 < npcs && old[pcs[k + 1]] == OP_MERGE);
+            clean = clean || keep[pc];
+        }
+        before = before || rolls[pc];
+        clean = clean && !rolls[pc];
+    }
+    return keep;
+}
+
 /* One pass over p; prog, when given, says which callees are pure (no
  * MERGE is kept for a call of one). */
 static bool scan(Proto *p, const Program *prog)
@@ -70,41 +110,7 @@ static bool scan(Proto *p, const Program *prog)
     Fix *fix = mem_alloc_atomic(sizeof(Fix) * ((size_t)len + 1));
     int nfix = 0;
 
-    /* a MERGE is kept only between dice: some instruction before it and
-     * some at or after it rolls, draws or calls a procedure that may (the
-     * code jumps only forward, so before in the code is before in time);
-     * of two in a row, the second */
-    bool *keep = mem_alloc_atomic((size_t)len + 1);
-    {
-        int npcs = 0;
-        int *pcs = mem_alloc_atomic(sizeof(int) * (size_t)len);
-        bool *rolls = mem_alloc_atomic((size_t)len + 1);
-        for (int pc = 0; pc < len; pc += chunk_insn_len(old, pc)) {
-            pcs[npcs++] = pc;
-            uint8_t op = old[pc];
-            rolls[pc] = op_is(op, OPF_DICE)
-                     || (op == OP_CALL && !(prog && prog->protos[chunk_u16(old + pc + 1)]->pure));
-        }
-        bool after = false;
-        for (int k = npcs - 1; k >= 0; k--) {
-            after = after || rolls[pcs[k]];
-            keep[pcs[k]] = after;
-        }
-        /* and not one that only a kept MERGE with no dice since reaches
-         * (no jump landing between): the runs there are those of that one */
-        bool before = false, clean = false;
-        for (int k = 0; k < npcs; k++) {
-            int pc = pcs[k];
-            clean = clean && !target[pc];
-            if (old[pc] == OP_MERGE) {
-                keep[pc] = keep[pc] && before && !clean
-                        && !(k + 1 < npcs && old[pcs[k + 1]] == OP_MERGE);
-                clean = clean || keep[pc];
-            }
-            before = before || rolls[pc];
-            clean = clean && !rolls[pc];
-        }
-    }
+    bool *keep = merges_kept(prog, old, len, target);
 
     uint8_t *code = mem_alloc_atomic((size_t)len);
     uint32_t *offsets = mem_alloc_atomic(sizeof(uint32_t) * (size_t)len);
