@@ -391,6 +391,8 @@ int calls_answer(Engine *e, int index, const Value *call_args, int depth, bool w
     const Dist *dist = NULL;
     /* a procedure that draws: worked out from what the bags have left now */
     int64_t nbags = e->vm->prog->bag_items;
+    if (callee->draws && bags_settle(&e->base, e->vm->error, sizeof e->vm->error))
+        return -1;           /* (what the bags have left is part of the call) */
     const int64_t *bags = callee->draws ? e->vm->bag_left : NULL;
     /* may its result stand for itself (a pending result) until the count
      * that works out a call below solves for it?  Where it is returned as it

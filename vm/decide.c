@@ -42,8 +42,18 @@ static void weigh_draw(Decision *d)
         mpz_bin_uiui(c, (unsigned long)d->left[k], (unsigned long)d->taken[k]);
         mpz_mul(d->own_num, d->own_num, c);
     }
-    mpz_bin_uiui(d->own_den, (unsigned long)total, (unsigned long)d->n);
+    if (!d->given_sum)
+        mpz_bin_uiui(d->own_den, (unsigned long)total, (unsigned long)d->n);
     mpz_clear(c);
+}
+
+/* The values' total of a draw's combination (given_sum draws). */
+static int64_t draw_total(const Decision *d)
+{
+    int64_t t = 0;
+    for (int32_t k = 0; k < d->kinds; k++)
+        t += d->taken[k] * d->values[k];
+    return t;
 }
 
 /* The first combination of a draw: as many as there are of the first
@@ -231,7 +241,10 @@ bool decide_advance(Engine *e)
                 return true;
             }
         } else if (d->kind == DEC_DRAW) {
-            if (draw_next(d)) {
+            bool more;
+            while ((more = draw_next(d)) && d->given_sum && draw_total(d) != d->want_sum)
+                ;
+            if (more) {
                 weigh_draw(d);   /* (the denominator stays) */
                 decide_weigh_path(e, e->len - 1, false);
                 return true;
@@ -369,25 +382,26 @@ static double draw_combinations(int64_t n, int32_t kinds, const int64_t *left)
     return ways[n];
 }
 
-/* n items drawn from a bag: one choice among the combinations of its kinds
- * (how many of each), weighed by the ways to draw them, never by orders. */
-int decide_draw(DiceSource *self, int64_t n, const Die *kinds, const int64_t *left, int64_t total,
-                       int64_t *taken, int32_t *order, char *err, size_t errlen)
+/* n items drawn from a bag of `kinds` kinds (left[k] of kind k, showing
+ * values[k]): one choice among the combinations (how many of each), weighed
+ * by the ways to draw them, never by orders; with `ways`, only those whose
+ * values add up to *sum, out of the `ways` draws that do.  taken[k] is the
+ * choice. */
+int decide_draw_given(Engine *e, int64_t n, int32_t kinds, const int64_t *left, const int32_t *values,
+                      const int64_t *sum, mpz_srcptr ways, int64_t *taken, char *err, size_t errlen)
 {
-    (void)order;
-    Engine *e = (Engine *)self;
     const ExactOptions *o = e->shared->opts;
     if (decide_count_roll(e, err, errlen))
         return -1;
     Decision *d;
     if (e->depth < e->len) {
         d = &e->path[e->depth];
-        if (d->kind != DEC_DRAW || d->n != n || d->kinds != kinds->n
-            || memcmp(d->left, left, sizeof(int64_t) * (size_t)kinds->n))
+        if (d->kind != DEC_DRAW || d->n != n || d->kinds != kinds || d->given_sum != (sum != NULL)
+            || (sum && d->want_sum != *sum) || memcmp(d->left, left, sizeof(int64_t) * (size_t)kinds))
             return decide_rolled_differently(err, errlen);
     } else {
         /* more combinations than the runs left can never be finished */
-        double combos = draw_combinations(n, kinds->n, left);
+        double combos = draw_combinations(n, kinds, left);
         if (combos > (double)(o->budget - e->shared->runs) && combos > 1) {
             e->halt = EXACT_OVER_BUDGET;
             if (combos > (double)o->budget)
@@ -395,18 +409,33 @@ int decide_draw(DiceSource *self, int64_t n, const Die *kinds, const int64_t *le
             snprintf(err, errlen, "over the budget of the exact count");
             return -1;
         }
-        (void)total;
         d = decide_push(e);
         d->kind = DEC_DRAW;
         d->n = n;
-        d->kinds = kinds->n;
-        d->left = mem_alloc_atomic(sizeof(int64_t) * 2 * (size_t)kinds->n);
-        d->taken = d->left + kinds->n;
-        memcpy(d->left, left, sizeof(int64_t) * (size_t)kinds->n);
+        d->kinds = kinds;
+        d->left = mem_alloc_atomic(sizeof(int64_t) * 2 * (size_t)kinds);
+        d->taken = d->left + kinds;
+        d->values = values;
+        memcpy(d->left, left, sizeof(int64_t) * (size_t)kinds);
         draw_first(d);
+        d->given_sum = sum != NULL;
+        if (sum) {
+            d->want_sum = *sum;
+            mpz_set(d->own_den, ways);
+            while (draw_total(d) != *sum && draw_next(d))
+                ;
+        }
         decide_weigh(e, e->len - 1);
     }
     e->depth++;
-    memcpy(taken, d->taken, sizeof(int64_t) * (size_t)kinds->n);
+    memcpy(taken, d->taken, sizeof(int64_t) * (size_t)kinds);
     return 0;
+}
+
+int decide_draw(DiceSource *self, int64_t n, const Die *kinds, const int64_t *left, int64_t total,
+                int64_t *taken, int32_t *order, char *err, size_t errlen)
+{
+    (void)order;
+    (void)total;
+    return decide_draw_given((Engine *)self, n, kinds->n, left, kinds->value, NULL, NULL, taken, err, errlen);
 }

@@ -100,6 +100,15 @@ struct PoolMethods {
      * joins their faces); -1 after writing a message to err.  NULL: the VM
      * always joins the faces. */
     int (*join)(DiceSource *self, const Pool *a, const Pool *b, const Pool **out, char *err, size_t errlen);
+    /* n >= 1 items drawn from a bag (kinds->value[k] showing, as a pool of
+     * `sides` and `symbols` as the VM would make it), with left[k] of kind k
+     * left, as a lazy pool: the source takes left down itself once it knows
+     * what was drawn (NULL: the VM draws through DiceSource.draw). */
+    int (*draw)(DiceSource *self, int64_t n, const Die *kinds, int32_t sides, int32_t symbols, int64_t *left,
+                const Pool **out, char *err, size_t errlen);
+    /* Called before the VM reads what a bag has left: the source settles the
+     * draws it left lazy.  0, or -1 after writing a message to err. */
+    int (*bags)(DiceSource *self, char *err, size_t errlen);
 };
 
 /* Seeded pseudo-random dice. */

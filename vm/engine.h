@@ -22,6 +22,7 @@
 #include <gmp.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A worked-out distribution of a rerolling or recursive procedure, for its
  * callers.  For a procedure that draws, `bags` is what the bags had left
@@ -56,13 +57,14 @@ typedef struct Decision {
     int32_t sides;           /* DEC_POOL: faces; DEC_SPLIT: the class's faces in its first part (a) ... */
     int32_t other;           /* ... DEC_SPLIT: and in the rest (b) */
     int32_t *face;           /* DEC_POOL: the multiset, as its n faces in ascending order */
-    bool given_sum;          /* DEC_POOL: only the multisets whose faces add up to want_sum, out of the
-                                orders that do (own_den, set once) */
+    bool given_sum;          /* DEC_POOL, DEC_DRAW: only the multisets (combinations) whose values add up
+                                to want_sum, out of the orders (draws) that do (own_den, set once) */
     int64_t want_sum;
     const Dist *dist;        /* DEC_DIST: the callee's outcomes, then not-given and dropped */
     const FwJoint *joint;    /* DEC_VALUE: the answers to the questions asked of a roll */
     int64_t index;           /* DEC_DIST: the option; DEC_SPLIT: the dice in the first part;
                                 DEC_VALUE: the entry of the joint */
+    const int32_t *values;   /* DEC_DRAW with given_sum: each kind's value */
     int32_t kinds;           /* DEC_DRAW: n items from a bag of this many kinds, left[k] of kind k, */
     int64_t *left, *taken;   /* taken[k] of them drawn (a combination, not an order) */
     mpz_t own_num, own_den;  /* the probability of this choice */
@@ -141,7 +143,8 @@ typedef struct Roll {
 
 typedef struct View {
     LazyPool base;           /* first: Pool.lazy points here */
-    Roll *roll;
+    Roll *roll;              /* (NULL for a draw) */
+    struct Draw *draw;       /* items drawn from a bag (bags.c), else NULL */
     uint64_t faces;          /* the dice of the roll on these slots; */
     int32_t keep;            /* 0, or of them only the keep_n highest (1) or lowest (-1), */
     int64_t keep_n;
@@ -159,6 +162,46 @@ typedef struct Slab {
 } Slab;
 
 #define SLAB_CHUNK 32
+
+/* Work done face by face counts towards the budget at this many steps a run. */
+#define FW_STEPS_PER_RUN 32
+
+/* An item of s, new (or used before, by an earlier run: set every field). */
+static inline void *slab_take(Slab *s)
+{
+    int c = s->used / SLAB_CHUNK;
+    if (c == s->nchunks) {
+        char **chunk = mem_alloc(sizeof(char *) * (size_t)(c + 1));
+        if (c)
+            memcpy(chunk, s->chunk, sizeof(char *) * (size_t)c);
+        chunk[c] = s->atomic ? mem_alloc_atomic(s->size * SLAB_CHUNK) : mem_alloc(s->size * SLAB_CHUNK);
+        s->chunk = chunk;
+        s->nchunks = c + 1;
+    }
+    return s->chunk[c] + s->size * (size_t)(s->used++ % SLAB_CHUNK);
+}
+
+/* Item i of s (i < s->used). */
+static inline void *slab_at(const Slab *s, int i)
+{
+    return s->chunk[i / SLAB_CHUNK] + s->size * (size_t)(i % SLAB_CHUNK);
+}
+
+/* Items drawn from a bag and not put back, kept lazily (bags.c): their sum
+ * is one choice among its totals, and which items they are is chosen only
+ * when something needs them, and then the bag gives them up. */
+typedef struct Draw {
+    int64_t *bag;            /* the bag's counts in the machine (Vm.bag_left), taken down when settled */
+    int32_t kinds;
+    const int32_t *value;    /* each kind's value */
+    int32_t sides, symbols;  /* of the pool they make */
+    int64_t n;
+    int64_t left[DIE_MAX_FACES];  /* what the bag had left when they were drawn */
+    bool sum_known, settled;
+    int64_t sum;
+    const mpz_t *sum_ways;   /* the draws that give that sum */
+    struct View *view;       /* the pool drawn */
+} Draw;
 
 /* A claim worked out, for the arguments and choices it was worked out under. */
 typedef struct ClaimMemo {
@@ -246,6 +289,7 @@ typedef struct Engine {
      * vm->error says why) */
     ExactStatus halt;
     Slab rolls_slab, views;  /* this run's lazy pools */
+    Slab draws;              /* this run's lazy draws (bags.c) */
     /* runs that meet in a state are counted once (merge.h): only while
      * the run is inside the call asked about (not its defaults, whose
      * values the driver holds outside the machine) */
@@ -281,12 +325,26 @@ int decide_pool(Engine *e, int64_t n, int32_t sides, const int64_t *sum, mpz_src
                 char *err, size_t errlen);
 int decide_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die, int32_t *out, char *err,
                 size_t errlen);
+int decide_draw_given(Engine *e, int64_t n, int32_t kinds, const int64_t *left, const int32_t *values,
+                      const int64_t *sum, mpz_srcptr ways, int64_t *taken, char *err, size_t errlen);
 int decide_draw(DiceSource *self, int64_t n, const Die *kinds, const int64_t *left, int64_t total,
                 int64_t *taken, int32_t *order, char *err, size_t errlen);
 
 /* lazy.c — lazy pools: rolls kept as classes, split only as far as the procedure asks */
 int lazy_settle_value(Engine *e, Value *v);
 extern const PoolMethods lazy_pool_methods;
+bool lazy_fw_tick(void *ud);   /* FwLimits.tick: the count's tick */
+int lazy_plain_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen);
+
+/* bags.c — draws kept lazily */
+int bags_draw(DiceSource *self, int64_t n, const Die *kinds, int32_t sides, int32_t symbols, int64_t *left,
+              const Pool **out, char *err, size_t errlen);
+int bags_settle(DiceSource *self, char *err, size_t errlen);
+/* The draws not settled yet, as part of a state (merge.h): the numbers
+ * written to out (NULL: only counted), four a draw. */
+int bags_state(const Engine *e, const Vm *vm, int64_t *out);
+int bags_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen);
+int bags_settle_view(Engine *e, View *v, char *err, size_t errlen);
 
 /* calls.c — calls worked out on their own: rerolling and recursive procedures, pending results */
 bool calls_too_deep(Vm *vm, const char *name, char *err, size_t errlen);

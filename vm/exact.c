@@ -60,8 +60,9 @@ static int engine_merge(void *ud, Vm *vm, int depth, const Value *sp)
         return 0;
     const Program *prog = vm->prog;
     /* what the rest of the run depends on besides the machine: the rolls
-     * so far (the depth limit), what the bags have left, the choices */
-    int n = 1 + (int)prog->bag_items + (vm->choices ? prog->nenums : 0);
+     * so far (the depth limit), what the bags have left, the choices, and
+     * the draws not settled yet (which the bags still hold: bags_state) */
+    int n = 1 + (int)prog->bag_items + (vm->choices ? prog->nenums : 0) + bags_state(e, vm, NULL);
     if (n > e->extra_cap) {
         e->extra_cap = n * 2;
         e->extra = mem_alloc_atomic(sizeof(int64_t) * (size_t)e->extra_cap);
@@ -72,6 +73,7 @@ static int engine_merge(void *ud, Vm *vm, int depth, const Value *sp)
         e->extra[k++] = vm->bag_left[i];
     for (int i = 0; vm->choices && i < prog->nenums; i++)
         e->extra[k++] = vm->choices[i];
+    k += bags_state(e, vm, e->extra + k);
     int hit;
     if (!merger_at(e->merger, vm, depth, sp, e->extra, k, &hit))
         return 0;
@@ -200,6 +202,7 @@ ExactStatus exact_count(Vm *vm, Shared *shared, int index, const Value *args, in
     e.base.draw = decide_draw;
     e.base.pools = shared->opts->whole_pools ? NULL : &lazy_pool_methods;
     e.rolls_slab = (Slab){ .size = sizeof(Roll), .atomic = true };
+    e.draws = (Slab){ .size = sizeof(Draw), .atomic = true };
     e.views = (Slab){ .size = sizeof(View), .atomic = false };
     DiceSource *saved = vm->dice;
     vm->dice = &e.base;
@@ -231,7 +234,7 @@ ExactStatus exact_count(Vm *vm, Shared *shared, int index, const Value *args, in
         e.depth = 0;
         e.rolls = 0;
         e.end = PATH_OPEN;
-        e.rolls_slab.used = e.views.used = 0;
+        e.rolls_slab.used = e.views.used = e.draws.used = 0;
         arena_reset(&arena);
         vm->rerolled = false;
         Value result;
@@ -239,8 +242,14 @@ ExactStatus exact_count(Vm *vm, Shared *shared, int index, const Value *args, in
         /* a result that holds lazy pools takes their faces (more decisions) */
         if (rc == 0 && lazy_settle_value(&e, &result))
             rc = -1;
-        if (rc == 0 && vm->bag_pair)
-            result = calls_bags_pair(vm, result);
+        if (rc == 0 && vm->bag_pair) {
+            /* what the bags have left is part of the result */
+            char err[sizeof vm->error];
+            if (bags_settle(&e.base, err, sizeof err))
+                rc = -1;
+            else
+                result = calls_bags_pair(vm, result);
+        }
         /* the path's probability: that of its last choice (1 with no dice) */
         mpz_srcptr num = e.depth ? e.path[e.depth - 1].num : unit, den = e.depth ? e.path[e.depth - 1].den : unit;
         if (e.halt == EXACT_DONE && shared->stopped)

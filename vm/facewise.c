@@ -717,6 +717,7 @@ typedef struct CacheItem {
 } CacheItem;
 
 #define CACHE_BUCKETS 1024
+#define DRAW_KEY_KINDS 64   /* the kinds of a bag, at most (DIE_MAX_FACES) */
 
 struct FwCache {
     CacheItem *bucket[CACHE_BUCKETS];
@@ -843,6 +844,84 @@ FwStatus fw_sum_of_dice(int64_t n, int64_t sides, FwLimits *lim, FwJoint **out)
         mpz_clears(ways[i], next[i], NULL);
     mpz_clear(window);
     return st;
+}
+
+FwStatus fw_sum_of_draw(int32_t kinds, const int32_t *value, const int64_t *left, int64_t n, FwLimits *lim,
+                        FwJoint **out)
+{
+    /* kind by kind, how many items of it are drawn (C(left, j) ways for j),
+     * the state (items drawn so far, their total); equal states merge */
+    int64_t later = 0;       /* items of the kinds not visited yet */
+    for (int32_t k = 0; k < kinds; k++)
+        later += left[k];
+    Map cur, next;
+    map_init(&cur, 2);
+    map_init(&next, 2);
+    int64_t key[2] = { 0, 0 };
+    mpz_set_ui(map_at(&cur, key), 1);
+    mpz_t binom;
+    mpz_init(binom);
+    FwStatus st = FW_OK;
+    for (int32_t k = 0; k < kinds && st == FW_OK; k++) {
+        later -= left[k];
+        map_reset(&next);
+        for (int64_t i = 0; i < cur.n && st == FW_OK; i++) {
+            int64_t t = cur.keys[2 * i], sum = cur.keys[2 * i + 1];
+            int64_t most = left[k] < n - t ? left[k] : n - t;
+            st = spend(lim, (uint64_t)most + 1);
+            mpz_set_ui(binom, 1);
+            for (int64_t j = 0; j <= most; j++) {
+                if (t + j + later >= n) {   /* (else n can no longer be reached) */
+                    key[0] = t + j;
+                    key[1] = sum + j * value[k];
+                    mpz_addmul(map_at(&next, key), cur.w[i], binom);
+                }
+                mpz_mul_ui(binom, binom, (unsigned long)(left[k] - j));
+                mpz_divexact_ui(binom, binom, (unsigned long)(j + 1));
+            }
+        }
+        Map tmp = cur;
+        cur = next;
+        next = tmp;
+    }
+    if (st == FW_OK) {
+        Map answers;
+        map_init(&answers, 1);
+        for (int64_t i = 0; i < cur.n; i++)
+            if (cur.keys[2 * i] == n) {
+                mpz_ptr w = map_at(&answers, &cur.keys[2 * i + 1]);
+                mpz_add(w, w, cur.w[i]);
+            }
+        int offset[2] = { 0, 1 };
+        *out = joint_of(&answers, 1, offset);
+        map_free(&answers);
+    }
+    mpz_clear(binom);
+    map_free(&cur);
+    map_free(&next);
+    return st;
+}
+
+FwStatus fw_cache_sum_of_draw(FwCache *c, int32_t kinds, const int32_t *value, const int64_t *left, int64_t n,
+                              FwLimits *lim, const FwJoint **out)
+{
+    uint64_t key[2 + 2 * DRAW_KEY_KINDS];
+    int len = 0;
+    key[len++] = (uint64_t)0xd4a3ULL << 48 | (uint64_t)(uint32_t)kinds;
+    key[len++] = (uint64_t)n;
+    for (int32_t k = 0; k < kinds; k++) {
+        key[len++] = (uint64_t)(int64_t)value[k];
+        key[len++] = (uint64_t)left[k];
+    }
+    if ((*out = cache_find(c, key, len)))
+        return FW_OK;
+    FwJoint *j;
+    FwStatus st = fw_sum_of_draw(kinds, value, left, n, lim, &j);
+    if (st != FW_OK)
+        return st;
+    cache_put(c, key, len, j);
+    *out = j;
+    return FW_OK;
 }
 
 FwStatus fw_cache_sum_of_dice(FwCache *c, int64_t n, int64_t sides, FwLimits *lim, const FwJoint **out)

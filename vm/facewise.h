@@ -128,6 +128,14 @@ FwStatus fw_cache_joint(FwCache *c, int32_t sides, const int32_t *value, const F
 FwStatus fw_cache_sum_of_dice(FwCache *c, int64_t n, int64_t sides, FwLimits *lim, const FwJoint **out);
 FwStatus fw_sum_of_dice(int64_t n, int64_t sides, FwLimits *lim, FwJoint **out);
 
+/* The total of n items drawn, not put back, from a bag with left[k] items
+ * of kind k (kinds <= 64) showing value[k]: each total with the number of
+ * draws (sets of n items) that give it, out of C(sum of left, n). */
+FwStatus fw_cache_sum_of_draw(FwCache *c, int32_t kinds, const int32_t *value, const int64_t *left, int64_t n,
+                              FwLimits *lim, const FwJoint **out);
+FwStatus fw_sum_of_draw(int32_t kinds, const int32_t *value, const int64_t *left, int64_t n, FwLimits *lim,
+                        FwJoint **out);
+
 /* The same, worked out every time, not kept (for tests). */
 FwStatus fw_joint(int32_t sides, const int32_t *value, const FwClass *cls, int ncls, const FwQuestion *q, int nq,
                   FwLimits *lim, FwJoint **out);

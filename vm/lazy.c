@@ -9,20 +9,6 @@
 
 /* ---- lazy pools: the pool methods ---- */
 
-static void *slab_take(Slab *s)
-{
-    int c = s->used / SLAB_CHUNK;
-    if (c == s->nchunks) {
-        char **chunk = mem_alloc(sizeof(char *) * (size_t)(c + 1));
-        if (c)
-            memcpy(chunk, s->chunk, sizeof(char *) * (size_t)c);
-        chunk[c] = s->atomic ? mem_alloc_atomic(s->size * SLAB_CHUNK) : mem_alloc(s->size * SLAB_CHUNK);
-        s->chunk = chunk;
-        s->nchunks = c + 1;
-    }
-    return s->chunk[c] + s->size * (size_t)(s->used++ % SLAB_CHUNK);
-}
-
 /* Slots 1..k (k <= 64). */
 static uint64_t all_faces(int32_t k)
 {
@@ -75,6 +61,7 @@ static const Pool *view_pool(Engine *e, Roll *r, uint64_t faces)
     View *v = slab_take(&e->views);
     v->base.source = &e->base;
     v->roll = r;
+    v->draw = NULL;
     v->faces = faces;
     v->keep = 0;
     v->keep_n = 0;
@@ -249,10 +236,7 @@ static int settle_classes(Engine *e, Roll *r, uint64_t faces, const Pool **out, 
  * split again, and a sum and a count of one roll stay exact together.
  */
 
-/* Work done face by face counts towards the budget at this many steps a run. */
-#define FW_STEPS_PER_RUN 32
-
-static bool fw_tick(void *ud)
+bool lazy_fw_tick(void *ud)
 {
     return exact_tick_now(ud);
 }
@@ -297,7 +281,7 @@ static int ask(Engine *e, Roll *r, const FwQuestion *q, const int64_t **answer, 
         if (!sh->fw)
             sh->fw = fw_cache_new();
         uint64_t left = sh->opts->budget > sh->runs ? sh->opts->budget - sh->runs : 0;
-        FwLimits lim = { .max_work = left * FW_STEPS_PER_RUN, .tick = fw_tick, .ud = sh };
+        FwLimits lim = { .max_work = left * FW_STEPS_PER_RUN, .tick = lazy_fw_tick, .ud = sh };
         const FwJoint *joint;
         FwStatus st = fw_cache_joint(sh->fw, r->sides, r->value, r->cls, r->ncls, qs, r->nasked + 1, &lim, &joint);
         sh->runs += lim.work / FW_STEPS_PER_RUN;
@@ -354,6 +338,8 @@ static int settle(Engine *e, View *v, char *err, size_t errlen)
 {
     if (v->plain)
         return 0;
+    if (v->draw)
+        return bags_settle_view(e, v, err, errlen);
     Roll *r = v->roll;
     if (r->big)
         return settle_big(e, v, err, errlen);
@@ -587,7 +573,7 @@ static int big_sum(Engine *e, Roll *r, int64_t *out, char *err, size_t errlen)
         if (!sh->fw)
             sh->fw = fw_cache_new();
         uint64_t left = sh->opts->budget > sh->runs ? sh->opts->budget - sh->runs : 0;
-        FwLimits lim = { .max_work = left * FW_STEPS_PER_RUN, .tick = fw_tick, .ud = sh };
+        FwLimits lim = { .max_work = left * FW_STEPS_PER_RUN, .tick = lazy_fw_tick, .ud = sh };
         const FwJoint *joint;
         FwStatus st = fw_cache_sum_of_dice(sh->fw, r->big_n, r->sides, &lim, &joint);
         sh->runs += lim.work / FW_STEPS_PER_RUN;
@@ -640,6 +626,13 @@ static int big_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *o
         *out = val_int(n);
         return 0;
     }
+    return lazy_plain_apply(e, v, op, cmp, x, out, err, errlen);
+}
+
+/* What is asked of a lazy pool through its faces (dice past 64 faces, a
+ * draw): a filter or the kept dice of it is a view holding its values. */
+int lazy_plain_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen)
+{
     if (settle(e, v, err, errlen))
         return -1;
     const Pool *p = v->plain;
@@ -680,6 +673,8 @@ static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Val
 {
     Engine *e = (Engine *)self;
     View *v = (View *)p->lazy;
+    if (v->draw)
+        return bags_apply(e, v, op, cmp, x, out, err, errlen);
     Roll *r = v->roll;
     if (r->big)
         return big_apply(e, v, op, cmp, x, out, err, errlen);
@@ -803,7 +798,7 @@ static const Pool *lazy_faces(DiceSource *self, const Pool *p)
     return v->plain;
 }
 
-const PoolMethods lazy_pool_methods = { lazy_roll, lazy_apply, lazy_faces, lazy_join };
+const PoolMethods lazy_pool_methods = { lazy_roll, lazy_apply, lazy_faces, lazy_join, bags_draw, bags_settle };
 
 /* v with every lazy pool in it (records included) replaced by its faces. */
 int lazy_settle_value(Engine *e, Value *v)

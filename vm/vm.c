@@ -219,6 +219,9 @@ static void bags_refill(Vm *vm)
 static bool draw_items(Vm *vm, const Proto *p, const uint8_t *at, Rng *rng, const BagDesc *bg, int64_t n, bool pool,
                        Value *out, char *err, size_t errlen)
 {
+    const PoolMethods *lazy = rng ? NULL : vm->dice->pools;
+    if (lazy && lazy->bags && lazy->bags(vm->dice, err, errlen))
+        return false;        /* (what the bags have left is settled first) */
     int64_t *left = vm->bag_left + bg->base, total = 0;
     int32_t kinds = bg->kinds.n;
     for (int32_t k = 0; k < kinds; k++)
@@ -242,6 +245,16 @@ static bool draw_items(Vm *vm, const Proto *p, const uint8_t *at, Rng *rng, cons
         *out = bg->symbols ? val_enum(bg->symbols - 1, item) : val_int(item);
         return true;
     }
+    int32_t lo = bg->kinds.value[0], hi = bg->kinds.value[kinds - 1];
+    int32_t pool_sides = lo >= 1 && hi <= 64 ? hi : 0;
+    if (pool && n > 0 && lazy && lazy->draw && !vm->trace) {
+        /* the source keeps the draw lazily, and takes the bag down itself */
+        const Pool *q;
+        if (lazy->draw(vm->dice, n, &bg->kinds, pool_sides, bg->symbols, left, &q, err, errlen))
+            return false;
+        *out = val_pool(q);
+        return true;
+    }
     int64_t taken[DIE_MAX_FACES];
     memset(taken, 0, sizeof(int64_t) * (size_t)kinds);
     int32_t *order = vm->trace && n ? mem_alloc_atomic(sizeof(int32_t) * (size_t)n) : NULL;
@@ -258,8 +271,7 @@ static bool draw_items(Vm *vm, const Proto *p, const uint8_t *at, Rng *rng, cons
         for (int32_t k = 0; k < kinds; k++)
             for (int64_t c = taken[k]; c > 0; c--)
                 q->face[i++] = bg->kinds.value[k];
-        int32_t lo = bg->kinds.value[0], hi = bg->kinds.value[kinds - 1];
-        q->sides = lo >= 1 && hi <= 64 ? hi : 0;
+        q->sides = pool_sides;
         q->symbols = (uint16_t)bg->symbols;
         *out = val_pool(q);
     }

@@ -1,1 +1,1 @@
-prob cards.muster hand --exact
+prob cards.muster hand_high --exact

@@ -1,0 +1,1 @@
+prob cards.muster hand --exact --json
