@@ -479,7 +479,7 @@ static Roll *fresh_roll(const Engine *e, const Pool *p)
         return NULL;
     const View *v = (const View *)p->lazy;
     Roll *r = v->roll;
-    return r->fresh && !v->keep && v->faces == all_faces(r->sides) ? r : NULL;
+    return r && r->fresh && !v->keep && v->faces == all_faces(r->sides) ? r : NULL;
 }
 
 /* One pool of the dice of a and b (OP_JOIN), at least one of them lazy.

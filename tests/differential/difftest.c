@@ -1,18 +1,31 @@
-/* difftest.c — the differential check: random programs, counted by brute force,
- * against `muster prob`.
+/* difftest.c — the differential check: random programs, counted by brute
+ * force, against `muster prob`.
  *
  * For each seed it generates a small, valid muster script (enums, ladders and
  * outcomes, a choice, a table with cells the text does not give, bands, a
  * modifier list, a record with a default that rolls, procedures with
  * parameters and defaults that roll, calls between them, procedures that
  * call themselves with a smaller count down to a base case, pools (now and
- * then of up to 12 dice; mixed pools of dice of different sides), rerolls, prob() claims, and '?' written for a
- * value that is kept, passed on or returned, a record's field most often),
- * keeps its own syntax tree of it, and works out the exact distribution of
- * the first procedure's result by the simplest method there is: running its
- * own interpreter once for every sequence of faces the dice can show, one
- * die at a time (a pool of 4 or more dice as one choice of its multisets,
- * weighed by the ways its dice show it), with exact rational weights (GMP).  A value the text does not give
+ * then of up to 12 dice; mixed pools of dice of different sides), chains of
+ * dependent pools (a local that counts, sums or takes the highest of a pool
+ * gives the number of dice of the next one, two to four stages, an `if`
+ * between two of them now and then, each stage's local dead once the next
+ * has used it but for the last and now and then one more), independent
+ * parts added together (sum(roll 3d6) + sum(roll 2d8) - f2() * f2(), in one
+ * expression or as locals of their own joined in the result), bags of
+ * numbers (some of distinct items, lo..hi) and of an enum's members, drawn
+ * from one at a time and several at once, rerolls, prob() claims, and '?'
+ * written for a value that is kept, passed on or returned, a record's field
+ * most often), keeps its own syntax tree of it, and works out the exact
+ * distribution of the first procedure's result by the simplest method there
+ * is: running its own interpreter once for every sequence of faces the dice
+ * can show, one die at a time (a pool of 2 or more dice as one choice of its
+ * multisets, weighed by the ways its dice show it), with exact rational
+ * weights (GMP).  Bags are full when a run of f0 starts, and what a run
+ * draws stays out until it ends, through every procedure it calls: one item
+ * drawn is one choice of what it is (weighed by how many of it are left),
+ * several drawn at once one choice of how many of each come out (weighed
+ * by the ways to draw them).  A value the text does not give
  * (a '?' cell or field, or a '?' written as a value) is carried as such and
  * makes the run "not given" only where its value is needed, or when the
  * result asked about (the field, with --field) holds one.  A `reroll` is conditioning: a
@@ -59,6 +72,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---------------------------------------------------------------- utilities */
@@ -165,10 +179,10 @@ static int range(int lo, int hi) { return lo + rnd(hi - lo + 1); }
 
 /* -------------------------------------------------------------------- model */
 
-enum { T_INT, T_RAT, T_BOOL, T_ENUM, T_POOL, T_REC };
+enum { T_INT, T_RAT, T_BOOL, T_ENUM, T_POOL, T_REC, T_EPOOL };   /* T_EPOOL: a pool of members of enum id (drawn from bag Z) */
 typedef struct { int kind, id; } Type;   /* id: the enum's index */
 
-static int type_eq(Type a, Type b) { return a.kind == b.kind && (a.kind != T_ENUM || a.id == b.id); }
+static int type_eq(Type a, Type b) { return a.kind == b.kind && ((a.kind != T_ENUM && a.kind != T_EPOOL) || a.id == b.id); }
 
 enum {
     E_NUM, E_BOOLK, E_MEMBER, E_VAR,
@@ -182,8 +196,8 @@ enum {
     E_CHOOSE,             /* choose(C) == C.ck */
     E_UNK,                /* '?', a value the rules text does not give (kept, passed on or returned) */
     E_ROLLC,              /* roll n Xk: n dice of the program's die k (faces of its own) */
-    E_DRAW1,              /* draw Y: one item of the program's bag, not put back in the run */
-    E_DRAWN,              /* draw n from Y: a pool of n of them */
+    E_DRAW1,              /* draw Y (k2 = 0) or draw Z (k2 = 1): one item of that bag, not put back in the run */
+    E_DRAWN,              /* draw n from Y (or Z): a pool of n of them */
     E_INP,                /* p in [values of the bits of k]: the dice showing one of them */
 };
 enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
@@ -214,7 +228,7 @@ struct Stmt {
 typedef struct { Type ty; Expr *def; } Param;
 
 #define MAX_PARAMS 4
-#define MAX_SLOTS 16
+#define MAX_SLOTS 32
 typedef struct {
     Param params[MAX_PARAMS];
     int nparams;
@@ -258,7 +272,11 @@ typedef struct {
     int has_choice, noptions, choice_default, chosen;
     int has_rec; Field fields[3]; int nfields;
     int ndies; int die_n[2]; int die_v[2][8];   /* dice of their own faces: die k shows die_v[k][0..die_n[k]) */
-    int has_bag, bag_n, bag_v[4], bag_c[4];     /* a bag Y: bag_c[k] items of value bag_v[k] */
+    /* bags: bag 0 is Y, of numbers; bag 1 is Z, of members of enum bag_enum.
+     * Bag k holds bag_c[k][i] items of value bag_v[k][i] (a member's index
+     * for Z), i < bag_n[k]; bag_n[k] == 0: no such bag. */
+    int has_bag;          /* either bag */
+    int bag_n[2], bag_v[2][8], bag_c[2][8], bag_enum, bag_range;   /* bag_range: Y printed as lo..hi */
     Proc procs[MAX_PROCS];
     int nprocs;
     /* the call `muster prob` is asked about: f0 with these arguments given */
@@ -399,12 +417,17 @@ static void dist_free(Dist *d)
 typedef struct Enumeration {
     int idx[MAX_PATH], cnt[MAX_PATH];
     int len, pos;
-    mpq_t w;
+    mpz_t wn, wd;         /* the weight of the run so far, wn / wd (reduced when the run ends) */
     jmp_buf out;          /* `reroll`, a value not given, a rejected program */
 } Enumeration;
 
 static Enumeration *cur;
+static int cmp_i64(const void *a, const void *b);
 static long runs, run_limit = 5000;
+static int call_depth;    /* calls within calls: a program that goes too deep is not one to test */
+/* the attempts of the rerolling calls made in the run (see call_proc), and
+ * the most any run of the last enumeration made */
+static double run_cost, run_cost_max;
 
 enum { END_REROLL = 1, END_NOT_GIVEN, END_REJECT };
 
@@ -431,43 +454,93 @@ static int choose(int n)
     return 0;
 }
 
-/* What the bag has left in the run being enumerated (full as each starts). */
-static int bag_left[4];
-
-/* One item drawn from the bag, each of those left as likely (the brute
- * force goes through every order of the draws). */
-static int64_t draw_item(void)
+/* The run's weight times num / den. */
+static void weigh(unsigned long num, unsigned long den)
 {
-    int total = 0;
-    for (int k = 0; k < P->bag_n; k++) total += bag_left[k];
-    if (total == 0) bail(END_REJECT);
-    int i = choose(total);
-    mpq_t t;
-    mpq_init(t);
-    mpq_set_ui(t, 1, (unsigned long)total);
-    mpq_mul(cur->w, cur->w, t);
-    mpq_clear(t);
-    int k = 0;
-    while (i >= bag_left[k]) i -= bag_left[k++];
-    bag_left[k]--;
-    return P->bag_v[k];
+    if (num != 1) mpz_mul_ui(cur->wn, cur->wn, num);
+    if (den != 1) mpz_mul_ui(cur->wd, cur->wd, den);
+}
+
+/* What each bag has left in the run being enumerated (full as each starts:
+ * a run is one call of f0, and what it draws stays out until it ends,
+ * through every procedure it calls). */
+static int bag_left[2][8];
+
+/* One item drawn from bag b: each item left as likely, so a value with c
+ * items of the total t left comes out with weight c / t. */
+static int64_t draw_item(int b)
+{
+    int total = 0, kinds[8], nk = 0;
+    for (int k = 0; k < P->bag_n[b]; k++) {
+        total += bag_left[b][k];
+        if (bag_left[b][k]) kinds[nk++] = k;
+    }
+    if (total == 0) bail(END_REJECT);   /* drawing from an empty bag is an error */
+    int k = kinds[choose(nk)];
+    weigh((unsigned long)bag_left[b][k], (unsigned long)total);
+    bag_left[b][k]--;
+    return P->bag_v[b][k];
+}
+
+static unsigned long binom(int n, int k)
+{
+    if (k < 0 || k > n) return 0;
+    unsigned long r = 1;
+    for (int i = 1; i <= k; i++) r = r * (unsigned long)(n - k + i) / (unsigned long)i;
+    return r;
+}
+
+/* n items drawn at once from bag b, as one choice among how many of each
+ * value come out (x[k] of value k, x[k] <= what is left of it, summing to
+ * n), weighed by C(c1, x1) ... C(ck, xk) / C(total, n).  Faces sorted. */
+static void draw_many(int b, int n, int64_t *faces)
+{
+    int K = P->bag_n[b], total = 0;
+    for (int k = 0; k < K; k++) total += bag_left[b][k];
+    if (n > total) bail(END_REJECT);
+    /* the choices, in order: x counted up as a K-digit number */
+    static int combos[1024][8];
+    int x[8] = { 0 }, nc = 0;
+    for (;;) {
+        int sum = 0;
+        for (int k = 0; k < K; k++) sum += x[k];
+        if (sum == n) {
+            if (nc == 1024) bail(END_REJECT);
+            memcpy(combos[nc++], x, sizeof x);
+        }
+        int k = 0;
+        while (k < K && x[k] == bag_left[b][k]) x[k++] = 0;
+        if (k == K) break;
+        x[k]++;
+    }
+    int *got = combos[choose(nc)];
+    mpz_t t;
+    mpz_init_set_ui(t, 1);
+    for (int k = 0; k < K; k++) mpz_mul_ui(t, t, binom(bag_left[b][k], got[k]));
+    mpz_mul(cur->wn, cur->wn, t);
+    mpz_clear(t);
+    weigh(1, binom(total, n));
+    /* values in increasing order: Y's values, or Z's member indices, are distinct */
+    int at = 0;
+    for (int k = 0; k < K; k++) {
+        for (int c = 0; c < got[k]; c++) faces[at++] = P->bag_v[b][k];
+        bag_left[b][k] -= got[k];
+    }
+    qsort(faces, (size_t)n, sizeof(int64_t), cmp_i64);
 }
 
 static int64_t roll_die(int64_t sides)
 {
     if (sides < 1 || sides > 64) bail(END_REJECT);
     int f = choose((int)sides);
-    mpq_t t;
-    mpq_init(t);
-    mpq_set_ui(t, 1, (unsigned long)sides);
-    mpq_mul(cur->w, cur->w, t);
-    mpq_clear(t);
+    weigh(1, (unsigned long)sides);
     return f + 1;
 }
 
 /* A pool of n dice of `sides` faces as one choice: one of its multisets (as
  * counts per face, in the order next_multiset lists them), weighed by the
- * ways its dice can show it, n! / (c1! c2! ...) / sides^n.  Faces sorted. */
+ * ways its dice can show it, n! / (c1! c2! ...) / sides^n.  Faces sorted.
+ * The multisets of each (n, sides) are listed once, with their ways. */
 static int next_multiset(int *c, int sides)
 {
     int j = sides - 2;
@@ -482,36 +555,47 @@ static int next_multiset(int *c, int sides)
     return 1;
 }
 
+typedef struct { int m; int64_t *faces; mpz_t *ways; mpz_t den; } Multisets;
+static Multisets *multisets[17][65];
+
 static void roll_multiset(int n, int sides, int64_t *faces)
 {
     if (sides < 1 || sides > 64 || n > 16) bail(END_REJECT);
-    int c[64] = { 0 };
-    c[0] = n;
-    long m = 1;   /* how many multisets: C(n + sides - 1, n) */
-    for (int i = 1; i <= n; i++)
-        m = m * (sides - 1 + i) / i;
-    if (m > 4000) bail(END_REJECT);
-    int k = choose((int)m);
-    for (int i = 0; i < k; i++)
-        next_multiset(c, sides);
-    mpz_t ways, t;
-    mpz_inits(ways, t, NULL);
-    mpz_fac_ui(ways, (unsigned long)n);
-    int at = 0;
-    for (int f = 0; f < sides; f++) {
-        mpz_fac_ui(t, (unsigned long)c[f]);
-        mpz_divexact(ways, ways, t);
-        for (int i = 0; i < c[f]; i++)
-            faces[at++] = f + 1;
+    Multisets *ms = multisets[n][sides];
+    if (!ms) {
+        long m = 1;   /* how many multisets: C(n + sides - 1, n) */
+        for (int i = 1; i <= n; i++)
+            m = m * (sides - 1 + i) / i;
+        if (m > 4000) bail(END_REJECT);
+        ms = malloc(sizeof *ms);
+        ms->m = (int)m;
+        ms->faces = malloc(sizeof(int64_t) * (size_t)(m * (n ? n : 1)));
+        ms->ways = malloc(sizeof(mpz_t) * (size_t)m);
+        mpz_init(ms->den);
+        mpz_ui_pow_ui(ms->den, (unsigned long)sides, (unsigned long)n);
+        int c[64] = { 0 };
+        c[0] = n;
+        mpz_t t;
+        mpz_init(t);
+        for (long k = 0; k < m; k++) {
+            if (k) next_multiset(c, sides);
+            mpz_init(ms->ways[k]);
+            mpz_fac_ui(ms->ways[k], (unsigned long)n);
+            int at = 0;
+            for (int f = 0; f < sides; f++) {
+                mpz_fac_ui(t, (unsigned long)c[f]);
+                mpz_divexact(ms->ways[k], ms->ways[k], t);
+                for (int i = 0; i < c[f]; i++)
+                    ms->faces[k * n + at++] = f + 1;
+            }
+        }
+        mpz_clear(t);
+        multisets[n][sides] = ms;
     }
-    mpq_t w;
-    mpq_init(w);
-    mpz_set(mpq_numref(w), ways);
-    mpz_ui_pow_ui(mpq_denref(w), (unsigned long)sides, (unsigned long)n);
-    mpq_canonicalize(w);
-    mpq_mul(cur->w, cur->w, w);
-    mpq_clear(w);
-    mpz_clears(ways, t, NULL);
+    int k = choose(ms->m);
+    memcpy(faces, ms->faces + (long)k * n, sizeof(int64_t) * (size_t)n);
+    mpz_mul(cur->wn, cur->wn, ms->ways[k]);
+    mpz_mul(cur->wd, cur->wd, ms->den);
 }
 
 typedef struct { Value *slots; } Frame;
@@ -540,13 +624,25 @@ static void enumerate(RunFn fn, void *arg, Type ty, int keep_unknown, Dist *out)
     Enumeration e;
     Enumeration *saved = cur;
     Buf key = { 0 };
+    mpq_t w;
+    /* each run starts with the bags as they are: full for a run of f0, as
+     * the enclosing run left them for one nested in it (a claim, a
+     * rerolling procedure: neither draws), and left so */
+    int start[2][8];
+    memcpy(start, saved ? (const void *)bag_left : (const void *)P->bag_c, sizeof start);
+    int depth = call_depth;
+    double outer_cost = run_cost, most = 0;
     e.len = 0;
-    mpq_init(e.w);
+    mpz_inits(e.wn, e.wd, NULL);
+    mpq_init(w);
     cur = &e;
     for (;;) {
         e.pos = 0;
-        mpq_set_ui(e.w, 1, 1);
-        if (P->has_bag) memcpy(bag_left, P->bag_c, sizeof bag_left);
+        mpz_set_ui(e.wn, 1);
+        mpz_set_ui(e.wd, 1);
+        memcpy(bag_left, start, sizeof bag_left);
+        call_depth = depth;
+        run_cost = 0;
         if (++runs > run_limit) { reject = 1; break; }
         int why = setjmp(e.out);
         if (!why) {
@@ -556,12 +652,19 @@ static void enumerate(RunFn fn, void *arg, Type ty, int keep_unknown, Dist *out)
                 bputs(&key, "null");
             else
                 render(&key, v, ty);
-            dist_add(out, key.s, v, e.w);
+            mpq_set_num(w, e.wn);
+            mpq_set_den(w, e.wd);
+            mpq_canonicalize(w);
+            dist_add(out, key.s, v, w);
         } else if (why == END_NOT_GIVEN) {
-            dist_add(out, "null", vint(0), e.w);
+            mpq_set_num(w, e.wn);
+            mpq_set_den(w, e.wd);
+            mpq_canonicalize(w);
+            dist_add(out, "null", vint(0), w);
         } else if (why == END_REJECT) {
             break;
         }
+        if (run_cost > most) most = run_cost;
         e.len = e.pos;
         while (e.len > 0 && e.idx[e.len - 1] == e.cnt[e.len - 1] - 1)
             e.len--;
@@ -570,15 +673,22 @@ static void enumerate(RunFn fn, void *arg, Type ty, int keep_unknown, Dist *out)
         e.idx[e.len - 1]++;
     }
     cur = saved;
-    mpq_clear(e.w);
+    memcpy(bag_left, start, sizeof bag_left);
+    call_depth = depth;
+    run_cost = outer_cost;
+    run_cost_max = most;
+    mpz_clears(e.wn, e.wd, NULL);
+    mpq_clear(w);
     free(key.s);   /* a rejection is for the caller to act on (after freeing *out) */
 }
 
-static void normalise(Dist *d)
+/* Scales d up to 1; returns the share it had (0 when rejected). */
+static double normalise(Dist *d)
 {
     mpq_t total;
     mpq_init(total);
     for (int i = 0; i < d->n; i++) mpq_add(total, total, d->o[i].w);
+    double share = mpq_get_d(total);
     /* a procedure that rerolls whatever the dice show has no odds, and one that
      * nearly always rerolls makes a slow simulation: not programs to test */
     mpq_t least;
@@ -586,16 +696,18 @@ static void normalise(Dist *d)
     mpq_set_ui(least, 1, 100);
     int too_rare = mpq_cmp(total, least) < 0;
     mpq_clear(least);
-    if (too_rare) { reject = 1; mpq_clear(total); return; }
+    if (too_rare) { reject = 1; mpq_clear(total); return 0; }
     for (int i = 0; i < d->n; i++) mpq_div(d->o[i].w, d->o[i].w, total);
     mpq_clear(total);
+    return share;
 }
 
 /* Picks one outcome of a distribution as a choice of the current run. */
 static Value pick(Dist *d)
 {
     int i = choose(d->n);
-    mpq_mul(cur->w, cur->w, d->o[i].w);
+    mpz_mul(cur->wn, cur->wn, mpq_numref(d->o[i].w));
+    mpz_mul(cur->wd, cur->wd, mpq_denref(d->o[i].w));
     if (!strcmp(d->o[i].key, "null"))
         bail(END_NOT_GIVEN);
     return d->o[i].v;
@@ -606,7 +718,7 @@ static Value pick(Dist *d)
  * long as the program, so they don't. */
 
 /* The conditioned distributions of rerolling procedures, per arguments. */
-typedef struct Memo { struct Memo *next; int proc; char *key; Dist d; } Memo;
+typedef struct Memo { struct Memo *next; int proc; char *key; Dist d; double cost; } Memo;
 static Memo *memos;
 
 static void memos_free(void)
@@ -623,11 +735,13 @@ static Value run_body(void *arg)
     BodyRun *r = arg;
     Proc *p = &P->procs[r->proc];
     Frame f;
-    f.slots = alloc(sizeof(Value) * MAX_SLOTS);
+    f.slots = alloc(sizeof(Value) * (size_t)(p->nslots + 1));
     for (int i = 0; i < p->nparams; i++) f.slots[i] = r->args[i];
     Value ret = { 0 };
     int done = 0;
+    if (++call_depth > 100) bail(END_REJECT);   /* (an argument grown huge, counted down one at a time) */
     exec_body(p->body, p->nbody, &f, &ret, &done);
+    call_depth--;
     if (!done) bail(END_REJECT);
     return ret;
 }
@@ -657,7 +771,13 @@ static Value call_proc(int pi, Value *args)
         m->key = k;
         BodyRun r = { pi, args };
         enumerate(run_body, &r, p->ret, 1, &m->d);   /* (an unknown result is passed on) */
-        normalise(&m->d);
+        double nested = run_cost_max;
+        double share = normalise(&m->d);
+        /* the attempts a call takes, each with the attempts of the rerolling
+         * calls it makes: rerolls nested in rerolls make a simulation that
+         * runs into the reroll limit (a million in one run) */
+        m->cost = share > 0 ? (1 + nested) / share : 0;
+        if (m->cost > 1000) reject = 1;
         if (reject) {
             dist_free(&m->d);
             bail(END_REJECT);
@@ -665,6 +785,7 @@ static Value call_proc(int pi, Value *args)
         m->next = memos;
         memos = m;
     }
+    run_cost += m->cost;
     return pick(&m->d);
 }
 
@@ -772,7 +893,7 @@ static Value eval(Expr *e, Frame *f)
         if (a.n < 0 || a.n > 16) bail(END_REJECT);
         int64_t sides = b.n;
         Value *p = pool_new((int)a.n);
-        if (a.n >= 4) {
+        if (a.n >= 2) {
             roll_multiset((int)a.n, (int)sides, p->faces);
             return *p;
         }
@@ -788,7 +909,7 @@ static Value eval(Expr *e, Frame *f)
         if (a.n < 0 || a.n > 16) bail(END_REJECT);
         int sides = P->die_n[e->k];
         Value *p = pool_new((int)a.n);
-        if (a.n >= 4)
+        if (a.n >= 2)
             roll_multiset((int)a.n, sides, p->faces);
         else
             for (int i = 0; i < p->np; i++) p->faces[i] = roll_die(sides);
@@ -805,14 +926,19 @@ static Value eval(Expr *e, Frame *f)
                 p->faces[p->np++] = a.faces[i];
         return *p;
     }
-    case E_DRAW1: return vint(draw_item());
+    case E_DRAW1: {
+        a = vint(draw_item((int)e->k2));
+        if (e->k2) a.kind = T_ENUM;
+        return a;
+    }
     case E_DRAWN: {
+        /* one item on its own, several as one choice of how many of each */
         a = eval(e->a, f);
         need(a);
-        if (a.n < 0 || a.n > 8) bail(END_REJECT);
+        if (a.n < 0 || a.n > 12) bail(END_REJECT);
         Value *p = pool_new((int)a.n);
-        for (int i = 0; i < p->np; i++) p->faces[i] = draw_item();
-        qsort(p->faces, p->np, sizeof(int64_t), cmp_i64);
+        if (a.n == 1) p->faces[0] = draw_item((int)e->k2);
+        else draw_many((int)e->k2, (int)a.n, p->faces);
         return *p;
     }
     case E_MIXED: {
@@ -997,6 +1123,17 @@ static const int SIDES[] = { 2, 3, 4, 6, 6, 6, 8 };
 
 static Expr *gen(Type ty, int depth, Scope *sc);
 
+static int bag_total(int b)
+{
+    int total = 0;
+    for (int k = 0; k < P->bag_n[b]; k++) total += P->bag_c[b][k];
+    return total;
+}
+static int can_draw(int b) { return P->bag_n[b] && !no_draws; }
+static Expr *gen_epool(Scope *sc, int nonempty);
+static Expr *gen_epool_use(Type ty, int depth, Scope *sc);
+static Stmt *mkstmt(int kind);
+
 /* A value that is kept, passed on or returned (a local's, an argument, a
  * record's field, a result, a default): now and then '?', a value the
  * rules text does not give, more often for a record's field. */
@@ -1088,13 +1225,12 @@ static Expr *gen_pool(int depth, Scope *sc, int nonempty)
         do e->k = (int64_t)rnd(1 << 15); while (!e->k || __builtin_popcountll((uint64_t)e->k) > 4);
         return e;
     }
-    if (r == 4 && P->has_bag && !no_draws && dice_sites < 6) {
+    if (r == 4 && P->bag_n[0] && !no_draws && dice_sites < 6) {
         /* items drawn from the bag, not put back (a count no more than it holds) */
         dice_sites++;
-        int total = 0;
-        for (int k = 0; k < P->bag_n; k++) total += P->bag_c[k];
+        int total = bag_total(0);
         Expr *e = mk(E_DRAWN, TY(T_POOL, 0));
-        e->a = mknum(range(nonempty, total < 2 ? total : 2));
+        e->a = mknum(range(nonempty, total < 3 ? total : 3));
         return e;
     }
     if (r == 3 && P->ndies) {
@@ -1154,14 +1290,21 @@ static Expr *gen(Type ty, int depth, Scope *sc)
         if (chance(55) && (e = var_of(ty, sc))) return e;
         switch (ty.kind) {
         case T_INT:
-            if (P->has_bag && !no_draws && chance(20) && dice_sites < 6) { dice_sites++; return mk(E_DRAW1, ty); }
+            if (can_draw(0) && chance(20) && dice_sites < 6) { dice_sites++; return mk(E_DRAW1, ty); }
             if (chance(45) && dice_sites < 6) { dice_sites++; e = mk(E_ROLL1, ty); e->k = SIDES[rnd(7)]; return e; }
             return mknum(range(0, 4));
         case T_RAT: { e = mk2(E_DIV, ty, mknum(range(0, 5)), mknum(range(1, 4))); return e; }
         case T_BOOL:
             if (chance(50)) { e = mk(E_BOOLK, ty); e->k = rnd(2); return e; }
             e = mk(E_CMP, ty); e->a = gen(TY(T_INT, 0), 0, sc); e->b = mknum(range(1, 4)); e->k = rnd(6); return e;
-        case T_ENUM: e = mk(E_MEMBER, ty); e->k = rnd(P->enums[ty.id].nmembers); return e;
+        case T_ENUM:
+            if (can_draw(1) && ty.id == P->bag_enum && chance(25) && dice_sites < 6) {
+                dice_sites++;
+                e = mk(E_DRAW1, ty);
+                e->k2 = 1;
+                return e;
+            }
+            e = mk(E_MEMBER, ty); e->k = rnd(P->enums[ty.id].nmembers); return e;
         case T_POOL: return gen_pool(0, sc, 0);
         case T_REC: break;
         }
@@ -1179,7 +1322,9 @@ static Expr *gen(Type ty, int depth, Scope *sc)
             case 4: e = mk(rnd(3) == 0 ? E_ROUND : rnd(2) ? E_FLOOR : E_CEIL, ty); e->a = gen(RAT, depth - 1, sc); break;
             case 5: e = mk2(E_MOD, ty, gen(INT, depth - 1, sc), mknum(range(2, 3))); break;
             case 6: e = mk(E_ABS, ty); e->a = mk2(E_SUB, ty, gen(INT, depth - 1, sc), mknum(range(1, 4))); break;
-            case 7: e = mk(rnd(2) ? E_SUM : E_COUNT, ty); e->a = gen_pool(depth - 1, sc, 0); break;
+            case 7:
+                if (can_draw(1) && chance(30)) { e = gen_epool_use(ty, depth, sc); break; }
+                e = mk(rnd(2) ? E_SUM : E_COUNT, ty); e->a = gen_pool(depth - 1, sc, 0); break;
             case 8: e = mk(rnd(2) ? E_HIGHEST : E_LOWEST, ty); e->a = gen_pool(depth - 1, sc, 1); break;
             case 9: case 10: e = gen_call(ty, depth, sc); break;
             case 11:
@@ -1247,7 +1392,9 @@ static Expr *gen(Type ty, int depth, Scope *sc)
             case 2: e = mk(E_NOT, ty); e->a = gen(BOOL, depth - 1, sc); break;
             case 3: e = mk2(rnd(2) ? E_AND : E_OR, ty, gen(BOOL, depth - 1, sc), gen(BOOL, depth - 1, sc)); break;
             case 4: e = mk2(rnd(2) ? E_ANYCMP : E_ALLCMP, ty, gen_pool(depth - 1, sc, 0), mknum(range(1, 6))); e->k = rnd(6); break;
-            case 5: e = mk(rnd(2) ? E_ANY : E_DOUBLES, ty); e->a = gen_pool(depth - 1, sc, 0); break;
+            case 5:
+                if (can_draw(1) && chance(30)) { e = gen_epool_use(ty, depth, sc); break; }
+                e = mk(rnd(2) ? E_ANY : E_DOUBLES, ty); e->a = gen_pool(depth - 1, sc, 0); break;
             case 6: case 7: e = gen_call(ty, depth, sc); break;
             case 8:
                 if (!in_mods && !P->has_bag && chance(10)) {
@@ -1270,7 +1417,9 @@ static Expr *gen(Type ty, int depth, Scope *sc)
             case 2: if (P->has_bands && type_eq(P->bands_ret, ty)) { e = mk(E_BANDS, ty); e->a = gen(INT, depth - 1, sc); } break;
             case 3: if (P->has_table && type_eq(P->table_ret, ty)) { e = mk(E_TABLE, ty); e->a = gen(P->table_key, depth - 1, sc); } break;
             case 4: if (P->enums[ty.id].ladder) { e = mk2(E_SHIFT, ty, gen(ty, depth - 1, sc), gen(INT, depth - 1, sc)); } break;
-            default: e = mk(E_MEMBER, ty); e->k = rnd(P->enums[ty.id].nmembers); break;
+            default:
+                if (can_draw(1) && ty.id == P->bag_enum && chance(40)) { e = gen_epool_use(ty, depth, sc); break; }
+                e = mk(E_MEMBER, ty); e->k = rnd(P->enums[ty.id].nmembers); break;
             }
             break;
         case T_POOL: e = gen_pool(depth, sc, 0); break;
@@ -1288,6 +1437,398 @@ static Expr *gen(Type ty, int depth, Scope *sc)
     }
     if (!e) return gen(ty, 0, sc);
     return e;
+}
+
+/* Items of bag Z (members of an enum) drawn several at once: a local that
+ * holds such a pool, or a draw of 1 to 3 of them (at least 1 when the pool
+ * must not be empty). */
+static Expr *gen_epool(Scope *sc, int nonempty)
+{
+    Expr *v = var_of(TY(T_EPOOL, P->bag_enum), sc);
+    if (v && chance(50)) return v;
+    dice_sites++;
+    int total = bag_total(1);
+    Expr *e = mk(E_DRAWN, TY(T_EPOOL, P->bag_enum));
+    e->k2 = 1;
+    e->a = mknum(range(nonempty ? 1 : 0, total < 3 ? total : 3));
+    if (nonempty && !e->a->k) e->a->k = 1;
+    return e;
+}
+
+/* What is asked of a pool of members: how many show one (==, <, ... a
+ * member, or in a list of members), whether any or all do, the highest or
+ * lowest member (in the enum's order). */
+static Expr *gen_epool_use(Type ty, int depth, Scope *sc)
+{
+    (void)depth;
+    Type me = TY(T_ENUM, P->bag_enum);
+    int nm = P->enums[P->bag_enum].nmembers;
+    Expr *member = mk(E_MEMBER, me);
+    member->k = rnd(nm);
+    if (ty.kind == T_ENUM) {
+        Expr *e = mk(chance(60) ? E_HIGHEST : E_LOWEST, me);
+        e->a = gen_epool(sc, 1);
+        return e;
+    }
+    if (ty.kind == T_BOOL) {
+        Expr *e = mk2(chance(60) ? E_ANYCMP : E_ALLCMP, ty, gen_epool(sc, 0), member);
+        e->k = rnd(6);
+        return e;
+    }
+    Expr *e = mk(E_COUNT, TY(T_INT, 0));
+    if (chance(30)) {
+        Expr *in = mk(E_INP, TY(T_EPOOL, P->bag_enum));
+        in->a = gen_epool(sc, 0);
+        do in->k = (int64_t)rnd(1 << nm) << 2; while (!in->k);
+        e->a = in;
+    } else {
+        e->a = mk2(E_FILTER, TY(T_EPOOL, P->bag_enum), gen_epool(sc, 0), member);
+        e->a->k = chance(50) ? C_EQ : rnd(6);
+    }
+    return e;
+}
+
+/* A local of procedure p holding e: in sight of what follows (sc) or not,
+ * when nothing after the statement that uses it next may use it. */
+static Stmt *let_of(Proc *p, Scope *sc, Expr *e, Type t, int visible)
+{
+    Stmt *s = mkstmt(S_LET);
+    s->e = e;
+    s->slot = p->nslots;
+    p->slot_ty[p->nslots++] = t;
+    if (visible) { sc->v[sc->n].slot = s->slot; sc->v[sc->n].ty = t; sc->n++; }
+    return s;
+}
+static Expr *var_at(int slot, Type t) { Expr *e = mk(E_VAR, t); e->k = slot; return e; }
+static Stmt *assign_of(int slot, Expr *e) { Stmt *s = mkstmt(S_ASSIGN); s->slot = slot; s->e = e; return s; }
+static Stmt *if_of(Expr *cond, Stmt *then, Stmt *els)
+{
+    Stmt *c = mkstmt(S_IF);
+    c->e = cond;
+    c->then = alloc(sizeof(Stmt *));
+    c->then[0] = then;
+    c->nthen = 1;
+    if (els) {
+        c->els = alloc(sizeof(Stmt *));
+        c->els[0] = els;
+        c->nels = 1;
+    }
+    return c;
+}
+static Expr *cmp_of(Expr *a, int op, Expr *b) { Expr *e = mk2(E_CMP, TY(T_BOOL, 0), a, b); e->k = op; return e; }
+static Expr *roll_of(Expr *count, int sides) { Expr *e = mk(E_ROLLN, TY(T_POOL, 0)); e->a = count; e->k = sides; return e; }
+static Expr *int_param(Proc *p)
+{
+    for (int i = 0; i < p->nparams; i++)
+        if (p->params[i].ty.kind == T_INT) return var_at(i, p->params[i].ty);
+    return NULL;
+}
+
+/* How many multisets n dice of s sides show: what a pool costs the brute force. */
+static long multisets_of(int n, int s)
+{
+    long m = 1;
+    for (int i = 1; i <= n; i++) m = m * (s - 1 + i) / i;
+    return m;
+}
+
+/* A chain of dependent pools: a local counts (or sums, or takes the highest
+ * of) a pool, and the next pool has that many dice, two to four stages, now
+ * and then with an `if` between two stages that changes the local.  The
+ * local of each stage is used by the next one and then dead, except that of
+ * the last stage and now and then of one before it, which stay in sight of
+ * what follows (*use gets them, added up, for the result).  Every count of
+ * dice is kept to 4 or less, so that the brute force stays small. */
+static int gen_chain(Proc *p, Scope *sc, Stmt **body, int n, Expr **use)
+{
+    Type INT = TY(T_INT, 0);
+    int stages = range(2, chance(30) ? 4 : 3);
+    Expr *count;
+    int bound;                /* the most dice the next stage can roll */
+    Expr *param = int_param(p);
+    if (param && chance(30)) {
+        bound = range(2, 3);
+        count = mk(E_CLAMP, INT);
+        count->a = param; count->b = mknum(0); count->c = mknum(bound);
+    } else {
+        bound = range(1, 3);
+        count = mknum(bound);
+    }
+    int live = -1, last_slot = -1;
+    for (int st = 0; st < stages; st++) {
+        int last = st == stages - 1, drew = 0;
+        Expr *pool;
+        int sides, vb = bound;
+        if (st == 0 && can_draw(0) && chance(30)) {
+            /* the first stage draws from the bag: the next ones depend on
+             * how many of what came out, and the bag's contents go on */
+            int total = bag_total(0);
+            pool = mk(E_DRAWN, TY(T_POOL, 0));
+            pool->a = mknum(bound < total ? bound : total);
+            vb = (int)pool->a->k;
+            sides = 6;
+            drew = 1;
+        } else {
+            static const int S[] = { 2, 3, 4, 6, 6, 8 };
+            sides = S[rnd(6)];
+            if (bound >= 3 && sides > 4 && st > 0 && chance(50)) sides = 4;
+            pool = roll_of(count, sides);
+        }
+        dice_sites++;
+        Expr *val;
+        int r = rnd(10);
+        if (r < 6 || (!last && r < 8 && bound * sides > 4 && pool->op != E_DRAWN)) {
+            /* how many dice show (at least, at most, ...) a number */
+            val = mk(E_COUNT, INT);
+            if (r == 5 && pool->op == E_ROLLN) {
+                val->a = mk(E_INP, TY(T_POOL, 0));
+                val->a->a = pool;
+                do val->a->k = (int64_t)rnd(1 << sides) << 3; while (!val->a->k);   /* faces 1..sides */
+            } else {
+                val->a = mk2(E_FILTER, TY(T_POOL, 0), pool, mknum(range(2, sides < 4 ? sides : 4)));
+                val->a->k = chance(60) ? C_GE : rnd(6);
+            }
+        } else if (r < 8) {
+            /* the sum: at the last stage, of items drawn, or of dice few and
+             * small enough (2d2, 1d4) to be the next stage's count */
+            val = mk(E_SUM, INT);
+            val->a = pool;
+            vb = bound * (pool->op == E_DRAWN ? 6 : sides);
+        } else {
+            /* the highest (or lowest) die: there is at least one */
+            val = mk(chance(70) ? E_HIGHEST : E_LOWEST, INT);
+            if (pool->op == E_ROLLN && !(count->op == E_NUM && count->k >= 1))
+                pool->a = mk2(E_MAX, INT, count, mknum(1));
+            else if (pool->op == E_DRAWN && pool->a->k == 0)
+                pool->a->k = 1;
+            val->a = pool;
+            vb = pool->op == E_DRAWN ? 6 : sides;
+        }
+        int keep = last || (live < 0 && chance(35));
+        Stmt *s = let_of(p, sc, val, INT, keep);
+        body[n++] = s;
+        if (keep && !last) live = s->slot;
+        last_slot = s->slot;
+        Expr *v = var_at(s->slot, INT);
+        if (chance(35)) {
+            /* an `if` that changes the local before the next stage */
+            Expr *cond;
+            int c = rnd(10);
+            if (c < 4) cond = cmp_of(v, rnd(6), mknum(range(0, 2)));
+            else if (c < 6) { Expr *d = mk(E_ROLL1, INT); d->k = SIDES[rnd(7)]; cond = cmp_of(d, rnd(6), mknum(range(1, 4))); dice_sites++; }
+            else if (c == 6) cond = gen(TY(T_BOOL, 0), 1, sc);
+            else if (c == 7) {
+                /* a bool local, dead once the `if` has read it */
+                Stmt *b = let_of(p, sc, cmp_of(v, rnd(6), mknum(range(0, 2))), TY(T_BOOL, 0), 0);
+                body[n++] = b;
+                cond = var_at(b->slot, TY(T_BOOL, 0));
+            } else {
+                /* a die rolled before the stage and kept in a local, compared
+                 * with a number after it and dead then: a run carries it
+                 * through the stage's roll to the `if` */
+                Expr *d = mk(E_ROLL1, INT);
+                d->k = SIDES[rnd(7)];
+                dice_sites++;
+                Stmt *b = let_of(p, sc, d, INT, 0);
+                body[n] = body[n - 1];
+                body[n - 1] = b;
+                n++;
+                cond = cmp_of(var_at(b->slot, INT), rnd(6), mknum(range(1, 4)));
+            }
+            Expr *down = mk2(E_MAX, INT, mk2(E_SUB, INT, v, mknum(1)), mknum(0));
+            Expr *up = mk2(E_ADD, INT, v, mknum(1));
+            Expr *to = mknum(range(0, 2));
+            int t = rnd(3);
+            Stmt *then = assign_of(s->slot, t == 0 ? down : t == 1 ? up : to);
+            if (t == 1) vb++;
+            Stmt *els = NULL;
+            if (chance(30)) { els = assign_of(s->slot, t == 0 ? up : down); if (t != 1) vb++; }
+            body[n++] = if_of(cond, then, els);
+        }
+        if (last) break;
+        /* the next stage's count: the local, or the local changed a little */
+        int c = rnd(10);
+        if (vb <= 3 && c < 5) { count = v; bound = vb; }
+        else if (vb <= 2 && c < 7) { count = mk2(E_ADD, INT, v, mknum(1)); bound = vb + 1; }
+        else if (c < 9 || vb > 4 || drew) {
+            /* (a sum or highest of items drawn may be below 0) */
+            int cap = range(2, 3);
+            if (drew && val->op != E_COUNT) {
+                count = mk(E_CLAMP, INT);
+                count->a = v; count->b = mknum(0); count->c = mknum(cap);
+            } else {
+                count = mk2(E_MIN, INT, v, mknum(cap));
+            }
+            bound = vb < cap ? vb : cap;
+        } else { count = v; bound = vb; }
+    }
+    Expr *u = var_at(last_slot, INT);
+    if (live >= 0) u = mk2(chance(70) ? E_ADD : E_SUB, INT, u, var_at(live, INT));
+    *use = u;
+    return n;
+}
+
+
+/* One of the independent parts of a sum: dice (a sum, a count, the highest
+ * of a few, one die), a call of a later procedure that gives an int, or a
+ * draw.  *cost: about how many choices the brute force makes for it. */
+static Expr *gen_part(Scope *sc, long *cost, long budget)
+{
+    Type INT = TY(T_INT, 0);
+    for (int tries = 0; tries < 10; tries++) {
+        int r = rnd(10);
+        if (r >= 7 && r <= 8) {
+            Expr *e = gen_call(INT, 2, sc);
+            if (e) { *cost = 8; return e; }
+            continue;
+        }
+        if (r == 9) {
+            if (can_draw(0) && chance(50)) {
+                dice_sites++;
+                if (chance(50)) { *cost = 4; return mk(E_DRAW1, INT); }
+                Expr *e = mk(E_SUM, INT);
+                e->a = mk(E_DRAWN, TY(T_POOL, 0));
+                int total = bag_total(0);
+                e->a->a = mknum(range(1, total < 3 ? total : 3));
+                *cost = 20;
+                return e;
+            }
+            if (can_draw(1)) { *cost = 8; return gen_epool_use(INT, 1, sc); }
+            continue;
+        }
+        int dice = range(1, 3), sides = SIDES[rnd(7)];
+        if (r == 6) dice = 1;
+        long c = r == 6 ? sides : multisets_of(dice, sides);
+        if (c > budget) continue;
+        dice_sites++;
+        *cost = c;
+        if (r == 6) { Expr *e = mk(E_ROLL1, INT); e->k = sides; return e; }
+        Expr *pool = roll_of(mknum(dice), sides);
+        Expr *e = mk(r < 3 ? E_SUM : r < 5 ? E_COUNT : chance(70) ? E_HIGHEST : E_LOWEST, INT);
+        if (e->op == E_COUNT) {
+            e->a = mk2(E_FILTER, TY(T_POOL, 0), pool, mknum(range(2, sides)));
+            e->a->k = chance(70) ? C_GE : rnd(6);
+        } else {
+            e->a = pool;
+        }
+        return e;
+    }
+    *cost = 2;
+    Expr *e = mk(E_ROLL1, INT);
+    e->k = 2;
+    return e;
+}
+
+/* Independent parts added together, two to four of them, `-` and `*` now
+ * and then: sum(roll 3d6) + sum(roll 2d8), f2() + f2() (the same call
+ * twice, or the same dice), a chain of parts in one expression.  In
+ * parts[] (if not NULL) the parts, and in ops[] what joins each to the ones
+ * before it, for writing them as separate locals instead. */
+static Expr *gen_parts(Scope *sc, Expr **parts, int *ops, int *nparts)
+{
+    Type INT = TY(T_INT, 0);
+    int np = range(2, chance(40) ? 4 : 3), muls = 0;
+    long budget = 3000, cost;
+    Expr *sum = NULL;
+    Expr *prev = NULL;
+    for (int i = 0; i < np; i++) {
+        Expr *part;
+        if (prev && (prev->op == E_CALL ? chance(50) : chance(20))) { part = prev; cost = 8; }   /* the same part again */
+        else part = gen_part(sc, &cost, budget);
+        budget /= cost > 1 ? cost : 2;
+        if (budget < 2) budget = 2;
+        int op = E_ADD;
+        int r = rnd(100);
+        if (i && r < 15) op = E_SUB;
+        else if (i && r < 27 && !muls) { op = E_MUL; muls++; }
+        if (parts) { parts[i] = part; ops[i] = op; }
+        sum = i ? mk2(op, INT, sum, part) : part;
+        prev = part;
+    }
+    if (nparts) *nparts = np;
+    return sum;
+}
+
+
+/* Draws from a bag in a row: several items at once (kept as a pool, or
+ * asked about at once), then one at a time, as the rules draw chits or
+ * cards.  *use gets an int made of what came out, for the result. */
+static int gen_bag_block(Proc *p, Scope *sc, Stmt **body, int n, Expr **use)
+{
+    Type INT = TY(T_INT, 0);
+    int b = P->bag_n[0] && P->bag_n[1] ? rnd(2) : P->bag_n[0] ? 0 : 1;
+    int total = bag_total(b), left = total;
+    Type item = b ? TY(T_ENUM, P->bag_enum) : INT;
+    Type pool = b ? TY(T_EPOOL, P->bag_enum) : TY(T_POOL, 0);
+    Expr *u = NULL;
+    if (left >= 2 && chance(75)) {
+        /* several at once */
+        Expr *d = mk(E_DRAWN, pool);
+        d->k2 = b;
+        d->a = mknum(range(2, left < 4 ? left : 4));
+        left -= (int)d->a->k;
+        dice_sites++;
+        Expr *held = d;
+        if (chance(60)) {
+            Stmt *s = let_of(p, sc, d, pool, 1);
+            body[n++] = s;
+            held = var_at(s->slot, pool);
+        }
+        Expr *q;
+        if (b) {
+            q = mk(E_COUNT, INT);
+            q->a = mk2(E_FILTER, pool, held, mk(E_MEMBER, item));
+            q->a->b->k = rnd(P->enums[P->bag_enum].nmembers);
+            q->a->k = chance(60) ? C_EQ : rnd(6);
+        } else {
+            int r = rnd(3);
+            q = mk(r == 0 ? E_SUM : r == 1 ? E_COUNT : E_HIGHEST, INT);
+            if (r == 1) { q->a = mk2(E_FILTER, pool, held, mknum(range(1, 5))); q->a->k = rnd(6); }
+            else q->a = held;
+        }
+        Stmt *s = let_of(p, sc, q, INT, 1);
+        body[n++] = s;
+        u = var_at(s->slot, INT);
+    }
+    int singles = left >= 1 ? range(1, left < 3 ? left : 3) : 0;
+    int first = -1;
+    for (int i = 0; i < singles; i++) {
+        Expr *d = mk(E_DRAW1, item);
+        d->k2 = b;
+        dice_sites++;
+        Stmt *s = let_of(p, sc, d, item, 1);
+        body[n++] = s;
+        Expr *v = var_at(s->slot, item);
+        if (b) {
+            /* a member: compared with the first one drawn, or with a member */
+            if (first < 0) { first = s->slot; continue; }
+            Expr *cond = cmp_of(var_at(first, item), rnd(6), v);
+            if (!u) { Stmt *z = let_of(p, sc, mknum(0), INT, 1); body[n++] = z; u = var_at(z->slot, INT); }
+            body[n++] = if_of(cond, assign_of((int)u->k, mk2(E_ADD, INT, u, mknum(range(1, 2)))), NULL);
+        } else {
+            u = u ? mk2(chance(70) ? E_ADD : chance(50) ? E_SUB : E_MAX, INT, u, v) : v;
+        }
+    }
+    if (!u) {
+        Expr *m = mk(E_MEMBER, item);
+        m->k = rnd(P->enums[P->bag_enum].nmembers);
+        Stmt *z = let_of(p, sc, mknum(0), INT, 1);
+        body[n++] = z;
+        u = var_at(z->slot, INT);
+        body[n++] = if_of(cmp_of(var_at(first, item), rnd(6), m), assign_of((int)u->k, mknum(range(1, 3))), NULL);
+    }
+    *use = u;
+    return n;
+}
+
+/* The condition of an `if`: now and then a bool local as it is (or its
+ * negation), the value a run carries to the `if` and no further. */
+static Expr *gen_cond(Scope *sc)
+{
+    Expr *v = chance(25) ? var_of(TY(T_BOOL, 0), sc) : NULL;
+    if (!v) return gen(TY(T_BOOL, 0), 2, sc);
+    if (chance(30)) { Expr *e = mk(E_NOT, v->ty); e->a = v; return e; }
+    return v;
 }
 
 static Type random_type(int allow_rec, int allow_pool)
@@ -1349,7 +1890,7 @@ static void gen_proc(int pi)
     p->rerolls = 0;
     Scope sc = { .n = 0, .proc = pi };
     for (int i = 0; i < p->nparams; i++) { sc.v[sc.n].slot = i; sc.v[sc.n].ty = p->params[i].ty; sc.n++; }
-    Stmt **body = alloc(sizeof(Stmt *) * 14);
+    Stmt **body = alloc(sizeof(Stmt *) * 64);
     int n = 0;
     int down = -1, self = -1;
     for (int i = 0; i < p->nparams && down < 0; i++)
@@ -1372,12 +1913,11 @@ static void gen_proc(int pi)
             /* an item drawn before going on: the bag's contents differ
              * from call to call (muster works out each call once per
              * arguments and contents of the bag) */
-            Stmt *d = mkstmt(S_LET);
-            d->e = mk(E_DRAW1, TY(T_INT, 0));
-            d->slot = p->nslots;
-            p->slot_ty[p->nslots++] = TY(T_INT, 0);
-            body[n++] = d;
-            sc.v[sc.n].slot = d->slot; sc.v[sc.n].ty = TY(T_INT, 0); sc.n++;
+            int b = P->bag_n[0] ? 0 : 1;
+            Type t = b ? TY(T_ENUM, P->bag_enum) : TY(T_INT, 0);
+            Expr *d = mk(E_DRAW1, t);
+            d->k2 = b;
+            body[n++] = let_of(p, &sc, d, t, 1);
         }
         Stmt *s = mkstmt(S_LET);
         s->e = mk(E_CALL, p->ret);
@@ -1427,7 +1967,7 @@ static void gen_proc(int pi)
         if (chance(35)) {
             /* if COND { x = ... } else { x = ... } */
             Stmt *c = mkstmt(S_IF);
-            c->e = gen(TY(T_BOOL, 0), 2, &sc);
+            c->e = gen_cond(&sc);
             c->then = alloc(sizeof(Stmt *));
             c->then[0] = mkstmt(S_ASSIGN);
             c->then[0]->slot = s->slot;
@@ -1441,6 +1981,42 @@ static void gen_proc(int pi)
                 c->nels = 1;
             }
             body[n++] = c;
+        }
+    }
+    /* chains of dependent pools, draws in a row, independent parts added
+     * together: in a random order, each now and then; what they come to is
+     * used by the result */
+    Expr *uses[3], *ret_parts = NULL;
+    int nuses = 0;
+    int blocks[3] = { 0, 1, 2 };
+    for (int i = 2; i > 0; i--) { int j = rnd(i + 1), t = blocks[i]; blocks[i] = blocks[j]; blocks[j] = t; }
+    for (int bi = 0; bi < 3; bi++) {
+        if (blocks[bi] == 0 && chance(pi == 0 ? 30 : 15))
+            n = gen_chain(p, &sc, body, n, &uses[nuses++]);
+        else if (blocks[bi] == 1 && P->has_bag && chance(pi == 0 ? 50 : 30))
+            n = gen_bag_block(p, &sc, body, n, &uses[nuses++]);
+        else if (blocks[bi] == 2 && chance(pi == 0 ? 35 : 20)) {
+            Expr *parts[4];
+            int ops[4], np, mode = rnd(10);
+            Expr *e = gen_parts(&sc, parts, ops, &np);
+            if (mode < 4 && p->ret.kind == T_INT && !ret_parts) {
+                ret_parts = e;                    /* in the result itself */
+            } else if (mode < 7) {
+                /* the same parts as locals of their own, joined in the result */
+                Expr *sum = NULL;
+                for (int i = 0; i < np; i++) {
+                    Stmt *s = let_of(p, &sc, parts[i], TY(T_INT, 0), chance(30));
+                    body[n++] = s;
+                    Expr *v = var_at(s->slot, TY(T_INT, 0));
+                    sum = i ? mk2(ops[i], TY(T_INT, 0), sum, v) : v;
+                }
+                if (p->ret.kind == T_INT && !ret_parts) ret_parts = sum;
+                else uses[nuses++] = sum;
+            } else {
+                Stmt *s = let_of(p, &sc, e, TY(T_INT, 0), 1);
+                body[n++] = s;
+                uses[nuses++] = var_at(s->slot, TY(T_INT, 0));
+            }
         }
     }
     if (!P->has_bag && chance(pi == 0 ? 50 : 25)) {   /* (a procedure that rerolls cannot draw) */
@@ -1472,7 +2048,7 @@ static void gen_proc(int pi)
     }
     if (chance(25)) {
         Stmt *c = mkstmt(S_IF);
-        c->e = gen(TY(T_BOOL, 0), 2, &sc);
+        c->e = gen_cond(&sc);
         c->then = alloc(sizeof(Stmt *));
         c->then[0] = mkstmt(S_RETURN);
         c->then[0]->e = gen_passed(p->ret, 2, &sc, 5);
@@ -1488,6 +2064,17 @@ static void gen_proc(int pi)
         Expr *rest = mk(E_VAR, p->ret);           /* ... and on the rest of the fight */
         rest->k = self;
         r->e = mk2(E_ADD, p->ret, r->e, rest);
+    }
+    if (ret_parts && r->e->op != E_UNK)
+        r->e = chance(60) ? ret_parts : mk2(E_ADD, p->ret, ret_parts, r->e);
+    for (int i = 0; i < nuses && r->e->op != E_UNK; i++) {
+        /* what the blocks above came to, in the result */
+        if (p->ret.kind == T_INT && chance(85))
+            r->e = mk2(chance(80) ? E_ADD : E_SUB, p->ret, r->e, uses[i]);
+        else if (p->ret.kind == T_BOOL && chance(60)) {
+            Expr *c = cmp_of(uses[i], rnd(6), mknum(range(0, 4)));
+            r->e = chance(40) ? c : mk2(chance(50) ? E_AND : E_OR, p->ret, c, r->e);
+        }
     }
     body[n++] = r;
     p->body = body;
@@ -1506,20 +2093,42 @@ static void gen_program(void)
             P->enums[i].n_given[m] = !chance(15);
         }
     }
-    /* a bag: 1 to 4 kinds of item, distinct values -1..6, 1 to 4 of each */
-    if ((P->has_bag = chance(25))) {
-        P->bag_n = range(1, 4);
-        for (int k = 0; k < P->bag_n; k++) {
-            int v, dup;
-            do {
-                v = range(-1, 6);
-                dup = 0;
-                for (int j = 0; j < k; j++) dup |= P->bag_v[j] == v;
-            } while (dup);
-            P->bag_v[k] = v;
-            P->bag_c[k] = range(1, 4);
+    /* bag Y: 1 to 4 kinds of item, distinct values -1..6, 1 to 4 of each,
+     * or 3 to 8 items all different, lo..hi */
+    if (chance(25)) {
+        if (chance(50)) {
+            P->bag_n[0] = range(1, 4);
+            for (int k = 0; k < P->bag_n[0]; k++) {
+                int v, dup;
+                do {
+                    v = range(-1, 6);
+                    dup = 0;
+                    for (int j = 0; j < k; j++) dup |= P->bag_v[0][j] == v;
+                } while (dup);
+                P->bag_v[0][k] = v;
+                P->bag_c[0][k] = range(1, 4);
+            }
+        } else {
+            int lo = range(0, 2);
+            P->bag_n[0] = range(3, 8);
+            P->bag_range = chance(70);
+            for (int k = 0; k < P->bag_n[0]; k++) {
+                P->bag_v[0][k] = lo + k;
+                P->bag_c[0][k] = 1;
+            }
         }
     }
+    /* bag Z: the members of an enum, each once, or 1 to 3 of each */
+    if (chance(15)) {
+        int e = rnd(P->nenums), distinct = chance(50);
+        P->bag_enum = e;
+        P->bag_n[1] = P->enums[e].nmembers;
+        for (int k = 0; k < P->bag_n[1]; k++) {
+            P->bag_v[1][k] = k;
+            P->bag_c[1][k] = distinct ? 1 : range(1, 3);
+        }
+    }
+    P->has_bag = P->bag_n[0] || P->bag_n[1];
     /* dice of their own faces: 1 to 8 faces, values -2..7, repeats allowed */
     P->ndies = chance(35) ? range(1, 2) : 0;
     for (int i = 0; i < P->ndies; i++) {
@@ -1624,6 +2233,22 @@ static void print_args(Buf *b, Expr *e, const char *prefix)
 
 static void print_member(Buf *b, Type ty, int64_t m) { bprintf(b, "%c%lld", 'a' + ty.id, (long long)m); }
 
+/* a + b - c * d: a sum's terms (and a product's factors) on the left are
+ * written without parentheses of their own, as a rules text writes them;
+ * the parser's left-to-right order and precedence give the same tree */
+static void print_terms(Buf *b, Expr *e)
+{
+    const char *op = e->op == E_ADD ? "+" : e->op == E_SUB ? "-" : e->op == E_MUL ? "*" : e->op == E_DIV ? "/" : "%";
+    int additive = e->op == E_ADD || e->op == E_SUB;
+    Expr *l = e->a;
+    if (l->op == e->op || (additive && (l->op == E_ADD || l->op == E_SUB)) || (e->op == E_MUL && l->op == E_MUL))
+        print_terms(b, l);
+    else
+        print_expr(b, l);
+    bprintf(b, " %s ", op);
+    print_expr(b, e->b);
+}
+
 static void print_expr(Buf *b, Expr *e)
 {
     static const char *names[] = {
@@ -1638,8 +2263,9 @@ static void print_expr(Buf *b, Expr *e)
     case E_MEMBER: bprintf(b, "%c.", 'A' + e->ty.id); print_member(b, e->ty, e->k); break;
     case E_VAR: bprintf(b, "v%lld", (long long)e->k); break;
     case E_ADD: case E_SUB: case E_MUL: case E_DIV: case E_MOD: {
-        const char *op = e->op == E_ADD ? "+" : e->op == E_SUB ? "-" : e->op == E_MUL ? "*" : e->op == E_DIV ? "/" : "%";
-        bputs(b, "("); print_expr(b, e->a); bprintf(b, " %s ", op); print_expr(b, e->b); bputs(b, ")");
+        bputs(b, "(");
+        print_terms(b, e);
+        bputs(b, ")");
         break;
     }
     case E_NEG: bputs(b, "(-"); print_expr(b, e->a); bputs(b, ")"); break;
@@ -1680,7 +2306,7 @@ static void print_expr(Buf *b, Expr *e)
         bputs(b, "])");
         break;
     case E_ROLLC: bprintf(b, "(roll %lld X%lld)", (long long)e->a->k, (long long)e->k); break;
-    case E_DRAW1: bputs(b, "(draw Y)"); break;
+    case E_DRAW1: bputs(b, e->k2 ? "(draw Z)" : "(draw Y)"); break;
     case E_INP: {
         bputs(b, "(");
         print_expr(b, e->a);
@@ -1688,13 +2314,19 @@ static void print_expr(Buf *b, Expr *e)
         int first = 1;
         for (int v = -2; v <= 12; v++)
             if (e->k >> (v + 2) & 1) {
-                bprintf(b, first ? "%d" : ", %d", v);
+                bputs(b, first ? "" : ", ");
+                if (e->a->ty.kind == T_EPOOL) print_member(b, TY(T_ENUM, e->a->ty.id), v);
+                else bprintf(b, "%d", v);
                 first = 0;
             }
         bputs(b, "])");
         break;
     }
-    case E_DRAWN: bprintf(b, "(draw %lld from Y)", (long long)e->a->k); break;
+    case E_DRAWN:
+        bputs(b, "(draw ");
+        print_expr(b, e->a);
+        bputs(b, e->k2 ? " from Z)" : " from Y)");
+        break;
     case E_CALL: bprintf(b, "f%lld", (long long)e->k); print_args(b, e, "v"); break;
     case E_TABLE: bputs(b, "tab("); print_expr(b, e->a); bputs(b, ")"); break;
     case E_BANDS: bputs(b, "bnd("); print_expr(b, e->a); bputs(b, ")"); break;
@@ -1753,11 +2385,14 @@ static void print_block(Buf *b, Stmt **body, int n, int indent)
 
 static void print_program(Buf *b)
 {
-    if (P->has_bag) {
+    if (P->bag_n[0]) {
         bputs(b, "bag Y {");
         int first = 1;
-        for (int k = 0; k < P->bag_n; k++)
-            for (int c = 0; c < P->bag_c[k]; c++, first = 0) bprintf(b, "%s %d", first ? "" : ",", P->bag_v[k]);
+        if (P->bag_range)
+            bprintf(b, " %d..%d", P->bag_v[0][0], P->bag_v[0][P->bag_n[0] - 1]);
+        else
+            for (int k = 0; k < P->bag_n[0]; k++)
+                for (int c = 0; c < P->bag_c[0][k]; c++, first = 0) bprintf(b, "%s %d", first ? "" : ",", P->bag_v[0][k]);
         bputs(b, " }\n");
     }
     for (int i = 0; i < P->ndies; i++) {
@@ -1780,6 +2415,15 @@ static void print_program(Buf *b)
         }
         bprintf(b, "%s %c {", en->ladder ? "ladder" : "enum", 'A' + i);
         for (int m = 0; m < en->nmembers; m++) bprintf(b, "%s %c%d", m ? "," : "", 'a' + i, m);
+        bputs(b, " }\n");
+    }
+    if (P->bag_n[1]) {
+        bputs(b, "bag Z {");
+        for (int k = 0; k < P->bag_n[1]; k++) {
+            bputs(b, k ? ", " : " ");
+            if (P->bag_c[1][k] > 1) bprintf(b, "%d ", P->bag_c[1][k]);
+            print_member(b, TY(T_ENUM, P->bag_enum), P->bag_v[1][k]);
+        }
         bputs(b, " }\n");
     }
     if (P->has_choice) {
@@ -2187,7 +2831,7 @@ static void print_parsed(FILE *out, const char *title, const Parsed *r, int sim)
     }
 }
 
-static long total_runs, total_attempts;
+static long total_runs, total_attempts, total_too_big;
 static void mark(char *checks, char c)
 {
     if (!strchr(checks, c)) {
@@ -2220,7 +2864,7 @@ static int make_program(long long seed, Dist *dist, Buf *src, Buf *args)
         enumerate(top_run, NULL, P->procs[0].ret, 1, dist);
         total_runs += runs;
         total_attempts++;
-        if (reject) continue;
+        if (reject) { if (runs > run_limit) total_too_big++; continue; }
         if (P->procs[0].ret.kind == T_REC && chance(50)) {
             /* --field: the odds of one field of the record */
             int fi = rnd(P->nfields);
@@ -2364,7 +3008,13 @@ static void check_one(long long seed)
     int global_bug = 0;
     Buf out[4] = { { 0 } }, err[4] = { { 0 } };
     int st[4];
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     run_all(cmd, 4, out, err, st);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    if (getenv("DIFFTEST_STATS") && took > 0.5)
+        fprintf(stderr, "seed %lld: muster took %.2f s\n", seed, took);
     for (int i = 0; i < 4; i++) {
         if (st[i] != 0 || !parse_prob(out[i].s, &got[i])) {
             bprintf(&report, "  %s: exit %d\n    $ %s\n", names[i], st[i], cmd[i]);
@@ -2536,7 +3186,7 @@ int main(int argc, char **argv)
         rmdir(workdir);
     }
     if (getenv("DIFFTEST_STATS"))
-        fprintf(stderr, "brute force: %ld runs, %ld programs generated\n", total_runs, total_attempts);
+        fprintf(stderr, "brute force: %ld runs, %ld programs generated, %ld of them too big\n", total_runs, total_attempts, total_too_big);
     if (programs_known || programs_skipped)
         printf("%d known failures (in %s, not counted below), %d seeds skipped\n", programs_known,
                known_path ? known_path : "no list", programs_skipped);

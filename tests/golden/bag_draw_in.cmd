@@ -1,0 +1,1 @@
+prob bag_draw_in.muster f0 --exact
