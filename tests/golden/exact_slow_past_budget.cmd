@@ -1,1 +1,1 @@
-prob -e 'roll d1000 + roll d1000 + roll d1000 + roll d1000 + roll d1000 + roll d1000 > 3000' --budget 1000000000000 --seed 1
+prob -e '(((((roll d1000 - 1) * 1000 + roll d1000 - 1) * 1000 + roll d1000 - 1) * 1000 + roll d1000 - 1) * 1000 + roll d1000 - 1) * 1000 + roll d1000 - 1 > 499999999999999999' --budget 1000000000000 --seed 1
