@@ -312,7 +312,7 @@ static bool copy_value(muster_value *out, Value v, const Program *prog)
                 return false;
         break;
     }
-    case VAL_UNKNOWN:
+    case VAL_UNKNOWN: case VAL_DIST:   /* (the second never leaves the exact engine) */
         out->kind = MUSTER_UNKNOWN;
         break;
     }

@@ -901,6 +901,62 @@ static Type emit_pick(Compiler *c, const Expr *e, const Builtin *b)
 }
 
 /* sum(p) adds numbers: the dice of a symbol die are counted instead. */
+/* ---- parts only added up and returned ----
+ *
+ * In `return explode() + explode() + sum(roll 5d6)` each part's value is
+ * only added to the others and returned.  The exact engine may then keep a
+ * part as its distribution and add the distributions up (a convolution)
+ * instead of running the rest once per outcome of the part: a DEFER after
+ * each such part says so, and a SETTLE before the return (where a caller
+ * that does not add the result up has one outcome chosen after all).  The
+ * parts are calls and sums of a roll made there, which no one else reads:
+ * two parts are then independent. */
+
+static bool is_fresh_sum(const Expr *e)
+{
+    if (e->kind != EX_CALL || strcmp(e->as.call.callee, "sum") || e->as.call.nargs != 1
+        || e->as.call.args[0].name)
+        return false;
+    const Expr *p = e->as.call.args[0].value;
+    return p->kind == EX_ROLL && !p->as.roll.draw;
+}
+
+static void note_deferrable(Compiler *c, const Expr *e)
+{
+    if (c->ndeferrable == c->deferrable_cap) {
+        c->deferrable_cap = c->deferrable_cap ? c->deferrable_cap * 2 : 8;
+        const Expr **grown = mem_alloc(sizeof(Expr *) * (size_t)c->deferrable_cap);
+        if (c->ndeferrable)
+            memcpy(grown, c->deferrable, sizeof(Expr *) * (size_t)c->ndeferrable);
+        c->deferrable = grown;
+    }
+    c->deferrable[c->ndeferrable++] = e;
+}
+
+/* The parts of a sum or difference (e), below its additions. */
+static void find_deferrable(Compiler *c, const Expr *e)
+{
+    if (e->kind == EX_BINARY && (e->as.binary.op == OPR_ADD || e->as.binary.op == OPR_SUB)) {
+        find_deferrable(c, e->as.binary.left);
+        find_deferrable(c, e->as.binary.right);
+    } else if (e->kind == EX_CALL && (is_fresh_sum(e) || !find_builtin(e->as.call.callee))) {
+        note_deferrable(c, e);
+    }
+}
+
+/* After part e, of type t: its DEFER, if it is one. */
+static void defer_part(Compiler *c, const Expr *e, Type t)
+{
+    if (t.kind != TY_INT)
+        return;
+    for (int i = 0; i < c->ndeferrable; i++)
+        if (c->deferrable[i] == e) {
+            comp_emit_op(c, OP_DEFER, e->span);
+            c->deferred++;
+            return;
+        }
+}
+
 static Type emit_sum(Compiler *c, const Expr *e, const Builtin *b)
 {
     Type t = arg_expect(c, e, 0, b->arg, b->arg_what);
@@ -910,6 +966,8 @@ static Type emit_sum(Compiler *c, const Expr *e, const Builtin *b)
                    "count them instead, as in count(p == %s)", en->name, en->members[0]);
     }
     comp_emit_op(c, b->ops[0], e->span);
+    if (is_fresh_sum(e))
+        defer_part(c, e, T_INT);
     return T_INT;
 }
 
@@ -1362,8 +1420,11 @@ static Type call(Compiler *c, const Expr *e)
     if (b)
         return call_builtin(c, e, b);
     ProcSig *sig = comp_find_proc(c, e->as.call.callee);
-    if (sig)
-        return comp_call_proc(c, e, sig);
+    if (sig) {
+        Type t = comp_call_proc(c, e, sig);
+        defer_part(c, e, t);
+        return t;
+    }
     const char *s = suggest_name(c, e->as.call.callee, false, true);
     const char *module = c->stdlib ? c->stdlib(e->as.call.callee) : NULL;
     if (comp_find_local(c, e->as.call.callee))
@@ -1597,7 +1658,12 @@ static bool comp_stmt(Compiler *c, const Stmt *s)
     case ST_RETURN: {
         Type want = fn->sig->ret;
         comp_unknown_role(c, s->as.ret, "its result");
+        c->ndeferrable = c->deferred = 0;
+        find_deferrable(c, s->as.ret);
         Type t = comp_expr(c, s->as.ret, want.kind == TY_ERROR && want.enum_id == -3 ? T_NONE : want);
+        if (c->deferred)
+            comp_emit_op(c, OP_SETTLE, s->span);
+        c->ndeferrable = c->deferred = 0;
         if (want.kind == TY_ERROR && want.enum_id == -3) {
             /* a one-off expression: its type is whatever it is */
             fn->sig->ret = t;

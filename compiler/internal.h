@@ -76,6 +76,12 @@ typedef struct Compiler {
     struct ClaimSite { int proto; Span span; const Source *src; bool in_example; } *claims;
     int nclaims, claims_cap;
     bool in_example;         /* compiling an example's body */
+    /* The parts of the return being compiled that are only added up and
+     * returned (calls, sums of a fresh roll): each is followed by a DEFER,
+     * and the return by a SETTLE (see opcodes.def) */
+    const Expr **deferrable;
+    int ndeferrable, deferrable_cap;
+    int deferred;            /* DEFERs emitted for them */
 } Compiler;
 
 static const Type T_ERR = { TY_ERROR, 0 }, T_INT = { TY_INT, 0 }, T_RAT = { TY_RAT, 0 },

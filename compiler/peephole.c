@@ -50,8 +50,8 @@ static bool fusable_const(const Proto *p, const uint8_t *code, int pc)
     return p->consts[chunk_u16(code + pc + 1)].tag != VAL_UNKNOWN;
 }
 
-/* Which MERGEs of the code `old` (len bytes, jump targets marked) to keep:
- * keep[pc] for each MERGE at pc. */
+/* Which MERGEs, DEFERs and SETTLEs of the code `old` (len bytes, jump
+ * targets marked) to keep: keep[pc] for each one at pc. */
 static bool *merges_kept(const Program *prog, const uint8_t *old, int len, const bool *target)
 {
     bool *keep = mem_alloc_atomic((size_t)len + 1);
@@ -87,6 +87,18 @@ static bool *merges_kept(const Program *prog, const uint8_t *old, int len, const
         before = before || rolls[pc];
         clean = clean && !rolls[pc];
     }
+    /* a DEFER only after a part that may roll (a call of a procedure that
+     * is not pure, a sum), and SETTLEs only where a DEFER is kept */
+    bool deferred = false;
+    for (int k = 0; k < npcs; k++)
+        if (old[pcs[k]] == OP_DEFER) {
+            uint8_t part = k > 0 ? old[pcs[k - 1]] : OP_POP;
+            keep[pcs[k]] = !target[pcs[k]] && (part == OP_SUM || (part == OP_CALL && rolls[pcs[k - 1]]));
+            deferred = deferred || keep[pcs[k]];
+        }
+    for (int k = 0; k < npcs; k++)
+        if (old[pcs[k]] == OP_SETTLE)
+            keep[pcs[k]] = deferred;
     return keep;
 }
 
@@ -119,7 +131,7 @@ static bool scan(Proto *p, const Program *prog)
     for (int pc = 0; pc < len;) {
         moved[pc] = n;
         uint8_t op = old[pc];
-        if (op == OP_MERGE && !keep[pc]) {
+        if ((op == OP_MERGE || op == OP_DEFER || op == OP_SETTLE) && !keep[pc]) {
             pc++;            /* (a jump to it lands on what follows) */
             continue;
         }

@@ -1293,7 +1293,8 @@ static void follow(Spec *S, SState *st)
         case OP_TEE: fr->locals[ip[1]] = fr->stack[fr->sp - 1]; break;
         case OP_POP: fr->sp--; break;
         case OP_NOTE: break;   /* for explanations only */
-        case OP_MERGE: break;  /* for the exact engine only: a simulation merges nothing */
+        case OP_MERGE: case OP_DEFER: case OP_SETTLE:
+            break;             /* for the exact engine only: a simulation merges and defers nothing */
         case OP_CHOOSE: {
             int id = (int)chunk_u16(ip + 1);
             int pick = S->ev.choices ? S->ev.choices[id] : -1;

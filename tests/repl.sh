@@ -95,7 +95,7 @@ send \x03
 wait muster> 
 # the odds, exact
 send :prob sum(roll 2d6)\r
-wait sum(roll 2d6): exact (11 runs)
+wait sum(roll 2d6): exact (1 run)
 wait mean 7.0000, standard deviation 2.4152
 wait muster> 
 # the referee's account, on the seed after the three expressions run so far

@@ -100,49 +100,30 @@ int bags_settle_view(Engine *e, View *v, char *err, size_t errlen)
 }
 
 /* The sum of d: one choice among its totals, the same on every later asking. */
+static int draw_totals(Engine *e, void *ud, const FwJoint **joint, mpz_ptr den, char *err, size_t errlen)
+{
+    const Draw *d = ud;
+    int64_t total = 0;
+    for (int32_t k = 0; k < d->kinds; k++)
+        total += d->left[k];
+    mpz_bin_uiui(den, (unsigned long)total, (unsigned long)d->n);
+    FwLimits lim = lazy_fw_limits(e);
+    FwStatus st = fw_cache_sum_of_draw(e->shared->fw, d->kinds, d->value, d->left, d->n, &lim, joint);
+    return lazy_fw_done(e, st, &lim, err, errlen);
+}
+
 static int draw_sum(Engine *e, Draw *d, int64_t *out, char *err, size_t errlen)
 {
-    if (d->sum_known) {
-        *out = d->sum;
-        return 0;
-    }
-    if (decide_count_roll(e, err, errlen))
-        return -1;
-    Decision *dec;
-    if (e->depth < e->len) {
-        dec = &e->path[e->depth];
-        if (dec->kind != DEC_VALUE || dec->joint->nq != 1)
-            return decide_rolled_differently(err, errlen);
-    } else {
-        Shared *sh = e->shared;
-        if (!sh->fw)
-            sh->fw = fw_cache_new();
-        uint64_t left = sh->opts->budget > sh->runs ? sh->opts->budget - sh->runs : 0;
-        FwLimits lim = { .max_work = left * FW_STEPS_PER_RUN, .tick = lazy_fw_tick, .ud = sh };
-        const FwJoint *joint;
-        FwStatus st = fw_cache_sum_of_draw(sh->fw, d->kinds, d->value, d->left, d->n, &lim, &joint);
-        sh->runs += lim.work / FW_STEPS_PER_RUN;
-        if (st != FW_OK) {
-            e->halt = st == FW_STOPPED ? EXACT_STOPPED : EXACT_OVER_BUDGET;
-            snprintf(err, errlen, "over the budget of the exact count");
+    if (!d->sum_known) {
+        if (decide_count_roll(e, err, errlen))
             return -1;
-        }
-        int64_t total = 0;
-        for (int32_t k = 0; k < d->kinds; k++)
-            total += d->left[k];
-        dec = decide_push(e);
-        dec->kind = DEC_VALUE;
-        dec->joint = joint;
-        dec->index = 0;
-        dec->n = joint->n;
-        mpz_bin_uiui(dec->own_den, (unsigned long)total, (unsigned long)d->n);
-        decide_weigh_own(dec);
-        decide_weigh_path(e, e->len - 1, true);
+        const FwEntry *total;
+        if (decide_total(e, draw_totals, d, &total, err, errlen))
+            return -1;
+        d->sum_known = true;
+        d->sum = total->vals[0];
+        d->sum_ways = &total->w;
     }
-    e->depth++;
-    d->sum_known = true;
-    d->sum = dec->joint->e[dec->index].vals[0];
-    d->sum_ways = &dec->joint->e[dec->index].w;
     *out = d->sum;
     return 0;
 }

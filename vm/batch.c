@@ -837,7 +837,7 @@ static bool step(Builder *b, Path *at, int pc)
     case OP_STORE: at->locals[ip[0]] = st[--at->depth]; return true;
     case OP_TEE: at->locals[ip[0]] = st[at->depth - 1]; return true;
     case OP_POP: at->depth--; return true;
-    case OP_MERGE: return true;
+    case OP_MERGE: case OP_DEFER: case OP_SETTLE: return true;
     case OP_ADD: return binary(b, at, BOP_ADD, 0);
     case OP_SUB: return binary(b, at, BOP_SUB, 0);
     case OP_MUL: return binary(b, at, BOP_MUL, 0);

@@ -135,7 +135,8 @@ static bool is_pending(Value v)
 
 /* Would a value the call from frame `depth` returns be the result of the
  * machine's call as it is?  Each frame from there down goes straight to a
- * RETURN (past MERGEs, NOTEs and JUMPs) when the call it made returns. */
+ * RETURN (past MERGEs, NOTEs, DEFERs, SETTLEs and JUMPs) when the call it
+ * made returns. */
 static bool is_tail(const Vm *vm, int depth)
 {
     if (depth < 0)
@@ -151,7 +152,7 @@ static bool is_tail(const Vm *vm, int depth)
                 break;
             if (op == OP_JUMP)
                 pc = chunk_jump_target(p->code, pc);
-            else if (op == OP_MERGE || op == OP_NOTE)
+            else if (op == OP_MERGE || op == OP_NOTE || op == OP_DEFER || op == OP_SETTLE)
                 pc += chunk_insn_len(p->code, pc);
             else
                 return false;
@@ -459,25 +460,14 @@ int calls_answer(Engine *e, int index, const Value *call_args, int depth, bool w
     char err[sizeof e->vm->error];
     if (decide_count_roll(e, err, sizeof err))
         return -1;
-    Decision *d;
-    if (e->depth < e->len) {
-        d = &e->path[e->depth];
-        if (d->kind != DEC_DIST || d->dist != dist) {
-            decide_rolled_differently(e->vm->error, sizeof e->vm->error);
-            return -1;
-        }
-    } else {
-        d = decide_push(e);
-        d->kind = DEC_DIST;
-        d->dist = dist;
-        d->index = 0;
-        while (d->index < dist->r.n + 2 && decide_dist_option_empty(d))
-            d->index++;
-        decide_weigh(e, e->len - 1);
-    }
-    e->depth++;
-    if (d->index < dist->r.n) {
-        Value v = dist->r.outcomes[d->index].value;
+    /* only added up and returned: its distribution stands for it */
+    if (e->vm->may_defer && !dist->paired && !dist->pending && defer_dist(e, dist, result))
+        return 1;
+    int64_t option;
+    if (decide_dist(e, dist, &option))
+        return -1;
+    if (option < dist->r.n) {
+        Value v = dist->r.outcomes[option].value;
         if (dist->paired) {
             /* the result, and the bags as the call left them */
             const Record *pair = v.as.r;
@@ -488,7 +478,7 @@ int calls_answer(Engine *e, int index, const Value *call_args, int depth, bool w
         *result = v;
         return 1;
     }
-    e->end = d->index == dist->r.n ? PATH_NOT_GIVEN : PATH_CUT;
+    e->end = option == dist->r.n ? PATH_NOT_GIVEN : PATH_CUT;
     return -1;
 }
 

@@ -178,6 +178,59 @@ bool decide_dist_option_empty(const Decision *d)
     return mpq_sgn(r->dropped) == 0;
 }
 
+int decide_dist(Engine *e, const Dist *dist, int64_t *option)
+{
+    Decision *d;
+    if (e->depth < e->len) {
+        d = &e->path[e->depth];
+        if (d->kind != DEC_DIST || d->dist != dist)
+            return decide_rolled_differently(e->vm->error, sizeof e->vm->error);
+    } else {
+        d = decide_push(e);
+        d->kind = DEC_DIST;
+        d->dist = dist;
+        d->index = 0;
+        while (d->index < dist->r.n + 2 && decide_dist_option_empty(d))
+            d->index++;
+        decide_weigh(e, e->len - 1);
+    }
+    e->depth++;
+    *option = d->index;
+    return 0;
+}
+
+int decide_total(Engine *e, int (*totals)(Engine *, void *, const FwJoint **, mpz_ptr, char *, size_t), void *ud,
+                 const FwEntry **out, char *err, size_t errlen)
+{
+    Decision *d;
+    if (e->depth < e->len) {
+        d = &e->path[e->depth];
+        if (d->kind != DEC_VALUE || d->joint->nq != 1)
+            return decide_rolled_differently(err, errlen);
+    } else {
+        const FwJoint *joint;
+        mpz_t den;
+        mpz_init(den);
+        int rc = totals(e, ud, &joint, den, err, errlen);
+        if (rc == 0) {
+            d = decide_push(e);
+            d->kind = DEC_VALUE;
+            d->joint = joint;
+            d->index = 0;
+            d->n = joint->n;
+            mpz_set(d->own_den, den);
+            decide_weigh_own(d);
+            decide_weigh_path(e, e->len - 1, true);
+        }
+        mpz_clear(den);
+        if (rc)
+            return -1;
+    }
+    e->depth++;
+    *out = &d->joint->e[d->index];
+    return 0;
+}
+
 /* The faces' total of a pool decision. */
 static int64_t faces_total(const Decision *d)
 {

@@ -45,7 +45,28 @@ typedef struct Dist {
     uint64_t dep_gen;
     bool pending;
     struct Dist *next;       /* the next in its bucket of Shared.memo */
+    /* as an int not chosen yet (defer.c), once asked for; `undeferred`:
+     * it cannot be one */
+    const struct Deferred *deferred;
+    bool undeferred;
 } Dist;
+
+/* An int the engine has not chosen yet (VAL_DIST, see OP_DEFER): the
+ * distribution of a part of a sum that nothing but additions and the
+ * return read.  Its outcomes' weights share one denominator, so a sum of
+ * two parts is a convolution of one multiply-add per pair (defer.c).  Made
+ * once for each distribution (defer.c remembers them, with what they were
+ * made of, so they go when it goes): the same object is the same value. */
+typedef struct Deferred {
+    int64_t n;
+    int64_t *value;          /* ascending */
+    mpz_t *w;                /* > 0, out of den */
+    mpz_t den;
+    mpz_t mass;              /* the sum of w */
+    mpz_t not_given, dropped;    /* the shares that end the run first, out of den (as DEC_DIST's) */
+    const Dist *as_dist;     /* as a Dist, once it had to be chosen (defer.c's choose) */
+    struct DeferUse *uses;   /* what was made of it (defer.c): it and what goes with it */
+} Deferred;
 
 typedef enum { DEC_POOL, DEC_DIST, DEC_SPLIT, DEC_VALUE, DEC_DRAW } DecKind;
 
@@ -248,6 +269,7 @@ typedef struct Shared {
                                     tick reports (its runs with the claim's, its share); else NULL */
     double needed;           /* the pool that did not fit the budget: its multisets */
     const char *beyond;      /* a limit no budget lifts, met (ExactResult.beyond) */
+    struct DeferMemo *defer; /* the Deferreds made, by what they were made of (defer.c) */
     /* the distributions worked out, by procedure, arguments and bags (a
      * hash table of chains; memo_cap a power of two, or 0) */
     Dist **memo;
@@ -304,6 +326,12 @@ typedef struct Engine {
     Working *owner;
     bool approx;
     const Working *dep;      /* the innermost Working other than the owner its odds rest on */
+    /* the Deferreds this run holds, in the order they were made (earlier
+     * parts first): a run that ends before it chooses them ends in their
+     * not-given and dropped shares first, as it would have had they been
+     * chosen where they were made */
+    const Deferred **held;
+    int nheld, held_cap;
 } Engine;
 
 /* exact.c — the count itself: runs, the tick, states merged */
@@ -334,6 +362,10 @@ int decide_draw(DiceSource *self, int64_t n, const Die *kinds, const int64_t *le
 int lazy_settle_value(Engine *e, Value *v);
 extern const PoolMethods lazy_pool_methods;
 bool lazy_fw_tick(void *ud);   /* FwLimits.tick: the count's tick */
+/* Work face by face within what the budget has left: its limits, and then
+ * its work charged (0; or -1, over budget or stopped, the count halted). */
+FwLimits lazy_fw_limits(Engine *e);
+int lazy_fw_done(Engine *e, FwStatus st, const FwLimits *lim, char *err, size_t errlen);
 int lazy_plain_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen);
 
 /* bags.c — draws kept lazily */
@@ -345,6 +377,33 @@ int bags_settle(DiceSource *self, char *err, size_t errlen);
 int bags_state(const Engine *e, const Vm *vm, int64_t *out);
 int bags_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen);
 int bags_settle_view(Engine *e, View *v, char *err, size_t errlen);
+
+/* decide.c too: one choice among a Dist's options (its outcomes, then
+ * not given and dropped): the option's index in *option, or -1 (the
+ * path rolled differently). */
+int decide_dist(Engine *e, const Dist *dist, int64_t *option);
+
+/* decide.c too: one choice among the totals of a sum worked out at once
+ * (a joint of one question): `totals` gives the joint and the orders out
+ * of which its weights are (asked only for a new decision); *out is the
+ * entry chosen. */
+int decide_total(Engine *e, int (*totals)(Engine *, void *, const FwJoint **, mpz_ptr, char *, size_t), void *ud,
+                 const FwEntry **out, char *err, size_t errlen);
+
+/* defer.c — parts of a sum kept as distributions, convolved */
+/* dist (a call's) as an int not chosen yet, in *out: false when it cannot
+ * be one (an outcome not an int). */
+bool defer_dist(Engine *e, const Dist *dist, Value *out);
+/* The sum of a lazy pool, as its joint says (one question: the sum). */
+void defer_joint(Engine *e, const FwJoint *joint, Value *out);
+int defer_arith(void *ud, Vm *vm, OpCode op, Value *a, Value *b, Value *out);   /* Vm.at_deferred */
+int defer_settle(void *ud, Vm *vm, int depth, bool taken, Value *v);           /* Vm.at_settle */
+/* A run is over with the result d: its weight num/den (given its state)
+ * to d's outcomes and shares in t. */
+void defer_tally(Engine *e, const Deferred *d, Tally *t, mpz_srcptr num, mpz_srcptr den);
+/* A run ends early (not given, cut off) holding Deferreds: their own
+ * shares of num/den go to t first, and num/den become what is left. */
+void defer_held_first(Engine *e, Tally *t, mpz_ptr num, mpz_ptr den);
 
 /* calls.c — calls worked out on their own: rerolling and recursive procedures, pending results */
 bool calls_too_deep(Vm *vm, const char *name, char *err, size_t errlen);

@@ -150,7 +150,9 @@ bool exact_moments(const ExactResult *r, mpq_t mean, mpq_t variance)
 static bool tally_run(Engine *e, int rc, Value result, Tally *t, mpz_srcptr num, mpz_srcptr den)
 {
     const Vm *vm = e->vm;
-    if (rc == 0)
+    if (rc == 0 && result.tag == VAL_DIST)
+        defer_tally(e, result.as.dist, t, num, den);   /* a distribution, whole */
+    else if (rc == 0)
         tally_add(*tally_slot(&t->r, result, &t->cap), num, den);
     else if (e->end == PATH_MERGED) {
         merger_hit(e->merger, e->hit, num, den);
@@ -213,6 +215,10 @@ ExactStatus exact_count(Vm *vm, Shared *shared, int index, const Value *args, in
     vm->intercept = calls_intercept;
     vm->intercept_ud = &e;
     vm->at_merge = engine_merge;
+    int (*saved_deferred)(void *, Vm *, OpCode, Value *, Value *, Value *) = vm->at_deferred;
+    int (*saved_settle)(void *, Vm *, int, bool, Value *) = vm->at_settle;
+    vm->at_deferred = defer_arith;
+    vm->at_settle = defer_settle;
     Arena arena = { 0 };
     Arena *saved_scratch = vm->scratch;
     vm->scratch = &arena;
@@ -234,6 +240,7 @@ ExactStatus exact_count(Vm *vm, Shared *shared, int index, const Value *args, in
         e.depth = 0;
         e.rolls = 0;
         e.end = PATH_OPEN;
+        e.nheld = 0;
         e.rolls_slab.used = e.views.used = e.draws.used = 0;
         arena_reset(&arena);
         vm->rerolled = false;
@@ -266,6 +273,8 @@ ExactStatus exact_count(Vm *vm, Shared *shared, int index, const Value *args, in
             shared->done += ratio_d(num, den);
         num = given_num;
         den = given_den;
+        if (rc != 0 && e.nheld && (e.end == PATH_CUT || e.end == PATH_NOT_GIVEN || vm->error_unknown))
+            defer_held_first(&e, t, given_num, given_den);   /* the parts it holds end it first */
         if (!tally_run(&e, rc, result, t, num, den)) {
             /* an error of the procedure's own */
             status = EXACT_FAILED;
@@ -294,6 +303,8 @@ ExactStatus exact_count(Vm *vm, Shared *shared, int index, const Value *args, in
     mpz_clears(unit, given_num, given_den, NULL);
     mpq_clear(rejected);
     vm->at_merge = NULL;
+    vm->at_deferred = saved_deferred;
+    vm->at_settle = saved_settle;
     shared->last_dep = e.dep;
     vm->dice = saved;
     vm->trace = saved_trace;

@@ -253,6 +253,41 @@ static bool same_question(const FwQuestion *a, const FwQuestion *b)
         && a->post == b->post;
 }
 
+FwLimits lazy_fw_limits(Engine *e)
+{
+    Shared *sh = e->shared;
+    if (!sh->fw)
+        sh->fw = fw_cache_new();
+    uint64_t left = sh->opts->budget > sh->runs ? sh->opts->budget - sh->runs : 0;
+    return (FwLimits){ .max_work = left * FW_STEPS_PER_RUN, .tick = lazy_fw_tick, .ud = sh };
+}
+
+int lazy_fw_done(Engine *e, FwStatus st, const FwLimits *lim, char *err, size_t errlen)
+{
+    Shared *sh = e->shared;
+    sh->runs += lim->work / FW_STEPS_PER_RUN;
+    if (st == FW_OK)
+        return 0;
+    e->halt = st == FW_STOPPED ? EXACT_STOPPED : EXACT_OVER_BUDGET;
+    snprintf(err, errlen, "over the budget of the exact count");
+    return -1;
+}
+
+/* The joint answers to r's questions so far and q, worked out face by
+ * face (within what the budget has left). */
+static int joint_of(Engine *e, Roll *r, const FwQuestion *q, const FwJoint **joint, char *err, size_t errlen)
+{
+    FwQuestion qs[ASKED_MAX + 1];
+    memcpy(qs, r->asked, sizeof(FwQuestion) * (size_t)r->nasked);
+    qs[r->nasked] = *q;
+    FwLimits lim = lazy_fw_limits(e);
+    FwStatus st = fw_cache_joint(e->shared->fw, r->sides, r->value, r->cls, r->ncls, qs, r->nasked + 1, &lim, joint);
+    const ExactOptions *o = e->shared->opts;
+    if (st == FW_TOO_BIG && (double)lim.max_work / FW_STEPS_PER_RUN >= (double)o->budget)
+        e->shared->needed = (double)o->budget + 1;   /* (the roll alone is past the whole budget) */
+    return lazy_fw_done(e, st, &lim, err, errlen);
+}
+
 static int ask(Engine *e, Roll *r, const FwQuestion *q, const int64_t **answer, char *err, size_t errlen)
 {
     /* asked before: the same answer, and no new decision */
@@ -275,23 +310,9 @@ static int ask(Engine *e, Roll *r, const FwQuestion *q, const int64_t **answer, 
             snprintf(err, errlen, "over a limit of the exact count: %s", sh->beyond);
             return -1;
         }
-        FwQuestion qs[ASKED_MAX + 1];
-        memcpy(qs, r->asked, sizeof(FwQuestion) * (size_t)r->nasked);
-        qs[r->nasked] = *q;
-        if (!sh->fw)
-            sh->fw = fw_cache_new();
-        uint64_t left = sh->opts->budget > sh->runs ? sh->opts->budget - sh->runs : 0;
-        FwLimits lim = { .max_work = left * FW_STEPS_PER_RUN, .tick = lazy_fw_tick, .ud = sh };
         const FwJoint *joint;
-        FwStatus st = fw_cache_joint(sh->fw, r->sides, r->value, r->cls, r->ncls, qs, r->nasked + 1, &lim, &joint);
-        sh->runs += lim.work / FW_STEPS_PER_RUN;
-        if (st != FW_OK) {
-            e->halt = st == FW_STOPPED ? EXACT_STOPPED : EXACT_OVER_BUDGET;
-            if (st == FW_TOO_BIG && (double)lim.max_work / FW_STEPS_PER_RUN >= (double)sh->opts->budget)
-                sh->needed = (double)sh->opts->budget + 1;
-            snprintf(err, errlen, "over the budget of the exact count");
+        if (joint_of(e, r, q, &joint, err, errlen))
             return -1;
-        }
         int64_t lo, hi;
         fw_range(joint, r->answers, joint->offset[r->nasked], &lo, &hi);
         if (lo == hi) {
@@ -555,46 +576,34 @@ static int lazy_join(DiceSource *self, const Pool *a, const Pool *b, const Pool 
     return 0;
 }
 
+/* The totals of a roll of big dice, worked out at once (within what the
+ * budget has left). */
+static int big_joint(Engine *e, const Roll *r, const FwJoint **joint, char *err, size_t errlen)
+{
+    FwLimits lim = lazy_fw_limits(e);
+    FwStatus st = fw_cache_sum_of_dice(e->shared->fw, r->big_n, r->sides, &lim, joint);
+    return lazy_fw_done(e, st, &lim, err, errlen);
+}
+
+static int big_totals(Engine *e, void *ud, const FwJoint **joint, mpz_ptr den, char *err, size_t errlen)
+{
+    const Roll *r = ud;
+    mpz_ui_pow_ui(den, (unsigned long)r->sides, (unsigned long)r->big_n);
+    return big_joint(e, r, joint, err, errlen);
+}
+
 /* The sum of a roll of big dice: one choice among its totals (worked out
  * at once, fw_cache_sum_of_dice), the same on every later asking. */
 static int big_sum(Engine *e, Roll *r, int64_t *out, char *err, size_t errlen)
 {
-    if (r->sum_known) {
-        *out = r->sum;
-        return 0;
-    }
-    Decision *d;
-    if (e->depth < e->len) {
-        d = &e->path[e->depth];
-        if (d->kind != DEC_VALUE || d->joint->nq != 1)
-            return decide_rolled_differently(err, errlen);
-    } else {
-        Shared *sh = e->shared;
-        if (!sh->fw)
-            sh->fw = fw_cache_new();
-        uint64_t left = sh->opts->budget > sh->runs ? sh->opts->budget - sh->runs : 0;
-        FwLimits lim = { .max_work = left * FW_STEPS_PER_RUN, .tick = lazy_fw_tick, .ud = sh };
-        const FwJoint *joint;
-        FwStatus st = fw_cache_sum_of_dice(sh->fw, r->big_n, r->sides, &lim, &joint);
-        sh->runs += lim.work / FW_STEPS_PER_RUN;
-        if (st != FW_OK) {
-            e->halt = st == FW_STOPPED ? EXACT_STOPPED : EXACT_OVER_BUDGET;
-            snprintf(err, errlen, "over the budget of the exact count");
+    if (!r->sum_known) {
+        const FwEntry *total;
+        if (decide_total(e, big_totals, r, &total, err, errlen))
             return -1;
-        }
-        d = decide_push(e);
-        d->kind = DEC_VALUE;
-        d->joint = joint;
-        d->index = 0;
-        d->n = joint->n;
-        mpz_ui_pow_ui(d->own_den, (unsigned long)r->sides, (unsigned long)r->big_n);
-        decide_weigh_own(d);
-        decide_weigh_path(e, e->len - 1, true);
+        r->sum_known = true;
+        r->sum = total->vals[0];
+        r->sum_ways = &total->w;
     }
-    e->depth++;
-    r->sum_known = true;
-    r->sum = d->joint->e[d->index].vals[0];
-    r->sum_ways = &d->joint->e[d->index].w;
     *out = r->sum;
     return 0;
 }
@@ -620,6 +629,14 @@ static int settle_big(Engine *e, View *v, char *err, size_t errlen)
 static int big_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen)
 {
     int64_t n = 0;
+    if (op == OP_SUM && !v->plain && e->vm->may_defer && !v->roll->sum_known) {
+        /* only added up: its totals stand as a distribution */
+        const FwJoint *joint;
+        if (big_joint(e, v->roll, &joint, err, errlen))
+            return -1;
+        defer_joint(e, joint, out);
+        return 0;
+    }
     if (op == OP_SUM && !v->plain) {
         if (big_sum(e, v->roll, &n, err, errlen))
             return -1;
@@ -753,6 +770,16 @@ static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Val
         snprintf(err, errlen, "%s() of an empty pool", op == OP_HIGHEST ? "highest" : "lowest");
         return -1;
     case OP_SUM: case OP_DOUBLES:
+        if (op == OP_SUM && e->vm->may_defer && r->nasked == 0) {
+            /* a fresh roll only added up: its sum stands as a distribution
+             * (nothing else asks about the roll, so it asks nothing of it) */
+            FwQuestion q = question(v, FW_SUM);
+            const FwJoint *joint;
+            if (joint_of(e, r, &q, &joint, err, errlen))
+                return -1;
+            defer_joint(e, joint, out);
+            return 0;
+        }
         if (ask_number(e, v, op == OP_SUM ? FW_SUM : FW_DOUBLES, &n, err, errlen))
             return -1;
         *out = op == OP_SUM ? val_int(n) : val_bool(n);

@@ -299,8 +299,9 @@ static int tag_rank(ValTag t)
     case VAL_POOL: return 4;
     case VAL_RECORD: return 5;
     case VAL_UNKNOWN: return 6;
+    case VAL_DIST: return 7;
     }
-    return 7;
+    return 8;
 }
 
 int val_order(Value a, Value b)
@@ -349,6 +350,9 @@ int val_order(Value a, Value b)
         if (a.enum_id != b.enum_id)
             return a.enum_id < b.enum_id ? -1 : 1;
         return (a.as.i > b.as.i) - (a.as.i < b.as.i);
+    case VAL_DIST:
+        /* (the engine's own: the same distribution is the same object) */
+        return (a.as.dist > b.as.dist) - (a.as.dist < b.as.dist);
     }
     return 0;
 }
@@ -382,6 +386,8 @@ static uint64_t hash_value(uint64_t h, const Value *v)
     switch (v->tag) {
     case VAL_INT: case VAL_ENUM: case VAL_UNKNOWN:   /* (an unknown: its '?' in enum_id, its key here) */
         return hash_word(h, (uint64_t)v->as.i);
+    case VAL_DIST:
+        return hash_word(h, (uint64_t)(uintptr_t)v->as.dist);
     case VAL_BOOL:
         return hash_word(h, v->as.b);
     case VAL_RAT:
@@ -421,6 +427,8 @@ bool val_identical_any(const Value *a, const Value *b)
     switch (a->tag) {
     case VAL_INT: case VAL_ENUM: case VAL_UNKNOWN:
         return a->as.i == b->as.i;
+    case VAL_DIST:
+        return a->as.dist == b->as.dist;
     case VAL_BOOL:
         return a->as.b == b->as.b;
     case VAL_RAT:
@@ -498,6 +506,7 @@ void val_print(FILE *out, Value v, const Program *prog)
         break;
     }
     case VAL_UNKNOWN: fputc('?', out); break;
+    case VAL_DIST: fputs("(an int not chosen yet)", out); break;
     }
 }
 
@@ -588,6 +597,6 @@ void val_print_json(FILE *out, Value v, const Program *prog)
         break;
     }
     case VAL_STR: val_json_string(out, v.as.s->bytes, v.as.s->len); break;
-    case VAL_UNKNOWN: fputs("null", out); break;
+    case VAL_UNKNOWN: case VAL_DIST: fputs("null", out); break;
     }
 }

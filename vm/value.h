@@ -28,7 +28,9 @@ typedef enum {
     VAL_ENUM,
     VAL_POOL,
     VAL_RECORD,
-    VAL_UNKNOWN             /* a value the rules text does not give ('?'): see val_unknown */
+    VAL_UNKNOWN,            /* a value the rules text does not give ('?'): see val_unknown */
+    VAL_DIST                /* inside an exact count only: an int not chosen yet, kept as its distribution
+                               (as.dist, the engine's; see OP_DEFER in opcodes.def) */
 } ValTag;
 
 typedef struct MuStr {
@@ -67,6 +69,7 @@ typedef struct Value {
         const MuStr *s;
         const Pool *p;
         const Record *r;
+        const struct Deferred *dist;   /* VAL_DIST */
     } as;
 } Value;
 /* An unknown (VAL_UNKNOWN) stands for a value of any type that the rules

@@ -487,6 +487,19 @@ static COLD int intercept_call(Vm *vm, const Proto *callee, int index, const Val
     return -1;
 }
 
+/* ADD or SUB of the top two values, one of them or both an int the exact
+ * engine keeps as a distribution (VAL_DIST): 0 with the result in sp[-2]
+ * (the VM pops one), 1 with both made plain values for the VM's own
+ * arithmetic, -1 with vm->error set. */
+static COLD int deferred_arith(Vm *vm, OpCode op, Value *sp)
+{
+    Value out;
+    int rc = vm->at_deferred(vm->intercept_ud, vm, op, &sp[-2], &sp[-1], &out);
+    if (rc == 0)
+        sp[-2] = out;
+    return rc;
+}
+
 /* Room on the value stack for `need` values above its bottom; the frames
  * hold pointers into it, and so do the loop's base and sp: all are moved. */
 static COLD void grow_for_call(Vm *vm, int depth, ptrdiff_t need, Value **base, Value **sp)
@@ -842,6 +855,16 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 PUT_INT(&sp[-1], r);
                 NEXT;
             }
+            if (__builtin_expect(PEEK(0).tag == VAL_DIST || PEEK(1).tag == VAL_DIST, 0)) {
+                int rc = deferred_arith(vm, OP_ADD, sp);
+                if (rc < 0)
+                    ERR("%s", vm->error);
+                if (rc == 0) {
+                    sp--;
+                    NEXT;
+                }
+                goto add;
+            }
             ARITH(val_add);
             NEXT;
         }
@@ -857,6 +880,16 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 sp--;
                 PUT_INT(&sp[-1], r);
                 NEXT;
+            }
+            if (__builtin_expect(PEEK(0).tag == VAL_DIST || PEEK(1).tag == VAL_DIST, 0)) {
+                int rc = deferred_arith(vm, OP_SUB, sp);
+                if (rc < 0)
+                    ERR("%s", vm->error);
+                if (rc == 0) {
+                    sp--;
+                    NEXT;
+                }
+                goto sub;
             }
             ARITH(val_sub);
             NEXT;
@@ -1017,7 +1050,9 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             if ((callee->rerolls || callee->recursive) && vm->intercept) {
                 Value answer;
                 vm->frames[depth].ip = ip;   /* where the call returns to (a tail call?) */
+                vm->may_defer = *ip == OP_DEFER;
                 int rc = intercept_call(vm, callee, callee_index, sp - argc, depth, &answer);
+                vm->may_defer = false;
                 if (rc < 0) {
                     char why[sizeof vm->error];
                     memcpy(why, vm->error, sizeof why);
@@ -1324,7 +1359,14 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
         }
         CASE(SUM):
             KNOWN(sp[-1]);
-            LAZY_POOL(OP_SUM, sp[-1].as.p, CMP_EQ, val_int(0));
+            if (__builtin_expect(sp[-1].as.p->lazy != NULL, 0)) {
+                vm->may_defer = *ip == OP_DEFER;
+                int rc = pool_lazy_op(OP_SUM, sp[-1].as.p, CMP_EQ, val_int(0), &sp[-1], dice_err, sizeof dice_err);
+                vm->may_defer = false;
+                if (rc)
+                    ERR("%s", dice_err);
+                NEXT;
+            }
             PUT_INT(&sp[-1], pool_sum(sp[-1].as.p));
             NEXT;
         CASE(HIGHEST): CASE(LOWEST): {
@@ -1473,6 +1515,21 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
             if (vm->at_merge) {
                 vm->frames[depth].ip = ip;
                 if (vm->at_merge(vm->intercept_ud, vm, depth, sp)) {
+                    char why[sizeof vm->error];
+                    memcpy(why, vm->error, sizeof why);
+                    ERR("%s", why);
+                }
+            }
+            NEXT;
+        CASE(DEFER):
+            steps_left++;    /* not a step of the rules' own */
+            NEXT;
+        CASE(SETTLE):
+            steps_left++;
+            if (__builtin_expect(sp[-1].tag == VAL_DIST, 0)) {
+                bool taken = depth > 0 && *vm->frames[depth - 1].ip == OP_DEFER;
+                vm->frames[depth].ip = ip;
+                if (vm->at_settle(vm->intercept_ud, vm, depth, taken, &sp[-1])) {
                     char why[sizeof vm->error];
                     memcpy(why, vm->error, sizeof why);
                     ERR("%s", why);

@@ -98,6 +98,17 @@ typedef struct Vm {
      * the run (the engine has counted its rest already, or failed; it
      * explains in vm->error).  NULL: MERGE does nothing. */
     int (*at_merge)(void *ud, struct Vm *vm, int depth, const Value *sp);
+    /* And ints kept as distributions (VAL_DIST), for sums of independent
+     * parts: the engine makes one only where may_defer says a DEFER follows
+     * (set for `intercept` and a lazy pool's SUM).  at_deferred works out
+     * ADD or SUB of a and b, one of them or both VAL_DIST: 0 with *out, or
+     * 1 with a and b made plain values for the VM's own arithmetic (-1: an
+     * error in vm->error).  at_settle is SETTLE's, on a VAL_DIST *v about to
+     * be returned from frame `depth` (`taken`: the caller takes it on): *v
+     * chosen, or left as it is (0), or -1. */
+    bool may_defer;
+    int (*at_deferred)(void *ud, struct Vm *vm, OpCode op, Value *a, Value *b, Value *out);
+    int (*at_settle)(void *ud, struct Vm *vm, int depth, bool taken, Value *v);
     bool stop_on_reroll;
     bool rerolled;           /* the last call ended at a reroll (stop_on_reroll) */
     /* Where pools go: NULL, the collector; or an arena its owner resets

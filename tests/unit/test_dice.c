@@ -503,10 +503,16 @@ static void test_exact_two_dice(void)
         CU_ASSERT(p_is(&r, t, (unsigned long)(6 - abs(t - 7)), 36));
     CU_ASSERT_EQUAL(r.runs, 36);
     exact_clear(&r);
-    /* the same as a pool: its sum worked out face by face, one run a total */
+    /* the same as a pool: its sum worked out face by face, and returned
+     * whole (one run) */
     exact_of("proc f() -> int { return sum(roll 2d6) }", "f", 0, &r);
     CU_ASSERT(p_is(&r, 7, 6, 36));
     CU_ASSERT(p_is(&r, 12, 1, 36));
+    CU_ASSERT_EQUAL(r.runs, 1);
+    exact_clear(&r);
+    /* held in a local first: one run a total */
+    exact_of("proc f() -> int { let t = sum(roll 2d6)  return t }", "f", 0, &r);
+    CU_ASSERT(p_is(&r, 7, 6, 36));
     CU_ASSERT_EQUAL(r.runs, 11);
     exact_clear(&r);
     /* a pool in the result: 21 multisets instead of 36 sequences */
@@ -687,6 +693,90 @@ static void test_exact_merges_states(void)
              "  if b == 1 { reroll }\n  return a + b\n}", "f", 0, &r);
     CU_ASSERT_EQUAL_FATAL(r.status, EXACT_DONE);
     CU_ASSERT(p_is(&r, 4, 1, 180) && p_is(&r, 18, 1, 180) && p_is(&r, 3, 0, 1));
+    exact_clear(&r);
+}
+
+/* Are two exact results the same, outcome for outcome and share for share? */
+static bool same_result(const ExactResult *a, const ExactResult *b)
+{
+    if (a->status != b->status || a->n != b->n || !mpq_equal(a->not_given, b->not_given)
+        || !mpq_equal(a->dropped, b->dropped))
+        return false;
+    for (int i = 0; i < a->n; i++)
+        if (val_order(a->outcomes[i].value, b->outcomes[i].value) != 0 || !mpq_equal(a->outcomes[i].p, b->outcomes[i].p))
+            return false;
+    return true;
+}
+
+/* Parts of a returned sum that are only added up are kept as distributions
+ * and convolved (defer.c): the odds of choosing each where it is made (the
+ * same parts held in locals first), in far fewer runs, with the shares not
+ * given and cut off in the order the parts were made. */
+static void test_exact_deferred_parts(void)
+{
+    const char *text =
+        "proc explode() -> int {\n"
+        "  let r = roll d6\n"
+        "  if r == 6 { return 6 + explode() }\n"
+        "  return r\n"
+        "}\n"
+        "proc vague() -> int {\n"
+        "  let r = roll d6\n"
+        "  if r == 1 { reroll }\n"
+        "  let unsaid: int = ?\n"
+        "  if r == 2 { return unsaid + 1 }\n"
+        "  return r\n"
+        "}\n"
+        "proc three() -> int { return explode() + explode() - explode() }\n"
+        "proc three_held() -> int {\n  let a = explode()\n  let b = explode()\n  let c = explode()\n"
+        "  return a + b - c\n}\n"
+        "proc cut_vague() -> int { return explode() + vague() + sum(roll 2d6) }\n"
+        "proc cut_vague_held() -> int {\n  let a = explode()\n  let b = vague()\n  let c = sum(roll 2d6)\n"
+        "  return a + b + c\n}\n"
+        "proc vague_roll() -> int { return vague() + roll d6 + explode() }\n"
+        "proc vague_roll_held() -> int {\n  let a = vague()\n  let b = roll d6\n  let c = explode()\n"
+        "  return a + b + c\n}\n"
+        "proc pair() -> int { return 10 - explode() + sum(roll 2d6) }\n"
+        "proc chosen() -> int {\n  let x = pair()\n  if x > 12 { return x + roll d4 }\n  return x\n}\n"
+        "proc chosen_held() -> int {\n  let a = explode()\n  let b = sum(roll 2d6)\n  let x = 10 - a + b\n"
+        "  if x > 12 { return x + roll d4 }\n  return x\n}\n"
+        "proc past_int() -> int { return sum(roll 2d6) + 9223372036854775800 }\n"
+        "proc past_int_held() -> int {\n  let s = sum(roll 2d6)\n  return s + 9223372036854775800\n}\n";
+    static const char *const pairs[][2] = { { "three", "three_held" }, { "cut_vague", "cut_vague_held" },
+                                            { "vague_roll", "vague_roll_held" }, { "chosen", "chosen_held" } };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        ExactResult kept, held;
+        exact_of(text, pairs[i][0], 0, &kept);
+        exact_of(text, pairs[i][1], 0, &held);
+        CU_ASSERT_EQUAL(kept.status, EXACT_DONE);
+        CU_ASSERT(same_result(&kept, &held));
+        CU_ASSERT(kept.runs < held.runs);
+        if (i == 1 || i == 2)
+            CU_ASSERT(mpq_sgn(kept.not_given) > 0 && mpq_sgn(kept.dropped) > 0);
+        exact_clear(&kept);
+        exact_clear(&held);
+    }
+    /* a total past an int: chosen after all, and the machine's error */
+    ExactResult r;
+    char err[320];
+    ExactOptions o = { 0 };
+    exact_with(text, "past_int", &o, &r, err, sizeof err);
+    CU_ASSERT_EQUAL(r.status, EXACT_FAILED);
+    CU_ASSERT(contains(err, "overflow"));
+    exact_clear(&r);
+    exact_with(text, "past_int_held", &o, &r, err, sizeof err);
+    CU_ASSERT_EQUAL(r.status, EXACT_FAILED);
+    exact_clear(&r);
+    /* four pools summed in one run */
+    exact_of("proc f() -> int { return sum(roll 5d6) + sum(roll 5d8) + sum(roll 5d10) + sum(roll 5d12) }", "f",
+             0, &r);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
+    CU_ASSERT_EQUAL(r.n, 161);
+    CU_ASSERT(r.runs < 2000);   /* (the work of the sums and convolutions; 9,514 runs chosen one by one) */
+    exact_clear(&r);
+    /* a budget too small for the convolution's work stops the count */
+    exact_of("proc f() -> int { return sum(roll 30d6) + sum(roll 30d8) + sum(roll 30d10) }", "f", 200, &r);
+    CU_ASSERT_EQUAL(r.status, EXACT_OVER_BUDGET);
     exact_clear(&r);
 }
 
@@ -2044,6 +2134,7 @@ void register_tests(void)
         { "the driver's tick sees progress and can stop a count", test_exact_tick },
         { "a recursion fought to a finish, once per state", test_exact_fought_to_a_finish },
         { "runs that meet in a state are counted once", test_exact_merges_states },
+        { "parts only added up are convolved", test_exact_deferred_parts },
         { "walks that come back to a state are absorbing chains", test_exact_absorbing_walks },
         { "inside a claim, the tick sees the count", test_exact_tick_in_claims },
         { "claims are counted once, within the budget", test_exact_claims_counted_once },

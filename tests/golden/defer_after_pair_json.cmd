@@ -1,0 +1,1 @@
+prob defer.muster after_pair --exact --json

@@ -1,0 +1,1 @@
+dis defer.muster

@@ -1,0 +1,1 @@
+prob defer.muster mixed_ends --exact
