@@ -21,8 +21,10 @@
  * is: running its own interpreter once for every sequence of faces the dice
  * can show, one die at a time (a pool of 2 or more dice as one choice of its
  * multisets, weighed by the ways its dice show it), with exact rational
- * weights (GMP).  Bags are full when a run of f0 starts, and what a run
- * draws stays out until it ends, through every procedure it calls: one item
+ * weights (GMP); a walk (a procedure that comes back to the positions it
+ * was in, until either end) by the gambler's ruin's formula instead.
+ * Bags are full when a run of f0 starts, and what a run draws stays out
+ * until it ends, through every procedure it calls: one item
  * drawn is one choice of what it is (weighed by how many of it are left),
  * several drawn at once one choice of how many of each come out (weighed
  * by the ways to draw them).  A value the text does not give
@@ -238,6 +240,14 @@ typedef struct {
     int nslots;
     Type slot_ty[MAX_SLOTS];
     int rerolls;
+    /* a walk (gen_walk): from its one argument, a position, it returns
+     * ends[0] at lo or below and ends[1] at hi or above; else it rolls a
+     * d`sides` and calls itself one step up on `up` or more, where it is on
+     * `stay` (if not 0), one step down otherwise.  It comes back to the
+     * positions it was in, so the brute force cannot run it: the odds are
+     * the gambler's ruin's, worked out exactly (walk_dist). */
+    int walk, lo, hi, sides, up, stay;
+    Expr *ends[2];
 } Proc;
 
 typedef struct {
@@ -746,9 +756,14 @@ static Value run_body(void *arg)
     return ret;
 }
 
+static Value walk_call(int pi, Value *args);
+static Value need(Value v);
+
 static Value call_proc(int pi, Value *args)
 {
     Proc *p = &P->procs[pi];
+    if (p->walk)
+        return walk_call(pi, args);
     if (!p->rerolls) {
         BodyRun r = { pi, args };
         return run_body(&r);
@@ -786,6 +801,76 @@ static Value call_proc(int pi, Value *args)
         memos = m;
     }
     run_cost += m->cost;
+    return pick(&m->d);
+}
+
+/* The odds of a walk from position x of reaching its top end: with u and d
+ * the chances of a step up and down given a step (a `stay` only delays),
+ * (1 - (d/u)^(x-lo)) / (1 - (d/u)^(hi-lo)), or (x-lo)/(hi-lo) when u = d. */
+static void walk_top(const Proc *p, int64_t x, mpq_t out)
+{
+    int64_t ups = p->sides - p->up + 1, downs = p->up - 1 - (p->stay ? 1 : 0);
+    if (x <= p->lo) { mpq_set_ui(out, 0, 1); return; }
+    if (x >= p->hi) { mpq_set_ui(out, 1, 1); return; }
+    if (ups == downs) {
+        mpq_set_ui(out, (unsigned long)(x - p->lo), (unsigned long)(p->hi - p->lo));
+        mpq_canonicalize(out);
+        return;
+    }
+    mpz_t a, b, num, den;
+    mpz_inits(a, b, num, den, NULL);
+    /* (d/u)^k = downs^k / ups^k: scale both by ups^(hi-lo) */
+    int64_t k = x - p->lo, n = p->hi - p->lo;
+    mpz_ui_pow_ui(a, (unsigned long)downs, (unsigned long)k);
+    mpz_ui_pow_ui(b, (unsigned long)ups, (unsigned long)k);
+    mpz_sub(num, b, a);                          /* ups^k - downs^k */
+    mpz_ui_pow_ui(b, (unsigned long)ups, (unsigned long)(n - k));
+    mpz_mul(num, num, b);                        /* times ups^(n-k) */
+    mpz_ui_pow_ui(a, (unsigned long)downs, (unsigned long)n);
+    mpz_ui_pow_ui(den, (unsigned long)ups, (unsigned long)n);
+    mpz_sub(den, den, a);                        /* ups^n - downs^n */
+    mpq_set_num(out, num);
+    mpq_set_den(out, den);
+    mpq_canonicalize(out);   /* (the signs of both, when downs > ups) */
+    mpz_clears(a, b, num, den, NULL);
+}
+
+/* A call of a walk: one of its two ends, chosen with the walk's odds. */
+static Value walk_call(int pi, Value *args)
+{
+    Proc *p = &P->procs[pi];
+    need(args[0]);
+    Buf key = { 0 };
+    bprintf(&key, "walk %lld", (long long)args[0].n);
+    char *k = adup(key.s);
+    free(key.s);
+    Memo *m;
+    for (m = memos; m; m = m->next)
+        if (m->proc == pi && !strcmp(m->key, k))
+            break;
+    if (!m) {
+        m = alloc(sizeof *m);
+        m->proc = pi;
+        m->key = k;
+        mpq_t top, bottom;
+        mpq_inits(top, bottom, NULL);
+        walk_top(p, args[0].n, top);
+        mpq_set_ui(bottom, 1, 1);
+        mpq_sub(bottom, bottom, top);
+        Buf r = { 0 };
+        for (int end = 0; end < 2; end++) {
+            Value v = eval(p->ends[end], NULL);
+            bclear(&r);
+            render(&r, v, p->ret);
+            if (mpq_sgn(end ? top : bottom) > 0)
+                dist_add(&m->d, r.s, v, end ? top : bottom);
+        }
+        free(r.s);
+        mpq_clears(top, bottom, NULL);
+        m->cost = 0;
+        m->next = memos;
+        memos = m;
+    }
     return pick(&m->d);
 }
 
@@ -1865,10 +1950,100 @@ static Expr *gen_default(Type ty, int proc)
 
 static Stmt *mkstmt(int kind) { Stmt *s = alloc(sizeof *s); s->kind = kind; return s; }
 
+/* A constant of type t, for a walk's end. */
+static Expr *walk_end(Type t)
+{
+    Expr *e;
+    if (t.kind == T_BOOL) { e = mk(E_BOOLK, t); e->k = rnd(2); return e; }
+    if (t.kind == T_ENUM) { e = mk(E_MEMBER, t); e->k = rnd(P->enums[t.id].nmembers); return e; }
+    return mknum(range(-2, 9));
+}
+
+static Stmt *walk_return(int pi, Expr *pos, int step)
+{
+    Stmt *s = mkstmt(S_RETURN);
+    s->e = mk(E_CALL, P->procs[pi].ret);
+    s->e->k = pi;
+    s->e->nargs = s->e->npositional = 1;
+    s->e->args = alloc(sizeof(Expr *));
+    s->e->order = alloc(sizeof(int));
+    s->e->args[0] = step ? mk2(step > 0 ? E_ADD : E_SUB, TY(T_INT, 0), pos, mknum(1)) : pos;
+    return s;
+}
+
+static Stmt *walk_if(Expr *cond, Stmt *then)
+{
+    Stmt *s = mkstmt(S_IF);
+    s->e = cond;
+    s->then = alloc(sizeof(Stmt *));
+    s->then[0] = then;
+    s->nthen = 1;
+    return s;
+}
+
+static Expr *walk_cmp(int c, Expr *a, Expr *b)
+{
+    Expr *e = mk2(E_CMP, TY(T_BOOL, 0), a, b);
+    e->k = c;
+    return e;
+}
+
+/* A procedure that walks until it reaches either end (see Proc.walk): the
+ * engine solves it as an absorbing chain, in tail calls. */
+static void gen_walk(int pi)
+{
+    Proc *p = &P->procs[pi];
+    p->walk = 1;
+    p->nparams = 1;
+    p->params[0].ty = TY(T_INT, 0);
+    p->params[0].def = chance(30) ? mknum(range(0, 5)) : NULL;
+    p->slot_ty[0] = TY(T_INT, 0);
+    do p->ret = random_type(0, 0); while (p->ret.kind == T_RAT);
+    p->rerolls = 0;
+    p->lo = range(-1, 1);
+    p->hi = p->lo + range(2, 7);
+    static const int sides[] = { 2, 3, 4, 6, 10 };
+    p->sides = sides[rnd(5)];
+    p->up = range(2, p->sides);
+    p->stay = p->up > 2 && chance(40) ? range(1, p->up - 2) : 0;
+    p->ends[0] = walk_end(p->ret);
+    p->ends[1] = walk_end(p->ret);
+    Expr *pos = mk(E_VAR, TY(T_INT, 0));
+    pos->k = 0;
+    Stmt **body = alloc(sizeof(Stmt *) * 8);
+    int n = 0;
+    Stmt *r = mkstmt(S_RETURN);
+    r->e = p->ends[0];
+    body[n++] = walk_if(walk_cmp(C_LE, pos, mknum(p->lo)), r);
+    r = mkstmt(S_RETURN);
+    r->e = p->ends[1];
+    body[n++] = walk_if(walk_cmp(C_GE, pos, mknum(p->hi)), r);
+    Stmt *roll = mkstmt(S_LET);
+    roll->e = mk(E_ROLL1, TY(T_INT, 0));
+    roll->e->k = p->sides;
+    roll->slot = p->nslots = 1;
+    p->slot_ty[p->nslots++] = TY(T_INT, 0);
+    body[n++] = roll;
+    Expr *rv = mk(E_VAR, TY(T_INT, 0));
+    rv->k = 1;
+    body[n++] = walk_if(walk_cmp(C_GE, rv, mknum(p->up)), walk_return(pi, pos, 1));
+    if (p->stay)
+        body[n++] = walk_if(walk_cmp(C_EQ, rv, mknum(p->stay)), walk_return(pi, pos, 0));
+    body[n++] = walk_return(pi, pos, -1);
+    p->body = body;
+    p->nbody = n;
+}
+
 static void gen_proc(int pi)
 {
     Proc *p = &P->procs[pi];
     dice_sites = 0;
+    p->walk = 0;
+    if (pi > 0 && chance(18)) {
+        gen_walk(pi);
+        dice_sites = 1;
+        return;
+    }
     p->nparams = rnd(pi == 0 ? 4 : 3);
     for (int i = 0; i < p->nparams; i++) {
         Type t;
