@@ -158,7 +158,7 @@ static void say_too_slow(muster_ctx *ctx, const ProcSig *sig, const Watch *w, ui
 /* The exact count has failed to give odds: over budget or stopped.  With
  * --exact that is an error; else the reason is kept (and said, unless the
  * caller says it for many) and the simulation follows. */
-static int exact_fell_short(muster_ctx *ctx, const muster_prob_opts *opts, const ProcSig *sig, const Watch *w,
+static int exact_fell_short(muster_ctx *ctx, const Compiled *c, const muster_prob_opts *opts, const ProcSig *sig, const Watch *w,
                             const ExactResult *er, uint64_t trials, Odds *o)
 {
     if (w->stop == WATCH_INTERRUPTED) {
@@ -189,11 +189,17 @@ static int exact_fell_short(muster_ctx *ctx, const muster_prob_opts *opts, const
         return MUSTER_OK;
     }
     if (opts->exact) {
-        if (er->needed > 0)
+        if (er->needed > 0) {
             api_err_printf(ctx, "muster: error: the exact odds of '%s' need at least %.0f runs of it (one pool "
                     "alone has that many outcomes), more than the budget of %llu; raise --budget or "
                     "simulate with --trials\n", sig->name, er->needed, (unsigned long long)w->budget);
-        else
+            if (er->needed_proto) {
+                uint32_t off;
+                const Source *src = compiler_locate(c, er->needed_offset, &off);
+                diag_report(&ctx->diag, DIAG_NOTE, src, (Span){ off, off + 1 }, "this needs every outcome of that pool, in '%s'",
+                            er->needed_proto->name);
+            }
+        } else
             api_err_printf(ctx, "muster: error: the exact odds of '%s' need more than %llu runs of it; "
                     "raise --budget or simulate with --trials\n", sig->name, (unsigned long long)w->budget);
         return MUSTER_ERROR;
@@ -256,7 +262,7 @@ int api_compute_odds(muster_ctx *ctx, const Compiled *c, const char *proc, int n
             exact_clear(&er);
             return MUSTER_ERROR;
         }
-        st = exact_fell_short(ctx, opts, sig, &w, &er, trials, o);
+        st = exact_fell_short(ctx, c, opts, sig, &w, &er, trials, o);
         exact_clear(&er);
         if (st != MUSTER_OK)
             return st;

@@ -268,6 +268,8 @@ typedef struct Shared {
     const struct Shared *outer;  /* a claim's count: the count it is part of, whose progress the
                                     tick reports (its runs with the claim's, its share); else NULL */
     double needed;           /* the pool that did not fit the budget: its multisets */
+    const Proto *needed_proto;   /* where it is rolled (ExactResult.needed_proto) */
+    uint32_t needed_offset;
     const char *beyond;      /* a limit no budget lifts, met (ExactResult.beyond) */
     struct DeferMemo *defer; /* the Deferreds made, by what they were made of (defer.c) */
     /* the distributions worked out, by procedure, arguments and bags (a

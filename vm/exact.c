@@ -246,6 +246,7 @@ ExactStatus exact_count(Vm *vm, Shared *shared, int index, const Value *args, in
         vm->rerolled = false;
         Value result;
         int rc = run ? run(run_ud, vm, &result) : vm_call(vm, index, args, nargs, &result);
+        bool stopped_in_run = rc != 0;   /* (then vm->error_proto says where) */
         /* a result that holds lazy pools takes their faces (more decisions) */
         if (rc == 0 && lazy_settle_value(&e, &result))
             rc = -1;
@@ -263,7 +264,14 @@ ExactStatus exact_count(Vm *vm, Shared *shared, int index, const Value *args, in
             e.halt = EXACT_STOPPED;
         merger_run_over(e.merger);
         if (e.halt != EXACT_DONE) {
-            /* the count cannot go on: over budget, or a pool that failed */
+            /* the count cannot go on: over budget, or a pool that failed;
+             * a pool too big for the whole budget stopped the machine where
+             * it is rolled (the innermost count sees it first) */
+            if (e.halt == EXACT_OVER_BUDGET && shared->needed > 0 && !shared->needed_proto && stopped_in_run
+                && vm->error_proto) {
+                shared->needed_proto = vm->error_proto;
+                shared->needed_offset = vm->error_offset;
+            }
             status = e.halt;
             break;
         }
@@ -295,6 +303,8 @@ ExactStatus exact_count(Vm *vm, Shared *shared, int index, const Value *args, in
     mpq_ptr rejected = top.rejected;
     out->runs = shared->runs;
     out->needed = shared->needed;
+    out->needed_proto = shared->needed_proto;
+    out->needed_offset = shared->needed_offset;
     out->beyond = shared->beyond;
     if (out->status == EXACT_DONE && mpq_sgn(rejected) > 0)
         condition(vm, index, out, rejected);

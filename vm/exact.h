@@ -71,6 +71,8 @@ typedef struct ExactResult {
     uint64_t runs;           /* runs of the procedure it took */
     ExactStatus status;      /* the outcomes are the distribution only when EXACT_DONE */
     double needed;           /* over budget because a single pool was too big: its number of outcomes */
+    const struct Proto *needed_proto;   /* and where it is: the proto rolling (or drawing) it, NULL if not */
+    uint32_t needed_offset;  /* known, and the source offset of the instruction (Proto.offsets) */
     const char *beyond;      /* over a limit of the engine's that no budget lifts: what it is (else NULL) */
 } ExactResult;
 
