@@ -160,6 +160,14 @@ typedef struct Roll {
     bool big, sum_known;
     int64_t big_n, sum;
     const mpz_t *sum_ways;
+    /* items drawn from a bag (bags.c), not dice: slot s is kind s-1 of the
+     * bag (whose kinds are in the order of their values), with cap[s-1] of
+     * it left when they were drawn, one class of all the slots; its
+     * questions are asked face by face as sets of items (fw_cache_joint's
+     * cap), never by splitting; NULL for dice */
+    const int64_t *cap;
+    int64_t capv[LAZY_MAX_SIDES];
+    struct Draw *draw;
 } Roll;
 
 typedef struct View {
@@ -222,6 +230,9 @@ typedef struct Draw {
     int64_t sum;
     const mpz_t *sum_ways;   /* the draws that give that sum */
     struct View *view;       /* the pool drawn */
+    Roll *roll;              /* the same items as a roll of slots, for questions face by face; NULL past
+                                LAZY_MAX_SIDES kinds */
+    int64_t taken[DIE_MAX_FACES];  /* once settled: how many of each kind */
 } Draw;
 
 /* A claim worked out, for the arguments and choices it was worked out under. */
@@ -369,6 +380,11 @@ bool lazy_fw_tick(void *ud);   /* FwLimits.tick: the count's tick */
 FwLimits lazy_fw_limits(Engine *e);
 int lazy_fw_done(Engine *e, FwStatus st, const FwLimits *lim, char *err, size_t errlen);
 int lazy_plain_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen);
+/* A pool instruction on a View of a roll (a draw's too), as lazy pools answer it. */
+int lazy_roll_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen);
+/* How many of r's dice (items) show each slot, asked face by face given
+ * everything asked of r before: count[0..sides). */
+int lazy_ask_faces(Engine *e, Roll *r, int64_t *count, char *err, size_t errlen);
 
 /* bags.c — draws kept lazily */
 int bags_draw(DiceSource *self, int64_t n, const Die *kinds, int32_t sides, int32_t symbols, int64_t *left,

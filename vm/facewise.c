@@ -202,6 +202,13 @@ typedef struct Plan {
     int last_of_cls[FW_MAX_SIDES];/* by class: the place of its last face asked about */
     int64_t unasked[FW_MAX_SIDES];/* by class: its faces no question is about */
     int later[FW_MAX_SIDES][FW_MAX_SIDES]; /* [class][place]: its faces asked about visited after the place */
+    /* items drawn from a bag instead of dice (fw_joint_of_draw): by slot,
+     * the items of it there are (NULL: dice); and by class, the items on
+     * its slots no question is about, and on its slots asked about visited
+     * after a place */
+    const int64_t *cap;
+    int64_t unasked_items[FW_MAX_SIDES];
+    int64_t later_items[FW_MAX_SIDES][FW_MAX_SIDES];
     int nq;
     Track track[FW_MAX_QUESTIONS];
     int width;               /* of a state */
@@ -214,11 +221,12 @@ static int place_in(uint64_t pre, int32_t f)
     return __builtin_popcountll(pre & (((uint64_t)1 << (f - 1)) - 1));
 }
 
-static void plan_make(Plan *p, int32_t sides, const int32_t *value, const FwClass *cls, int ncls,
-                      const FwQuestion *q, int nq)
+static void plan_make(Plan *p, int32_t sides, const int32_t *value, const int64_t *cap, const FwClass *cls,
+                      int ncls, const FwQuestion *q, int nq)
 {
     memset(p, 0, sizeof *p);
     p->sides = sides;
+    p->cap = cap;
     for (int32_t f = 1; f <= sides; f++) {
         p->val[f] = value ? value[f - 1] : f;
         p->repeats |= f > 1 && p->val[f] == p->val[f - 1];
@@ -264,6 +272,8 @@ static void plan_make(Plan *p, int32_t sides, const int32_t *value, const FwClas
             slot_of[c] = p->ncls;
             p->count[p->ncls] = cls[c].count;
             p->unasked[p->ncls] = __builtin_popcountll(cls[c].faces & ~asked);
+            for (uint64_t rest = cap ? cls[c].faces & ~asked : 0; rest; rest &= rest - 1)
+                p->unasked_items[p->ncls] += cap[__builtin_ctzll(rest)];
             p->ncls++;
         }
     }
@@ -278,9 +288,14 @@ static void plan_make(Plan *p, int32_t sides, const int32_t *value, const FwClas
     for (int c = 0; c < p->ncls; c++)
         for (int t = 0; t < p->nfaces; t++) {
             int n = 0;
+            int64_t items = 0;
             for (int u = t + 1; u < p->nfaces; u++)
-                n += p->cls_of[u] == c;
+                if (p->cls_of[u] == c) {
+                    n++;
+                    items += cap ? cap[p->face[u] - 1] : 0;
+                }
             p->later[c][t] = n;
+            p->later_items[c][t] = items;
         }
     p->nq = nq;
     p->width = p->ncls;
@@ -590,11 +605,38 @@ static FwStatus sum_alone(const int64_t *val, const FwClass *cls, int ncls, cons
     return st;
 }
 
+/* The ways the k dice (items) left of a class may show its faces, of which
+ * there are `faces` (holding `items` items): faces^k orders for dice,
+ * C(items, k) sets for a draw (0 when too few). */
+static void ways_left(const Plan *p, mpz_ptr out, int64_t faces, int64_t items, int64_t k)
+{
+    if (p->cap)
+        mpz_bin_uiui(out, (unsigned long)items, (unsigned long)k);
+    else
+        mpz_ui_pow_ui(out, (unsigned long)faces, (unsigned long)k);
+}
+
+static FwStatus joint_work(int32_t sides, const int32_t *value, const int64_t *cap, const FwClass *cls, int ncls,
+                           const FwQuestion *q, int nq, FwLimits *lim, FwJoint **out);
+
 FwStatus fw_joint(int32_t sides, const int32_t *value, const FwClass *cls, int ncls, const FwQuestion *q, int nq,
                   FwLimits *lim, FwJoint **out)
 {
+    return joint_work(sides, value, NULL, cls, ncls, q, nq, lim, out);
+}
+
+FwStatus fw_joint_of_draw(int32_t sides, const int32_t *value, const int64_t *cap, int64_t n, const FwQuestion *q,
+                          int nq, FwLimits *lim, FwJoint **out)
+{
+    FwClass all = { sides >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << sides) - 1, n };
+    return joint_work(sides, value, cap, &all, 1, q, nq, lim, out);
+}
+
+static FwStatus joint_work(int32_t sides, const int32_t *value, const int64_t *cap, const FwClass *cls, int ncls,
+                           const FwQuestion *q, int nq, FwLimits *lim, FwJoint **out)
+{
     *out = NULL;
-    if (nq == 1 && q[0].kind == FW_SUM && !q[0].keep) {
+    if (nq == 1 && q[0].kind == FW_SUM && !q[0].keep && !cap) {
         int64_t val[FW_MAX_SIDES + 1] = { 0 };
         for (int32_t f = 1; f <= sides; f++)
             val[f] = value ? value[f - 1] : f;
@@ -604,7 +646,7 @@ FwStatus fw_joint(int32_t sides, const int32_t *value, const FwClass *cls, int n
     Plan *p = mem_alloc_atomic(sizeof *p);
     if (nq > (int)(sizeof p->track / sizeof p->track[0]))
         return FW_TOO_BIG;
-    plan_make(p, sides, value, cls, ncls, q, nq);
+    plan_make(p, sides, value, cap, cls, ncls, q, nq);
     int offset[sizeof p->track / sizeof p->track[0] + 1];
     offset[0] = 0;
     for (int i = 0; i < nq; i++)
@@ -632,16 +674,22 @@ FwStatus fw_joint(int32_t sides, const int32_t *value, const FwClass *cls, int n
             /* at its last face asked about, a class with no other faces
              * puts all its dice left there */
             int64_t j0 = last && p->unasked[c] == 0 ? r : 0;
-            mpz_set_ui(binom, 1);
+            /* a draw: no more of a kind than the bag holds; the ways are the
+             * sets of j of its items, C(cap, j) */
+            int64_t most = cap && c >= 0 && r > cap[p->face[t] - 1] ? cap[p->face[t] - 1] : r;
+            if (cap && c >= 0)
+                mpz_bin_uiui(binom, (unsigned long)cap[p->face[t] - 1], (unsigned long)j0);
+            else
+                mpz_set_ui(binom, 1);
             st = spend(lim, (uint64_t)(r - j0 + 1));
-            for (int64_t j = j0; j <= r && st == FW_OK; j++) {
+            for (int64_t j = j0; j <= most && st == FW_OK; j++) {
                 memcpy(s, from, sizeof(int64_t) * (size_t)W);
                 mpz_set(f, binom);
                 if (c >= 0) {
                     s[c] = r - j;
                     if (last && p->unasked[c] && r > j) {
                         /* the dice left go to the faces nobody asks about */
-                        mpz_ui_pow_ui(power, (unsigned long)p->unasked[c], (unsigned long)(r - j));
+                        ways_left(p, power, p->unasked[c], p->unasked_items[c], r - j);
                         mpz_mul(f, f, power);
                     }
                     if (last)
@@ -653,15 +701,17 @@ FwStatus fw_joint(int32_t sides, const int32_t *value, const FwClass *cls, int n
                      * any face left to them */
                     for (int k = 0; k < p->ncls; k++)
                         if (s[k] > 0) {
-                            mpz_ui_pow_ui(power, (unsigned long)(p->unasked[k] + p->later[k][t]),
-                                          (unsigned long)s[k]);
+                            ways_left(p, power, p->unasked[k] + p->later[k][t],
+                                      p->unasked_items[k] + p->later_items[k][t], s[k]);
                             mpz_mul(f, f, power);
                             s[k] = 0;
                         }
                 }
-                mpz_addmul(map_at(&next, s), cur.w[i], f);
-                /* C(r, j+1) = C(r, j) (r - j) / (j + 1) */
-                mpz_mul_ui(binom, binom, (unsigned long)(r - j));
+                if (mpz_sgn(f))
+                    mpz_addmul(map_at(&next, s), cur.w[i], f);
+                /* C(r, j+1) = C(r, j) (r - j) / (j + 1), and so for C(cap, j) */
+                int64_t from_n = cap && c >= 0 ? cap[p->face[t] - 1] : r;
+                mpz_mul_ui(binom, binom, (unsigned long)(from_n - j));
                 mpz_divexact_ui(binom, binom, (unsigned long)(j + 1));
             }
         }
@@ -759,19 +809,22 @@ static void cache_put(FwCache *c, const uint64_t *key, int len, FwJoint *j)
     c->bucket[h] = it;
 }
 
-FwStatus fw_cache_joint(FwCache *c, int32_t sides, const int32_t *value, const FwClass *cls, int ncls,
-                        const FwQuestion *q, int nq, FwLimits *lim, const FwJoint **out)
+FwStatus fw_cache_joint(FwCache *c, int32_t sides, const int32_t *value, const int64_t *cap, const FwClass *cls,
+                        int ncls, const FwQuestion *q, int nq, FwLimits *lim, const FwJoint **out)
 {
-    /* the key: the slots and their values (when not the slots' own numbers),
-     * the classes with dice, the questions */
-    uint64_t key[2 + FW_MAX_SIDES + 2 * FW_MAX_SIDES + 1 + 5 * FW_MAX_QUESTIONS];
+    /* the key: the slots and their values (when not the slots' own numbers)
+     * and items (a draw), the classes with dice, the questions */
+    uint64_t key[2 + 2 * FW_MAX_SIDES + 2 * FW_MAX_SIDES + 1 + 5 * FW_MAX_QUESTIONS];
     int len = 0;
     if (nq > FW_MAX_QUESTIONS)
         return FW_TOO_BIG;
-    key[len++] = (uint64_t)sides | (value ? (uint64_t)1 << 32 : 0);
+    key[len++] = (uint64_t)sides | (value ? (uint64_t)1 << 32 : 0) | (cap ? (uint64_t)1 << 33 : 0);
     if (value)
         for (int32_t f = 0; f < sides; f++)
             key[len++] = (uint64_t)(int64_t)value[f];
+    if (cap)
+        for (int32_t f = 0; f < sides; f++)
+            key[len++] = (uint64_t)cap[f];
     for (int i = 0; i < ncls; i++)
         if (cls[i].count > 0) {
             key[len++] = cls[i].faces;
@@ -788,7 +841,7 @@ FwStatus fw_cache_joint(FwCache *c, int32_t sides, const int32_t *value, const F
     if ((*out = cache_find(c, key, len)))
         return FW_OK;
     FwJoint *j;
-    FwStatus st = fw_joint(sides, value, cls, ncls, q, nq, lim, &j);
+    FwStatus st = joint_work(sides, value, cap, cls, ncls, q, nq, lim, &j);
     if (st != FW_OK)
         return st;
     cache_put(c, key, len, j);

@@ -118,9 +118,12 @@ void fw_cache_free(FwCache *c);
 /* The joint distribution of questions q[0..nq) about the pool of dice
  * given by its classes, whose slots 1..sides (at most FW_MAX_SIDES) show
  * value[0..sides) (value[f-1] for slot f, nondecreasing; NULL: slot f
- * shows f); from the cache when it was worked out before. */
-FwStatus fw_cache_joint(FwCache *c, int32_t sides, const int32_t *value, const FwClass *cls, int ncls,
-                        const FwQuestion *q, int nq, FwLimits *lim, const FwJoint **out);
+ * shows f); from the cache when it was worked out before.  With `cap`, the
+ * pool is items drawn from a bag instead (one class of all the slots, its
+ * count the items drawn): cap[f-1] items show slot f, and the weights are
+ * the sets of items that give each answer (fw_joint_of_draw). */
+FwStatus fw_cache_joint(FwCache *c, int32_t sides, const int32_t *value, const int64_t *cap, const FwClass *cls,
+                        int ncls, const FwQuestion *q, int nq, FwLimits *lim, const FwJoint **out);
 
 /* The total of n plain dice of `sides` faces (any number of them), as a
  * joint of one question: each total from n to n * sides with its orders,
@@ -135,6 +138,13 @@ FwStatus fw_cache_sum_of_draw(FwCache *c, int32_t kinds, const int32_t *value, c
                               FwLimits *lim, const FwJoint **out);
 FwStatus fw_sum_of_draw(int32_t kinds, const int32_t *value, const int64_t *left, int64_t n, FwLimits *lim,
                         FwJoint **out);
+
+/* The questions about n items drawn, not put back, from a bag whose
+ * slots 1..sides show value[] (nondecreasing) with cap[f-1] items on slot
+ * f: each combination of answers with the number of sets of n items that
+ * give it, out of C(sum of cap, n).  Not kept. */
+FwStatus fw_joint_of_draw(int32_t sides, const int32_t *value, const int64_t *cap, int64_t n, const FwQuestion *q,
+                          int nq, FwLimits *lim, FwJoint **out);
 
 /* The same, worked out every time, not kept (for tests). */
 FwStatus fw_joint(int32_t sides, const int32_t *value, const FwClass *cls, int ncls, const FwQuestion *q, int nq,

@@ -281,7 +281,8 @@ static int joint_of(Engine *e, Roll *r, const FwQuestion *q, const FwJoint **joi
     memcpy(qs, r->asked, sizeof(FwQuestion) * (size_t)r->nasked);
     qs[r->nasked] = *q;
     FwLimits lim = lazy_fw_limits(e);
-    FwStatus st = fw_cache_joint(e->shared->fw, r->sides, r->value, r->cls, r->ncls, qs, r->nasked + 1, &lim, joint);
+    FwStatus st = fw_cache_joint(e->shared->fw, r->sides, r->value, r->cap, r->cls, r->ncls, qs, r->nasked + 1, &lim,
+                                 joint);
     const ExactOptions *o = e->shared->opts;
     if (st == FW_TOO_BIG && (double)lim.max_work / FW_STEPS_PER_RUN >= (double)o->budget)
         e->shared->needed = (double)o->budget + 1;   /* (the roll alone is past the whole budget) */
@@ -359,7 +360,7 @@ static int settle(Engine *e, View *v, char *err, size_t errlen)
 {
     if (v->plain)
         return 0;
-    if (v->draw)
+    if (v->draw || (v->roll && v->roll->cap))
         return bags_settle_view(e, v, err, errlen);
     Roll *r = v->roll;
     if (r->big)
@@ -444,6 +445,8 @@ static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die,
         if (decide_count_roll(e, err, errlen))
             return -1;
         Roll *r = slab_take(&e->rolls_slab);
+        r->cap = NULL;   /* (dice; an item used before may have been a draw's) */
+        r->draw = NULL;
         memset(r, 0, offsetof(Roll, cls));
         r->sides = r->pool_sides = sides;
         r->kinds = 1;
@@ -471,6 +474,8 @@ static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die,
         return -1;
     /* a die of its own faces: a slot for each face, showing its value */
     Roll *r = slab_take(&e->rolls_slab);
+    r->cap = NULL;   /* (dice; an item used before may have been a draw's) */
+    r->draw = NULL;
     set_values(r, sides, die ? die->value : NULL);
     r->fresh = true;
     r->kinds = 1;
@@ -554,6 +559,8 @@ static int lazy_join(DiceSource *self, const Pool *a, const Pool *b, const Pool 
     int32_t value[LAZY_MAX_SIDES];
     int next[2 * LAZY_MAX_SIDES] = { 0 };
     Roll *r = slab_take(&e->rolls_slab);
+    r->cap = NULL;   /* (dice; an item used before may have been a draw's) */
+    r->draw = NULL;
     r->big = false;          /* (the slab's items are used again run after run) */
     r->ncls = nk;
     for (int k = 0; k < nk; k++)
@@ -690,16 +697,32 @@ static int lazy_apply(DiceSource *self, OpCode op, const Pool *p, CmpOp cmp, Val
 {
     Engine *e = (Engine *)self;
     View *v = (View *)p->lazy;
-    if (v->draw)
+    if (v->draw || v->roll->cap)
         return bags_apply(e, v, op, cmp, x, out, err, errlen);
+    return lazy_roll_apply(e, v, op, cmp, x, out, err, errlen);
+}
+
+int lazy_ask_faces(Engine *e, Roll *r, int64_t *count, char *err, size_t errlen)
+{
+    FwQuestion q = { .kind = FW_FACES, .pre = all_faces(r->sides), .post = all_faces(r->sides) };
+    const int64_t *a;
+    if (ask(e, r, &q, &a, err, errlen))
+        return -1;
+    memcpy(count, a, sizeof(int64_t) * (size_t)r->sides);
+    return 0;
+}
+
+int lazy_roll_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen)
+{
     Roll *r = v->roll;
     if (r->big)
         return big_apply(e, v, op, cmp, x, out, err, errlen);
     int64_t n;
     bool yes;
     /* split classes while nothing was asked of the roll face by face, and
-     * the dice asked about are not a kept few */
-    bool split = !v->keep && r->nasked == 0;
+     * the dice asked about are not a kept few (items drawn are never split:
+     * the splits weigh dice) */
+    bool split = !v->keep && r->nasked == 0 && !r->cap;
     uint64_t where = op == OP_FILTER || op == OP_ANY || op == OP_ALL ? faces_where(r, cmp, x) : 0;
     switch (op) {
     case OP_FILTER:

@@ -780,6 +780,50 @@ static void test_exact_deferred_parts(void)
     exact_clear(&r);
 }
 
+static unsigned long binom(unsigned long n, unsigned long k)
+{
+    unsigned long r = 1;
+    for (unsigned long i = 1; i <= k; i++)
+        r = r * (n - k + i) / i;
+    return r;
+}
+
+/* Questions about items drawn, beside their sum, are asked face by face as
+ * sets of items: the highest of 5 of 52 distinct cards, a count of a filter
+ * of them, and a sum and a highest of one hand together, with no hand
+ * chosen one by one (C(52, 5) = 2,598,960 of them). */
+static void test_exact_draws_face_by_face(void)
+{
+    const char *text = "bag Cards { 1..52 }\n"
+                       "proc high() -> int { return highest(draw 5 from Cards) }\n"
+                       "proc tens() -> int { return count(draw 5 from Cards >= 40) }\n"
+                       "proc both() -> int {\n  let h = draw 5 from Cards\n  let s = sum(h)\n"
+                       "  if highest(h) == 52 { return s }\n  return 0\n}\n";
+    ExactResult r;
+    exact_of(text, "high", 0, &r);
+    CU_ASSERT_EQUAL_FATAL(r.status, EXACT_DONE);
+    CU_ASSERT_EQUAL(r.n, 48);
+    for (unsigned long m = 5; m <= 52; m++)
+        CU_ASSERT(p_is(&r, (int64_t)m, binom(m - 1, 4), binom(52, 5)));
+    CU_ASSERT(r.runs < 10000);
+    exact_clear(&r);
+    exact_of(text, "tens", 0, &r);
+    CU_ASSERT_EQUAL_FATAL(r.status, EXACT_DONE);
+    for (unsigned long k = 0; k <= 5; k++)
+        CU_ASSERT(p_is(&r, (int64_t)k, binom(13, k) * binom(39, 5 - k), binom(52, 5)));
+    exact_clear(&r);
+    /* with 52 among them the other four are any 4 of 1..51: a sum of 52 + t
+     * as often as four distinct cards of 1..51 add up to t; the smallest is
+     * 52 + 1 + 2 + 3 + 4 = 62, one hand */
+    exact_of(text, "both", 0, &r);
+    CU_ASSERT_EQUAL_FATAL(r.status, EXACT_DONE);
+    CU_ASSERT(p_is(&r, 62, 1, binom(52, 5)));
+    CU_ASSERT(p_is(&r, 63, 1, binom(52, 5)));
+    CU_ASSERT(p_is(&r, 64, 2, binom(52, 5)));
+    CU_ASSERT(p_is(&r, 0, binom(51, 5), binom(52, 5)));
+    exact_clear(&r);
+}
+
 /* A walk that comes back to a state it was in, in tail calls: solved as
  * the absorbing chain it is, exactly and with nothing cut off; one that
  * never reaches a result is an error. */
@@ -2135,6 +2179,7 @@ void register_tests(void)
         { "a recursion fought to a finish, once per state", test_exact_fought_to_a_finish },
         { "runs that meet in a state are counted once", test_exact_merges_states },
         { "parts only added up are convolved", test_exact_deferred_parts },
+        { "draws are asked face by face as sets of items", test_exact_draws_face_by_face },
         { "walks that come back to a state are absorbing chains", test_exact_absorbing_walks },
         { "inside a claim, the tick sees the count", test_exact_tick_in_claims },
         { "claims are counted once, within the budget", test_exact_claims_counted_once },

@@ -1,0 +1,1 @@
+prob -e 'count(roll 6d100 >= 90)' --exact
