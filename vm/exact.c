@@ -187,6 +187,42 @@ static void condition(Vm *vm, int index, ExactResult *out, mpq_srcptr rejected)
     mpq_clear(kept);
 }
 
+/* What the count sets in the machine, and what was there before. */
+typedef struct Hooks {
+    DiceSource *dice;
+    const VmTrace *trace;
+    Arena *scratch;
+    int (*at_deferred)(void *, Vm *, OpCode, Value *, Value *, Value *);
+    int (*at_settle)(void *, Vm *, int, bool, Value *);
+} Hooks;
+
+static Hooks attach(Vm *vm, Engine *e, Arena *arena)
+{
+    Hooks was = { vm->dice, vm->trace, vm->scratch, vm->at_deferred, vm->at_settle };
+    vm->dice = &e->base;
+    vm->trace = NULL;        /* the engine's runs are not traced (a trace would see lazy pools) */
+    vm->scratch = arena;
+    vm->stop_on_reroll = true;
+    vm->intercept = calls_intercept;
+    vm->intercept_ud = e;
+    vm->at_merge = engine_merge;
+    vm->at_deferred = defer_arith;
+    vm->at_settle = defer_settle;
+    return was;
+}
+
+static void detach(Vm *vm, const Hooks *was)
+{
+    vm->dice = was->dice;
+    vm->trace = was->trace;
+    vm->scratch = was->scratch;
+    vm->stop_on_reroll = false;
+    vm->intercept = NULL;
+    vm->at_merge = NULL;
+    vm->at_deferred = was->at_deferred;
+    vm->at_settle = was->at_settle;
+}
+
 ExactStatus exact_count(Vm *vm, Shared *shared, int index, const Value *args, int nargs, ExactRun run,
                         void *run_ud, ExactResult *out)
 {
@@ -206,22 +242,8 @@ ExactStatus exact_count(Vm *vm, Shared *shared, int index, const Value *args, in
     e.rolls_slab = (Slab){ .size = sizeof(Roll), .atomic = true };
     e.draws = (Slab){ .size = sizeof(Draw), .atomic = true };
     e.views = (Slab){ .size = sizeof(View), .atomic = false };
-    DiceSource *saved = vm->dice;
-    vm->dice = &e.base;
-    /* the engine's runs are not traced (a trace would see lazy pools) */
-    const VmTrace *saved_trace = vm->trace;
-    vm->trace = NULL;
-    vm->stop_on_reroll = true;
-    vm->intercept = calls_intercept;
-    vm->intercept_ud = &e;
-    vm->at_merge = engine_merge;
-    int (*saved_deferred)(void *, Vm *, OpCode, Value *, Value *, Value *) = vm->at_deferred;
-    int (*saved_settle)(void *, Vm *, int, bool, Value *) = vm->at_settle;
-    vm->at_deferred = defer_arith;
-    vm->at_settle = defer_settle;
     Arena arena = { 0 };
-    Arena *saved_scratch = vm->scratch;
-    vm->scratch = &arena;
+    Hooks saved = attach(vm, &e, &arena);
     mpz_t unit;              /* the weight of a path with no dice */
     mpz_init_set_ui(unit, 1);
     mpz_t given_num, given_den;   /* a path's weight given the state it is counted in (merge.h) */
@@ -312,15 +334,8 @@ ExactStatus exact_count(Vm *vm, Shared *shared, int index, const Value *args, in
         mpz_clears(e.path[i].own_num, e.path[i].own_den, e.path[i].num, e.path[i].den, NULL);
     mpz_clears(unit, given_num, given_den, NULL);
     mpq_clear(rejected);
-    vm->at_merge = NULL;
-    vm->at_deferred = saved_deferred;
-    vm->at_settle = saved_settle;
     shared->last_dep = e.dep;
-    vm->dice = saved;
-    vm->trace = saved_trace;
-    vm->scratch = saved_scratch;
-    vm->stop_on_reroll = false;
-    vm->intercept = NULL;
+    detach(vm, &saved);
     return out->status;
 }
 
