@@ -363,6 +363,13 @@ def exact_hand(cards, k):
     return {str(s): Fraction(w, total) for s, w in enumerate(ways[k]) if w}
 
 
+def exact_hand_high(cards, k):
+    """The highest of k distinct cards of 1..cards: it is m when the other k-1
+    are any of the m-1 below it, C(m-1, k-1) hands of C(cards, k)."""
+    total = math.comb(cards, k)
+    return {str(m): Fraction(math.comb(m - 1, k - 1), total) for m in range(k, cards + 1)}
+
+
 def run_exact(cmd):
     """One run of `muster prob ... --exact --json`: (json or None, seconds, why not exact)."""
     t0 = time.perf_counter()
@@ -428,6 +435,8 @@ def exact_hard_shapes(muster):
         ("melee attacker=6 defender=5", [SHAPES, "melee", "attacker=6", "defender=5"],
          finite(lambda: exact_melee(6, 5)), 0.050),
         ("hand (sum(draw 5 from Cards), 1..52)", [SHAPES, "hand"], finite(lambda: exact_hand(52, 5)), 0.050),
+        ("hand_high (highest(draw 5 from Cards), 1..52)", [SHAPES, "hand_high"],
+         finite(lambda: exact_hand_high(52, 5)), 0.050),
         ("sum(roll 10d100)", ["-e", "sum(roll 10d100)"], finite(lambda: exact_sum(10, 100)), 0.010),
     ]
     failures = []
