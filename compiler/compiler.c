@@ -772,6 +772,7 @@ struct Builtin {
 
 static Type emit_clamp(Compiler *c, const Expr *e, const Builtin *b);
 static Type emit_pick(Compiler *c, const Expr *e, const Builtin *b);
+/* sum(p) adds numbers: the dice of a symbol die are counted instead. */
 static Type emit_sum(Compiler *c, const Expr *e, const Builtin *b);
 static Type emit_any(Compiler *c, const Expr *e, const Builtin *b);
 static Type emit_all(Compiler *c, const Expr *e, const Builtin *b);
@@ -900,7 +901,6 @@ static Type emit_pick(Compiler *c, const Expr *e, const Builtin *b)
     return is_err(t) ? T_POOL : t;
 }
 
-/* sum(p) adds numbers: the dice of a symbol die are counted instead. */
 /* ---- parts only added up and returned ----
  *
  * In `return explode() + explode() + sum(roll 5d6)` each part's value is
@@ -957,6 +957,7 @@ static void defer_part(Compiler *c, const Expr *e, Type t)
         }
 }
 
+/* sum(p) adds numbers: the dice of a symbol die are counted instead. */
 static Type emit_sum(Compiler *c, const Expr *e, const Builtin *b)
 {
     Type t = arg_expect(c, e, 0, b->arg, b->arg_what);

@@ -439,6 +439,20 @@ int defer_settle(void *ud, Vm *vm, int depth, bool taken, Value *v)
     return choose(e, v->as.dist, v) ? -1 : 0;
 }
 
+/* d's not-given and dropped shares of a run of weight num / (m / d's
+ * denominator) to t (n: room for a product). */
+static void tally_ends(Tally *t, const Deferred *d, mpz_srcptr num, mpz_srcptr m, mpz_ptr n)
+{
+    if (mpz_sgn(d->not_given)) {
+        mpz_mul(n, num, d->not_given);
+        tally_add(t->r.not_given, n, m);
+    }
+    if (mpz_sgn(d->dropped)) {
+        mpz_mul(n, num, d->dropped);
+        tally_add(t->r.dropped, n, m);
+    }
+}
+
 void defer_tally(Engine *e, const Deferred *d, Tally *t, mpz_srcptr num, mpz_srcptr den)
 {
     let_go(e, d);
@@ -449,14 +463,7 @@ void defer_tally(Engine *e, const Deferred *d, Tally *t, mpz_srcptr num, mpz_src
         mpz_mul(n, num, d->w[i]);
         tally_add(*tally_slot(&t->r, val_int(d->value[i]), &t->cap), n, m);
     }
-    if (mpz_sgn(d->not_given)) {
-        mpz_mul(n, num, d->not_given);
-        tally_add(t->r.not_given, n, m);
-    }
-    if (mpz_sgn(d->dropped)) {
-        mpz_mul(n, num, d->dropped);
-        tally_add(t->r.dropped, n, m);
-    }
+    tally_ends(t, d, num, m, n);
     mpz_clears(n, m, NULL);
 }
 
@@ -467,14 +474,7 @@ void defer_held_first(Engine *e, Tally *t, mpz_ptr num, mpz_ptr den)
     for (int i = 0; i < e->nheld; i++) {
         const Deferred *d = e->held[i];
         mpz_mul(m, den, d->den);
-        if (mpz_sgn(d->not_given)) {
-            mpz_mul(n, num, d->not_given);
-            tally_add(t->r.not_given, n, m);
-        }
-        if (mpz_sgn(d->dropped)) {
-            mpz_mul(n, num, d->dropped);
-            tally_add(t->r.dropped, n, m);
-        }
+        tally_ends(t, d, num, m, n);
         mpz_mul(num, num, d->mass);
         mpz_set(den, m);
     }

@@ -755,6 +755,19 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
 #define KNOWN(v) do { if (__builtin_expect((v).tag == VAL_UNKNOWN, 0)) { unknown = (v); goto needed; } } while (0)
 #define ARITH(fn) do { Value b_ = POP(); Value a_ = POP(); Value r_; KNOWN(a_); KNOWN(b_); \
         const char *e_ = fn(a_, b_, &r_); if (e_) ERR("%s", e_); PUSH(r_); } while (0)
+/* ADD or SUB of an int the exact engine keeps as a distribution: the
+ * engine works it out, or makes both plain and the instruction runs again */
+#define DEFERRED(code, again) do { \
+        if (__builtin_expect(PEEK(0).tag == VAL_DIST || PEEK(1).tag == VAL_DIST, 0)) { \
+            int rc_ = deferred_arith(vm, (code), sp); \
+            if (rc_ < 0) \
+                ERR("%s", vm->error); \
+            if (rc_ == 0) { \
+                sp--; \
+                NEXT; \
+            } \
+            goto again; \
+        } } while (0)
 #define UNARY(fn) do { KNOWN(sp[-1]); Value a_ = POP(); Value r_; \
         const char *e_ = fn(a_, &r_); if (e_) ERR("%s", e_); PUSH(r_); } while (0)
 /* a comparison into dst: -1 from compare is an unknown among a and b */
@@ -855,16 +868,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 PUT_INT(&sp[-1], r);
                 NEXT;
             }
-            if (__builtin_expect(PEEK(0).tag == VAL_DIST || PEEK(1).tag == VAL_DIST, 0)) {
-                int rc = deferred_arith(vm, OP_ADD, sp);
-                if (rc < 0)
-                    ERR("%s", vm->error);
-                if (rc == 0) {
-                    sp--;
-                    NEXT;
-                }
-                goto add;
-            }
+            DEFERRED(OP_ADD, add);
             ARITH(val_add);
             NEXT;
         }
@@ -881,16 +885,7 @@ static int run(Vm *vm, int index, const Value *args, int nargs, Value *results, 
                 PUT_INT(&sp[-1], r);
                 NEXT;
             }
-            if (__builtin_expect(PEEK(0).tag == VAL_DIST || PEEK(1).tag == VAL_DIST, 0)) {
-                int rc = deferred_arith(vm, OP_SUB, sp);
-                if (rc < 0)
-                    ERR("%s", vm->error);
-                if (rc == 0) {
-                    sp--;
-                    NEXT;
-                }
-                goto sub;
-            }
+            DEFERRED(OP_SUB, sub);
             ARITH(val_sub);
             NEXT;
         CASE(CMPK): {

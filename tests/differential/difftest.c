@@ -731,6 +731,25 @@ static Value pick(Dist *d)
 typedef struct Memo { struct Memo *next; int proc; char *key; Dist d; double cost; } Memo;
 static Memo *memos;
 
+/* The distribution remembered for procedure pi and the key (which is
+ * freed), or a new one (*fresh set) to be worked out and then put first in
+ * memos. */
+static Memo *memo_get(int pi, Buf *key, int *fresh)
+{
+    Memo *m;
+    for (m = memos; m; m = m->next)
+        if (m->proc == pi && !strcmp(m->key, key->s))
+            break;
+    *fresh = !m;
+    if (!m) {
+        m = alloc(sizeof *m);
+        m->proc = pi;
+        m->key = adup(key->s);
+    }
+    free(key->s);
+    return m;
+}
+
 static void memos_free(void)
 {
     for (Memo *m = memos; m; m = m->next)
@@ -774,16 +793,9 @@ static Value call_proc(int pi, Value *args)
         render(&key, args[i], p->params[i].ty);
         bputs(&key, ";");
     }
-    char *k = adup(key.s);
-    free(key.s);
-    Memo *m;
-    for (m = memos; m; m = m->next)
-        if (m->proc == pi && !strcmp(m->key, k))
-            break;
-    if (!m) {
-        m = alloc(sizeof *m);
-        m->proc = pi;
-        m->key = k;
+    int fresh;
+    Memo *m = memo_get(pi, &key, &fresh);
+    if (fresh) {
         BodyRun r = { pi, args };
         enumerate(run_body, &r, p->ret, 1, &m->d);   /* (an unknown result is passed on) */
         double nested = run_cost_max;
@@ -842,16 +854,9 @@ static Value walk_call(int pi, Value *args)
     need(args[0]);
     Buf key = { 0 };
     bprintf(&key, "walk %lld", (long long)args[0].n);
-    char *k = adup(key.s);
-    free(key.s);
-    Memo *m;
-    for (m = memos; m; m = m->next)
-        if (m->proc == pi && !strcmp(m->key, k))
-            break;
-    if (!m) {
-        m = alloc(sizeof *m);
-        m->proc = pi;
-        m->key = k;
+    int fresh;
+    Memo *m = memo_get(pi, &key, &fresh);
+    if (fresh) {
         mpq_t top, bottom;
         mpq_inits(top, bottom, NULL);
         walk_top(p, args[0].n, top);
