@@ -186,7 +186,7 @@ typedef struct Builtin Builtin;
 static const Builtin *find_builtin(const char *name);
 static void consider_builtins(Suggest *s);
 
-static bool is_builtin_name(const char *name)
+bool comp_is_builtin(const char *name)
 {
     return find_builtin(name) != NULL;
 }
@@ -901,62 +901,6 @@ static Type emit_pick(Compiler *c, const Expr *e, const Builtin *b)
     return is_err(t) ? T_POOL : t;
 }
 
-/* ---- parts only added up and returned ----
- *
- * In `return explode() + explode() + sum(roll 5d6)` each part's value is
- * only added to the others and returned.  The exact engine may then keep a
- * part as its distribution and add the distributions up (a convolution)
- * instead of running the rest once per outcome of the part: a DEFER after
- * each such part says so, and a SETTLE before the return (where a caller
- * that does not add the result up has one outcome chosen after all).  The
- * parts are calls and sums of a roll made there, which no one else reads:
- * two parts are then independent. */
-
-static bool is_fresh_sum(const Expr *e)
-{
-    if (e->kind != EX_CALL || strcmp(e->as.call.callee, "sum") || e->as.call.nargs != 1
-        || e->as.call.args[0].name)
-        return false;
-    const Expr *p = e->as.call.args[0].value;
-    return p->kind == EX_ROLL && !p->as.roll.draw;
-}
-
-static void note_deferrable(Compiler *c, const Expr *e)
-{
-    if (c->ndeferrable == c->deferrable_cap) {
-        c->deferrable_cap = c->deferrable_cap ? c->deferrable_cap * 2 : 8;
-        const Expr **grown = mem_alloc(sizeof(Expr *) * (size_t)c->deferrable_cap);
-        if (c->ndeferrable)
-            memcpy(grown, c->deferrable, sizeof(Expr *) * (size_t)c->ndeferrable);
-        c->deferrable = grown;
-    }
-    c->deferrable[c->ndeferrable++] = e;
-}
-
-/* The parts of a sum or difference (e), below its additions. */
-static void find_deferrable(Compiler *c, const Expr *e)
-{
-    if (e->kind == EX_BINARY && (e->as.binary.op == OPR_ADD || e->as.binary.op == OPR_SUB)) {
-        find_deferrable(c, e->as.binary.left);
-        find_deferrable(c, e->as.binary.right);
-    } else if (e->kind == EX_CALL && (is_fresh_sum(e) || !find_builtin(e->as.call.callee))) {
-        note_deferrable(c, e);
-    }
-}
-
-/* After part e, of type t: its DEFER, if it is one. */
-static void defer_part(Compiler *c, const Expr *e, Type t)
-{
-    if (t.kind != TY_INT)
-        return;
-    for (int i = 0; i < c->ndeferrable; i++)
-        if (c->deferrable[i] == e) {
-            comp_emit_op(c, OP_DEFER, e->span);
-            c->deferred++;
-            return;
-        }
-}
-
 /* sum(p) adds numbers: the dice of a symbol die are counted instead. */
 static Type emit_sum(Compiler *c, const Expr *e, const Builtin *b)
 {
@@ -967,8 +911,8 @@ static Type emit_sum(Compiler *c, const Expr *e, const Builtin *b)
                    "count them instead, as in count(p == %s)", en->name, en->members[0]);
     }
     comp_emit_op(c, b->ops[0], e->span);
-    if (is_fresh_sum(e))
-        defer_part(c, e, T_INT);
+    if (comp_is_fresh_sum(e))
+        comp_defer_part(c, e, T_INT);
     return T_INT;
 }
 
@@ -1423,7 +1367,7 @@ static Type call(Compiler *c, const Expr *e)
     ProcSig *sig = comp_find_proc(c, e->as.call.callee);
     if (sig) {
         Type t = comp_call_proc(c, e, sig);
-        defer_part(c, e, t);
+        comp_defer_part(c, e, t);
         return t;
     }
     const char *s = suggest_name(c, e->as.call.callee, false, true);
@@ -1625,6 +1569,7 @@ static bool comp_stmt(Compiler *c, const Stmt *s)
         if (typed && !comp_resolve_type(c, s->as.let.type, &want))
             want = T_ERR;
         comp_unknown_role(c, s->as.let.value, "'%s'", s->as.let.name);
+        comp_let_part(c, s);
         if (!typed && s->as.let.value->kind == EX_UNKNOWN) {
             comp_error(c, s->as.let.value->span, "'?' has no type of its own: write the type of '%s', as in "
                        "'let %s: int = ?'", s->as.let.name, s->as.let.name);
@@ -1634,6 +1579,7 @@ static bool comp_stmt(Compiler *c, const Stmt *s)
         if (typed && !fits(want, t))
             comp_error(c, s->as.let.value->span, "'%s' is declared %s but given %s", s->as.let.name,
                   comp_type_name(c, want), comp_type_name(c, t));
+        c->ndeferrable = c->deferred = 0;
         Local *l = comp_add_local(c, s->as.let.name, s->as.let.name_span, typed ? want : t, false);
         comp_emit_op(c, OP_STORE, s->span);
         comp_emit_byte(c, (uint8_t)(l ? l->slot : 0), s->span);
@@ -1659,8 +1605,7 @@ static bool comp_stmt(Compiler *c, const Stmt *s)
     case ST_RETURN: {
         Type want = fn->sig->ret;
         comp_unknown_role(c, s->as.ret, "its result");
-        c->ndeferrable = c->deferred = 0;
-        find_deferrable(c, s->as.ret);
+        comp_return_parts(c, s->as.ret);
         Type t = comp_expr(c, s->as.ret, want.kind == TY_ERROR && want.enum_id == -3 ? T_NONE : want);
         if (c->deferred)
             comp_emit_op(c, OP_SETTLE, s->span);
@@ -1781,7 +1726,7 @@ static void *grow(void *items, int n, int *cap, size_t size)
 
 bool comp_name_taken(Compiler *c, const char *name, Span at)
 {
-    if (is_builtin_name(name)) {
+    if (comp_is_builtin(name)) {
         comp_error(c, at, "'%s' is a built-in function; choose another name", name);
         return true;
     }
@@ -2071,7 +2016,9 @@ static void compile_proc(Compiler *c, ProcSig *sig)
     if (d->as.proc.odds != ODDS_NONE)
         check_odds(c, sig);
     FnState *fn = comp_begin_params(c, sig, &d->params);
+    comp_find_named_parts(c, &d->as.proc.body);
     bool ends = comp_block(c, &d->as.proc.body);
+    c->nnamed_lets = c->nnamed_reads = 0;
     if (!ends && !is_err(sig->ret))
         comp_error(c, d->as.proc.body_end, "'%s' can reach its end without returning a value (it must return %s on every path)",
               sig->name, comp_type_name(c, sig->ret));

@@ -81,7 +81,11 @@ typedef struct Compiler {
      * and the return by a SETTLE (see opcodes.def) */
     const Expr **deferrable;
     int ndeferrable, deferrable_cap;
-    int deferred;            /* DEFERs emitted for them */
+    int deferred;            /* DEFERs emitted for them (and named parts read) */
+    /* of the procedure being compiled, the lets whose value is such a part
+     * (their values) and the reads of their names in a return (parts.c) */
+    const Expr **named_lets, **named_reads;
+    int nnamed_lets, named_lets_cap, nnamed_reads, named_reads_cap;
 } Compiler;
 
 static const Type T_ERR = { TY_ERROR, 0 }, T_INT = { TY_INT, 0 }, T_RAT = { TY_RAT, 0 },
@@ -157,6 +161,14 @@ Type comp_expr(Compiler *c, const Expr *e, Type hint);
  * "'x'"): said before e is compiled. */
 void comp_unknown_role(Compiler *c, const Expr *e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool comp_block(Compiler *c, const StmtList *list);
+bool comp_is_builtin(const char *name);
+
+/* parts.c: the parts of a result only added up (DEFER, SETTLE) */
+bool comp_is_fresh_sum(const Expr *e);
+void comp_find_named_parts(Compiler *c, const StmtList *body);
+void comp_return_parts(Compiler *c, const Expr *ret);
+void comp_let_part(Compiler *c, const Stmt *let);
+void comp_defer_part(Compiler *c, const Expr *e, Type t);
 /* Register a callable (procedure, table, ...) and its proto; NULL if the name is taken. */
 ProcSig *comp_declare_callable(Compiler *c, const Decl *d, SigKind kind, const ParamList *params, TypeRef ret);
 /* A proto whose parameters are its locals, for tables, records and modifiers. */

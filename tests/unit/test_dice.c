@@ -510,8 +510,13 @@ static void test_exact_two_dice(void)
     CU_ASSERT(p_is(&r, 12, 1, 36));
     CU_ASSERT_EQUAL(r.runs, 1);
     exact_clear(&r);
-    /* held in a local first: one run a total */
+    /* held in a local first, and read only there: returned whole too */
     exact_of("proc f() -> int { let t = sum(roll 2d6)  return t }", "f", 0, &r);
+    CU_ASSERT(p_is(&r, 7, 6, 36));
+    CU_ASSERT_EQUAL(r.runs, 1);
+    exact_clear(&r);
+    /* read twice: one run a total */
+    exact_of("proc f() -> int { let t = sum(roll 2d6)  return t + 0 * t }", "f", 0, &r);
     CU_ASSERT(p_is(&r, 7, 6, 36));
     CU_ASSERT_EQUAL(r.runs, 11);
     exact_clear(&r);
@@ -730,31 +735,60 @@ static void test_exact_deferred_parts(void)
         "proc three() -> int { return explode() + explode() - explode() }\n"
         "proc three_held() -> int {\n  let a = explode()\n  let b = explode()\n  let c = explode()\n"
         "  return a + b - c\n}\n"
+        "proc three_chosen() -> int {\n  let a = explode()\n  let b = explode()\n  let c = explode()\n"
+        "  return a + b - c + 0 * (a + b + c)\n}\n"
         "proc cut_vague() -> int { return explode() + vague() + sum(roll 2d6) }\n"
         "proc cut_vague_held() -> int {\n  let a = explode()\n  let b = vague()\n  let c = sum(roll 2d6)\n"
         "  return a + b + c\n}\n"
+        "proc cut_vague_chosen() -> int {\n  let a = explode()\n  let b = vague()\n  let c = sum(roll 2d6)\n"
+        "  return a + b + c + 0 * a * b * c\n}\n"
+        /* b named first in the return: a, made first, is chosen where it is made */
+        "proc cut_vague_swapped() -> int {\n  let a = explode()\n  let b = vague()\n  return b + a + sum(roll 2d6)\n}\n"
+        /* a return that may leave between: chosen */
+        "proc cut_vague_leaves() -> int {\n  let a = explode()\n  let b = vague()\n  if b == 99 { return 0 }\n"
+        "  return a + sum(roll 2d6) + b\n}\n"
         "proc vague_roll() -> int { return vague() + roll d6 + explode() }\n"
         "proc vague_roll_held() -> int {\n  let a = vague()\n  let b = roll d6\n  let c = explode()\n"
         "  return a + b + c\n}\n"
+        "proc vague_roll_chosen() -> int {\n  let a = vague()\n  let b = roll d6\n  let c = explode()\n"
+        "  return a + b + c + 0 * a * c\n}\n"
         "proc pair() -> int { return 10 - explode() + sum(roll 2d6) }\n"
         "proc chosen() -> int {\n  let x = pair()\n  if x > 12 { return x + roll d4 }\n  return x\n}\n"
         "proc chosen_held() -> int {\n  let a = explode()\n  let b = sum(roll 2d6)\n  let x = 10 - a + b\n"
         "  if x > 12 { return x + roll d4 }\n  return x\n}\n"
         "proc past_int() -> int { return sum(roll 2d6) + 9223372036854775800 }\n"
         "proc past_int_held() -> int {\n  let s = sum(roll 2d6)\n  return s + 9223372036854775800\n}\n";
-    static const char *const pairs[][2] = { { "three", "three_held" }, { "cut_vague", "cut_vague_held" },
-                                            { "vague_roll", "vague_roll_held" }, { "chosen", "chosen_held" } };
-    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
-        ExactResult kept, held;
-        exact_of(text, pairs[i][0], 0, &kept);
-        exact_of(text, pairs[i][1], 0, &held);
+    /* each: kept as distributions in the return, in names read once there,
+     * and chosen one by one; the same odds, and fewer runs kept */
+    static const char *const sets[][3] = { { "three", "three_held", "three_chosen" },
+                                           { "cut_vague", "cut_vague_held", "cut_vague_chosen" },
+                                           { "vague_roll", "vague_roll_held", "vague_roll_chosen" },
+                                           { "chosen", "chosen", "chosen_held" } };
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        ExactResult kept, named, chosen;
+        exact_of(text, sets[i][0], 0, &kept);
+        exact_of(text, sets[i][1], 0, &named);
+        exact_of(text, sets[i][2], 0, &chosen);
         CU_ASSERT_EQUAL(kept.status, EXACT_DONE);
-        CU_ASSERT(same_result(&kept, &held));
-        CU_ASSERT(kept.runs < held.runs);
+        CU_ASSERT(same_result(&kept, &named));
+        CU_ASSERT(same_result(&kept, &chosen));
+        CU_ASSERT(kept.runs < chosen.runs);
+        CU_ASSERT(named.runs < chosen.runs);
         if (i == 1 || i == 2)
             CU_ASSERT(mpq_sgn(kept.not_given) > 0 && mpq_sgn(kept.dropped) > 0);
         exact_clear(&kept);
-        exact_clear(&held);
+        exact_clear(&named);
+        exact_clear(&chosen);
+    }
+    /* named parts out of the order made, or a return between: the same odds */
+    static const char *const also[] = { "cut_vague_swapped", "cut_vague_leaves" };
+    for (size_t i = 0; i < sizeof also / sizeof also[0]; i++) {
+        ExactResult kept, other;
+        exact_of(text, "cut_vague", 0, &kept);
+        exact_of(text, also[i], 0, &other);
+        CU_ASSERT(same_result(&kept, &other));
+        exact_clear(&kept);
+        exact_clear(&other);
     }
     /* a total past an int: chosen after all, and the machine's error */
     ExactResult r;

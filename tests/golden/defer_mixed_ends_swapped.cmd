@@ -1,0 +1,1 @@
+prob defer.muster mixed_ends_swapped --exact
