@@ -438,6 +438,10 @@ def exact_hard_shapes(muster):
         ("hand_high (highest(draw 5 from Cards), 1..52)", [SHAPES, "hand_high"],
          finite(lambda: exact_hand_high(52, 5)), 0.050),
         ("sum(roll 10d100)", ["-e", "sum(roll 10d100)"], finite(lambda: exact_sum(10, 100)), 0.010),
+        ("count(roll 10d100 >= 90)", ["-e", "count(roll 10d100 >= 90)"],
+         finite(lambda: {str(k): p for k, p in binomial(10, Fraction(11, 100)).items()}), 0.010),
+        ("highest(roll 6d100)", ["-e", "highest(roll 6d100)"],
+         finite(lambda: {str(m): Fraction(m ** 6 - (m - 1) ** 6, 100 ** 6) for m in range(1, 101)}), 0.050),
     ]
     failures = []
     print(f"exact odds of the engine's hard shapes (muster prob ... --exact, wall time incl. process start; "

@@ -194,7 +194,10 @@ static const Deferred *of_dist(const Dist *dist)
 
 bool defer_dist(Engine *e, const Dist *dist, Value *out)
 {
-    if (dist->undeferred)
+    /* (a call with no outcome, only shares not given or cut off, ends the
+     * run where it is made: what comes after it is never reached, even
+     * where it would fail) */
+    if (dist->undeferred || dist->r.n == 0)
         return false;
     const Deferred *d = dist->deferred;
     if (!d) {

@@ -154,12 +154,19 @@ typedef struct Roll {
                                 one, the classes are not split any more */
     FwQuestion asked[ASKED_MAX];
     const int64_t *answers;  /* their answers, in order */
-    /* plain dice of more than LAZY_MAX_SIDES sides (no classes): big_n of
-     * them; their sum is answered as a distribution (sum_known, sum, out of
-     * sum_ways orders), anything else from their multiset */
+    /* plain dice of more than LAZY_MAX_SIDES sides (bigdice.c): big_n of
+     * them; their faces cut into nseg segments (segment s is faces seg_lo[s]
+     * to seg_hi[s], cut from segment seg_from[s]), the classes' slots; a
+     * sum of them all asked first is answered as a distribution (sum_known,
+     * sum, out of sum_ways orders), anything else from their dice, settled
+     * once for all their views */
     bool big, sum_known;
     int64_t big_n, sum;
     const mpz_t *sum_ways;
+    int nseg;
+    int32_t seg_lo[LAZY_MAX_SIDES], seg_hi[LAZY_MAX_SIDES];
+    int8_t seg_from[LAZY_MAX_SIDES];
+    const Pool *settled;
     /* items drawn from a bag (bags.c), not dice: slot s is kind s-1 of the
      * bag (whose kinds are in the order of their values), with cap[s-1] of
      * it left when they were drawn, one class of all the slots; its
@@ -178,6 +185,7 @@ typedef struct View {
     int32_t keep;            /* 0, or of them only the keep_n highest (1) or lowest (-1), */
     int64_t keep_n;
     uint64_t post;           /* and of those kept, the ones on these slots (all when keep is 0) */
+    int cuts;                /* big dice: the segments there were when `faces` was made (bigdice.c) */
     const Pool *plain;       /* once worked out: the dice's values, as a plain pool */
 } View;
 
@@ -385,6 +393,24 @@ int lazy_roll_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *ou
 /* How many of r's dice (items) show each slot, asked face by face given
  * everything asked of r before: count[0..sides). */
 int lazy_ask_faces(Engine *e, Roll *r, int64_t *count, char *err, size_t errlen);
+/* the dice of r on slots S: how many (splitting the classes S cuts), and
+ * whether there are any (splitting them one at a time); a view of them */
+int lazy_count_in(Engine *e, Roll *r, uint64_t S, int64_t *n, char *err, size_t errlen);
+int lazy_any_in(Engine *e, Roll *r, uint64_t S, bool *yes, char *err, size_t errlen);
+const Pool *lazy_view_of(Engine *e, Roll *r, uint64_t faces);
+
+/* bigdice.c: dice of more than LAZY_MAX_SIDES faces, n of them rolled as r
+ * (big_init); the faces on segments m; their dice settled into v->plain;
+ * what is asked of them */
+void big_init(Roll *r, int64_t n);
+int64_t big_size(const Roll *r, uint64_t m);
+int big_settle(Engine *e, View *v, char *err, size_t errlen);
+int big_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen);
+/* v is the whole of its big roll r, fresh; one big roll of the plain dice
+ * of fresh rolls a and b when one of them has more than 64 faces (else
+ * *out NULL) */
+bool big_whole(const Roll *r, const View *v);
+int big_join(Engine *e, const Roll *ra, const Roll *rb, const Pool **out, char *err, size_t errlen);
 
 /* bags.c — draws kept lazily */
 int bags_draw(DiceSource *self, int64_t n, const Die *kinds, int32_t sides, int32_t symbols, int64_t *left,

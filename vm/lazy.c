@@ -56,7 +56,7 @@ static uint64_t faces_where(const Roll *r, CmpOp cmp, Value x)
 }
 
 /* A lazy pool: the dice of roll r with a face in `faces`. */
-static const Pool *view_pool(Engine *e, Roll *r, uint64_t faces)
+const Pool *lazy_view_of(Engine *e, Roll *r, uint64_t faces)
 {
     View *v = slab_take(&e->views);
     v->base.source = &e->base;
@@ -66,12 +66,19 @@ static const Pool *view_pool(Engine *e, Roll *r, uint64_t faces)
     v->keep = 0;
     v->keep_n = 0;
     v->post = r->big ? 0 : all_faces(r->sides);
+    v->cuts = r->big ? r->nseg : 0;
     v->plain = NULL;
     Pool *p = pool_alloc(e->vm->scratch, r->pool_sides, 0);
     p->symbols = r->symbols;
     p->n = -1;
     p->lazy = &v->base;
     return p;
+}
+
+/* The faces of r on slots m (segments of faces, for big dice). */
+static int64_t slots_size(const Roll *r, uint64_t m)
+{
+    return r->big ? big_size(r, m) : __builtin_popcountll(m);
 }
 
 /* Split class i of r, which S cuts, into its part in S (kept at i) and the
@@ -83,7 +90,7 @@ static int split_class(Engine *e, Roll *r, int i, uint64_t S, char *err, size_t 
     int64_t j = 0;
     r->fresh = false;
     if (c->count > 0) {
-        int32_t a = __builtin_popcountll(in), b = __builtin_popcountll(out);
+        int32_t a = (int32_t)slots_size(r, in), b = (int32_t)slots_size(r, out);
         Decision *d;
         if (e->depth < e->len) {
             d = &e->path[e->depth];
@@ -126,7 +133,7 @@ static int cut_classes(const Roll *r, uint64_t S)
 }
 
 /* How many dice of r have a face in S. */
-static int count_in(Engine *e, Roll *r, uint64_t S, int64_t *n, char *err, size_t errlen)
+int lazy_count_in(Engine *e, Roll *r, uint64_t S, int64_t *n, char *err, size_t errlen)
 {
     *n = 0;
     if (!S)
@@ -142,7 +149,7 @@ static int count_in(Engine *e, Roll *r, uint64_t S, int64_t *n, char *err, size_
 /* Does some die of r have a face in S?  Often known with no split (a class
  * inside S has dice, or no class that meets S has any); else the classes S
  * cuts are split one at a time, until one turns up a die in S. */
-static int any_in(Engine *e, Roll *r, uint64_t S, bool *yes, char *err, size_t errlen)
+int lazy_any_in(Engine *e, Roll *r, uint64_t S, bool *yes, char *err, size_t errlen)
 {
     *yes = false;
     bool open = false;
@@ -353,8 +360,6 @@ static int ask_number(Engine *e, const View *v, FwKind kind, int64_t *n, char *e
     return 0;
 }
 
-static int settle_big(Engine *e, View *v, char *err, size_t errlen);
-
 /* The dice of v as a plain pool. */
 static int settle(Engine *e, View *v, char *err, size_t errlen)
 {
@@ -364,7 +369,7 @@ static int settle(Engine *e, View *v, char *err, size_t errlen)
         return bags_settle_view(e, v, err, errlen);
     Roll *r = v->roll;
     if (r->big)
-        return settle_big(e, v, err, errlen);
+        return big_settle(e, v, err, errlen);
     if (!v->keep && r->nasked == 0)
         return settle_classes(e, r, v->faces, &v->plain, err, errlen);
     /* how many show each face, asked face by face */
@@ -389,7 +394,7 @@ static int settle(Engine *e, View *v, char *err, size_t errlen)
 /* The n highest (keep 1) or lowest (-1) dice of v, as a lazy pool. */
 static const Pool *kept_pool(Engine *e, const View *v, int32_t keep, int64_t n)
 {
-    const Pool *p = view_pool(e, v->roll, v->faces);
+    const Pool *p = lazy_view_of(e, v->roll, v->faces);
     View *k = (View *)p->lazy;
     k->keep = keep;
     k->keep_n = n;
@@ -439,9 +444,8 @@ static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die,
 {
     Engine *e = (Engine *)self;
     if (sides > LAZY_MAX_SIDES && !die) {
-        /* a class is a set of slots in 64 bits: bigger dice have no
-         * classes, their sum is asked at once, all else of their multiset
-         * (big_apply) */
+        /* a class is a set of slots in 64 bits: the classes of bigger dice
+         * are sets of runs of faces (bigdice.c) */
         if (decide_count_roll(e, err, errlen))
             return -1;
         Roll *r = slab_take(&e->rolls_slab);
@@ -450,13 +454,10 @@ static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die,
         memset(r, 0, offsetof(Roll, cls));
         r->sides = r->pool_sides = sides;
         r->kinds = 1;
-        r->ncls = 0;
         r->nasked = 0;
         r->answers = NULL;
-        r->big = true;
-        r->sum_known = false;
-        r->big_n = n;
-        *out = view_pool(e, r, 0);
+        big_init(r, n);
+        *out = lazy_view_of(e, r, 1);
         return 0;
     }
     if (sides > LAZY_MAX_SIDES) {
@@ -485,7 +486,7 @@ static int lazy_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die,
     r->nasked = 0;
     r->answers = NULL;
     r->big = false;
-    *out = view_pool(e, r, r->cls[0].faces);
+    *out = lazy_view_of(e, r, r->cls[0].faces);
     return 0;
 }
 
@@ -505,6 +506,8 @@ static Roll *fresh_roll(const Engine *e, const Pool *p)
         return NULL;
     const View *v = (const View *)p->lazy;
     Roll *r = v->roll;
+    if (r && r->big)
+        return big_whole(r, v) ? r : NULL;
     return r && r->fresh && !v->keep && v->faces == all_faces(r->sides) ? r : NULL;
 }
 
@@ -522,6 +525,8 @@ static int lazy_join(DiceSource *self, const Pool *a, const Pool *b, const Pool 
     Roll *ra = fresh_roll(e, a), *rb = fresh_roll(e, b);
     if (!ra || !rb || ra == rb)
         return 0;
+    if (ra->big || rb->big)
+        return big_join(e, ra, rb, out, err, errlen);
     /* the kinds of dice: a's classes, then b's that are not among them */
     const Roll *from[2] = { ra, rb };
     int32_t kval[2 * LAZY_MAX_SIDES][LAZY_MAX_SIDES], klen[2 * LAZY_MAX_SIDES];
@@ -543,7 +548,7 @@ static int lazy_join(DiceSource *self, const Pool *a, const Pool *b, const Pool 
             }
             slots += m;
             if (slots > LAZY_MAX_SIDES)
-                return 0;    /* too many slots: the faces are joined */
+                return big_join(e, ra, rb, out, err, errlen);   /* (or the faces are joined) */
             memcpy(kval[nk], vals, sizeof(int32_t) * (size_t)m);
             klen[nk] = m;
             kcount[nk++] = c->count;
@@ -579,78 +584,8 @@ static int lazy_join(DiceSource *self, const Pool *a, const Pool *b, const Pool 
     r->symbols = ra->symbols;   /* as pool_join has it */
     r->nasked = 0;
     r->answers = NULL;
-    *out = view_pool(e, r, all_faces(slots));
+    *out = lazy_view_of(e, r, all_faces(slots));
     return 0;
-}
-
-/* The totals of a roll of big dice, worked out at once (within what the
- * budget has left). */
-static int big_joint(Engine *e, const Roll *r, const FwJoint **joint, char *err, size_t errlen)
-{
-    FwLimits lim = lazy_fw_limits(e);
-    FwStatus st = fw_cache_sum_of_dice(e->shared->fw, r->big_n, r->sides, &lim, joint);
-    return lazy_fw_done(e, st, &lim, err, errlen);
-}
-
-static int big_totals(Engine *e, void *ud, const FwJoint **joint, mpz_ptr den, char *err, size_t errlen)
-{
-    const Roll *r = ud;
-    mpz_ui_pow_ui(den, (unsigned long)r->sides, (unsigned long)r->big_n);
-    return big_joint(e, r, joint, err, errlen);
-}
-
-/* The sum of a roll of big dice: one choice among its totals (worked out
- * at once, fw_cache_sum_of_dice), the same on every later asking. */
-static int big_sum(Engine *e, Roll *r, int64_t *out, char *err, size_t errlen)
-{
-    if (!r->sum_known) {
-        const FwEntry *total;
-        if (decide_total(e, big_totals, r, &total, err, errlen))
-            return -1;
-        r->sum_known = true;
-        r->sum = total->vals[0];
-        r->sum_ways = &total->w;
-    }
-    *out = r->sum;
-    return 0;
-}
-
-/* The multiset of a roll of big dice (given its sum, when that was asked). */
-static int settle_big(Engine *e, View *v, char *err, size_t errlen)
-{
-    Roll *r = v->roll;
-    Pool *p = pool_alloc(e->vm->scratch, r->sides, r->big_n);
-    if (r->big_n > 0) {
-        Decision *d;
-        if (decide_pool(e, r->big_n, r->sides, r->sum_known ? &r->sum : NULL, r->sum_known ? *r->sum_ways : NULL,
-                          &d, err, errlen))
-            return -1;
-        memcpy(p->face, d->face, sizeof(int32_t) * (size_t)r->big_n);
-    }
-    v->plain = p;
-    return 0;
-}
-
-/* What is asked of a roll of big dice: the sum at once, the rest of its
- * multiset (a filter of it is a view that holds its dice). */
-static int big_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen)
-{
-    int64_t n = 0;
-    if (op == OP_SUM && !v->plain && e->vm->may_defer && !v->roll->sum_known) {
-        /* only added up: its totals stand as a distribution */
-        const FwJoint *joint;
-        if (big_joint(e, v->roll, &joint, err, errlen))
-            return -1;
-        defer_joint(e, joint, out);
-        return 0;
-    }
-    if (op == OP_SUM && !v->plain) {
-        if (big_sum(e, v->roll, &n, err, errlen))
-            return -1;
-        *out = val_int(n);
-        return 0;
-    }
-    return lazy_plain_apply(e, v, op, cmp, x, out, err, errlen);
 }
 
 /* What is asked of a lazy pool through its faces (dice past 64 faces, a
@@ -727,7 +662,7 @@ int lazy_roll_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *ou
     switch (op) {
     case OP_FILTER:
         if (!v->keep) {
-            *out = val_pool(view_pool(e, r, v->faces & where));
+            *out = val_pool(lazy_view_of(e, r, v->faces & where));
         } else {
             const Pool *f = kept_pool(e, v, v->keep, v->keep_n);
             ((View *)f->lazy)->post = v->post & where;
@@ -737,7 +672,7 @@ int lazy_roll_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *ou
     case OP_COUNT:
         if (split && r->kinds > 1 && cut_classes(r, v->faces) > 1)
             split = false;   /* one decision among the counts, not one per class */
-        if (split ? count_in(e, r, v->faces, &n, err, errlen) : ask_number(e, v, FW_COUNT, &n, err, errlen))
+        if (split ? lazy_count_in(e, r, v->faces, &n, err, errlen) : ask_number(e, v, FW_COUNT, &n, err, errlen))
             return -1;
         *out = val_int(n);
         return 0;
@@ -745,7 +680,7 @@ int lazy_roll_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *ou
         /* all(): no die fails the test */
         uint64_t test = op == OP_ANY ? where : ~where & all_faces(r->sides);
         if (split) {
-            if (any_in(e, r, v->faces & test, &yes, err, errlen))
+            if (lazy_any_in(e, r, v->faces & test, &yes, err, errlen))
                 return -1;
         } else {
             View t = *v;
@@ -782,7 +717,7 @@ int lazy_roll_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *ou
                 }
                 if (!(v->faces & slots))
                     continue;
-                if (any_in(e, r, v->faces & slots, &yes, err, errlen))
+                if (lazy_any_in(e, r, v->faces & slots, &yes, err, errlen))
                     return -1;
                 if (yes) {
                     *out = val_int(x);

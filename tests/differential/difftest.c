@@ -1304,6 +1304,11 @@ static Expr *gen_pool(int depth, Scope *sc, int nonempty)
             Expr *part = mk(own ? E_ROLLC : E_ROLLN, TY(T_POOL, 0));
             part->k = own ? rnd(P->ndies) : SIDES[rnd(7)];
             part->a = mknum(i == 0 && nonempty ? range(1, 3) : range(0, 3));
+            if (!own && chance(12)) {
+                /* dice of more than 64 faces among them */
+                part->k = chance(50) ? 70 : 100;
+                part->a = mknum(i == 0 && nonempty ? 1 : range(0, 2));
+            }
             e->args[i] = part;
         }
         return e;
@@ -1336,10 +1341,17 @@ static Expr *gen_pool(int depth, Scope *sc, int nonempty)
     if (chance(15)) {
         /* a bigger pool, counted as multisets by the brute force, where
          * muster works some questions out face by face */
-        static const int BIG[][2] = { { 4, 6 }, { 5, 6 }, { 6, 4 }, { 8, 3 }, { 10, 2 }, { 12, 2 }, { 7, 3 }, { 5, 8 } };
-        int b = rnd(8);
+        static const int BIG[][2] = { { 4, 6 }, { 5, 6 }, { 6, 4 }, { 8, 3 }, { 10, 2 }, { 12, 2 }, { 7, 3 }, { 5, 8 },
+                                      { 2, 70 }, { 2, 100 }, { 1, 100 }, { 3, 65 } };
+        int b = rnd(12);
         e->k = BIG[b][1];
         e->a = mknum(BIG[b][0]);
+        if (e->k > 64 && chance(50)) {
+            /* dice of more than 64 faces, compared to one of their faces */
+            Expr *f = mk2(E_FILTER, TY(T_POOL, 0), e, mknum(range(0, (int)e->k + 1)));
+            f->k = rnd(6);
+            return f;
+        }
         return e;
     }
     e->k = SIDES[rnd(7)];

@@ -756,6 +756,8 @@ static void test_exact_deferred_parts(void)
         "proc chosen() -> int {\n  let x = pair()\n  if x > 12 { return x + roll d4 }\n  return x\n}\n"
         "proc chosen_held() -> int {\n  let a = explode()\n  let b = sum(roll 2d6)\n  let x = 10 - a + b\n"
         "  if x > 12 { return x + roll d4 }\n  return x\n}\n"
+        "proc nothing() -> int {\n  let r = roll d6\n  if r == 1 { reroll }\n  let u: int = ?\n  return u + r\n}\n"
+        "proc after_nothing() -> int {\n  let a = nothing()\n  let b = 10 / (roll d2 - 1)\n  return a + floor(b)\n}\n"
         "proc past_int() -> int { return sum(roll 2d6) + 9223372036854775800 }\n"
         "proc past_int_held() -> int {\n  let s = sum(roll 2d6)\n  return s + 9223372036854775800\n}\n";
     /* each: kept as distributions in the return, in names read once there,
@@ -789,6 +791,16 @@ static void test_exact_deferred_parts(void)
         CU_ASSERT(same_result(&kept, &other));
         exact_clear(&kept);
         exact_clear(&other);
+    }
+    /* a part with no outcome ends the run where it is made: the division
+     * by zero after it is never reached */
+    {
+        ExactResult none;
+        exact_of(text, "after_nothing", 0, &none);
+        CU_ASSERT_EQUAL(none.status, EXACT_DONE);
+        CU_ASSERT_EQUAL(none.n, 0);
+        CU_ASSERT(mpq_cmp_ui(none.not_given, 1, 1) == 0);
+        exact_clear(&none);
     }
     /* a total past an int: chosen after all, and the machine's error */
     ExactResult r;
@@ -1771,6 +1783,121 @@ static bool p_is_q(const ExactResult *r, int64_t k, const mpq_t q)
     return mpq_sgn(q) == 0;
 }
 
+/* (num / den)^k into p */
+static void q_pow(mpq_t p, unsigned long num, unsigned long den, unsigned long k)
+{
+    mpz_ui_pow_ui(mpq_numref(p), num, k);
+    mpz_ui_pow_ui(mpq_denref(p), den, k);
+    mpq_canonicalize(p);
+}
+
+/* What the procedures below give for dice a, b, c (of 70 faces). */
+static int64_t big_brute(int which, const int *d)
+{
+    int n = which == 1 ? 2 : 3, ge60 = 0, le5 = 0, q = 0, q50 = 0, lt40 = 0, hi = 0, lo3 = 0, top = 0, low = 0;
+    int most = 0, least20 = 0;
+    for (int i = 0; i < n; i++) {
+        ge60 += d[i] >= 60;
+        le5 += d[i] <= 5;
+        q += d[i] >= 30;
+        q50 += d[i] >= 30 && d[i] <= 50;
+        lt40 += d[i] < 40;
+        hi += d[i] >= 65;
+        lo3 += d[i] < 3;
+        top += d[i] == 70;
+        low += d[i] < 20;
+        most = d[i] > most ? d[i] : most;
+        least20 = d[i] >= 20 && (!least20 || d[i] < least20) ? d[i] : least20;
+    }
+    switch (which) {
+    case 0: return ge60 * 10 + le5;
+    case 1: return q + q50 * 100 + lt40 * 10000;
+    case 3: return least20 ? least20 * 100 + most : -1;
+    default:
+        if (hi) return lo3 + 10 * top;
+        if (low == n) return -1;
+        return -2 - (n - low);
+    }
+}
+
+static void test_lazy_big_dice_classes(void)
+{
+    /* dice of more than 64 faces, their faces cut where they are compared:
+     * counts, filters of filters, any() and all(), against every roll */
+    const char *text =
+        "proc two_counts() -> int {\n  let p = roll 3d70\n  let a = count(p >= 60)\n  let b = count(p <= 5)\n"
+        "  return a * 10 + b\n}\n"
+        "proc filtered() -> int {\n  let p = roll 2d70\n  let q = p >= 30\n"
+        "  return count(q) + count(q <= 50) * 100 + count(p < 40) * 10000\n}\n"
+        "proc asked() -> int {\n  let p = roll 3d70\n"
+        "  if any(p >= 65) { return count(p < 3) + 10 * count(p == 70) }\n"
+        "  if all(p < 20) { return -1 }\n  return -2 - count(p > 19)\n}\n"
+        "proc extremes() -> int {\n  let p = roll 3d70\n  let q = p >= 20\n"
+        "  if any(q) { return lowest(q) * 100 + highest(p) }\n  return -1\n}\n";
+    static const char *const procs[] = { "two_counts", "filtered", "asked", "extremes" };
+    for (int which = 0; which < 4; which++) {
+        ExactResult r;
+        exact_of(text, procs[which], 0, &r);
+        CU_ASSERT_EQUAL_FATAL(r.status, EXACT_DONE);
+        CU_ASSERT(r.runs < (which == 3 ? 10000 : 40));
+        int n = which == 1 ? 2 : 3;
+        unsigned long total = n == 2 ? 70 * 70 : 70 * 70 * 70;
+        /* the counts of every value, one roll at a time */
+        int64_t vals[2048];
+        unsigned long ways[2048];
+        int nv = 0;
+        int d[3] = { 1, 1, 1 };
+        for (unsigned long k = 0; k < total; k++) {
+            d[0] = (int)(k % 70) + 1;
+            d[1] = (int)(k / 70 % 70) + 1;
+            d[2] = (int)(k / 4900) + 1;
+            int64_t v = big_brute(which, d);
+            int i = 0;
+            while (i < nv && vals[i] != v)
+                i++;
+            if (i == nv) {
+                CU_ASSERT_FATAL(nv < 2048);
+                vals[nv] = v;
+                ways[nv++] = 0;
+            }
+            ways[i]++;
+        }
+        CU_ASSERT_EQUAL(r.n, nv);
+        for (int i = 0; i < nv; i++)
+            CU_ASSERT(p_is(&r, vals[i], ways[i], total));
+        exact_clear(&r);
+    }
+    /* ten d100: 11 runs, where its multisets are 4.3e13 */
+    ExactResult r;
+    exact_of("proc f() -> int { return count(roll 10d100 >= 90) }", "f", 0, &r);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
+    CU_ASSERT_EQUAL(r.runs, 11);
+    mpq_t p;
+    mpq_init(p);
+    q_pow(p, 11, 100, 10);
+    CU_ASSERT(p_is_q(&r, 10, p));
+    exact_clear(&r);
+    /* mixed pools with such dice: a class for each kind of die */
+    exact_of("proc f() -> int { return count(roll [10d40, 10d30] >= 20) }", "f", 0, &r);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
+    CU_ASSERT(r.runs <= 121);
+    q_pow(p, 21 * 11, 40 * 30, 10);
+    CU_ASSERT(p_is_q(&r, 20, p));
+    exact_clear(&r);
+    exact_of("proc f() -> int { return highest(roll [d100, 2d6]) }", "f", 0, &r);
+    CU_ASSERT_EQUAL(r.status, EXACT_DONE);
+    for (int m = 1; m <= 100; m++) {
+        unsigned long ways = 0;
+        for (int a = 1; a <= 100; a++)
+            for (int b = 1; b <= 6; b++)
+                for (int c = 1; c <= 6; c++)
+                    ways += (a > b ? (a > c ? a : c) : (b > c ? b : c)) == m;
+        CU_ASSERT(p_is(&r, m, ways, 3600));
+    }
+    mpq_clear(p);
+    exact_clear(&r);
+}
+
 static void test_lazy_closed_forms(void)
 {
     /* count(60d6 >= 4) is Binomial(60, 1/2), in 61 runs */
@@ -2226,6 +2353,7 @@ void register_tests(void)
         { "lazy pools: every comparison", test_lazy_comparisons },
         { "lazy pools: empty pools, faces past the budget", test_lazy_errors },
         { "lazy pools: 60d6 closed forms", test_lazy_closed_forms },
+        { "lazy pools: dice of more than 64 faces, cut where compared", test_lazy_big_dice_classes },
         { "lazy pools: a 30-die volley against a dynamic program", test_lazy_volley_matches_dp },
         { "face by face: every question against brute force", test_facewise_brute_force },
         { "face by face: 60d6 summed, highest 3 of 500d6", test_facewise_big_sums },

@@ -1,0 +1,1 @@
+prob -e 'doubles(roll 6d100)' --exact

@@ -1,0 +1,1 @@
+prob -e 'highest(roll 6d100)' --exact

@@ -1,0 +1,411 @@
+/* bigdice.c — the exact engine's dice of more than 64 faces.
+ *
+ * A class of a lazy roll is a set of slots in 64 bits (lazy.c); a d100
+ * has more faces than that.  What a procedure asks of ten d100 seldom
+ * needs them one by one, though: their sum is a convolution (worked out
+ * at once, fw_cache_sum_of_dice), and `count(roll 10d100 >= 90)` only
+ * needs to know which dice show 90 or more.  So the faces of big dice are
+ * cut into segments, runs of faces, only where a question compares them
+ * to a number (at most 64 segments); the roll's classes are sets of
+ * segments, and a count, any() or all() splits them as lazy.c splits the
+ * classes of small dice (one DEC_SPLIT per class cut, weighed by the
+ * number of faces on either side): the count of ten d100 at 90 or more is
+ * eleven runs, where their multisets are 4.3 × 10^13.
+ *
+ * A cut never changes what a set of segments made before it stands for:
+ * segment s was cut from seg_from[s], and a set holding that one holds
+ * the pieces cut from it since (faces_of: a view knows how many segments
+ * there were when it was made).  So a filter's view made early
+ * keeps its faces while later questions cut further.
+ *
+ * The highest (lowest) die is found by halves of the faces left, an any()
+ * each (extreme).  Anything else (doubles, a sum once the classes are
+ * split, a sum and a count of one roll) settles the roll's dice: every class's
+ * multiset chosen (DEC_POOL), kept on the roll, so that every view of it
+ * sees the same dice.  A sum asked first, of the whole roll, is one
+ * choice among its totals, and what is asked after it is of the dice that
+ * give that total, as before.
+ */
+#include "config.h"
+#include "vm/engine.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void big_init(Roll *r, int64_t n)
+{
+    r->big = true;
+    r->sum_known = false;
+    r->big_n = n;
+    r->nseg = 1;
+    r->seg_lo[0] = 1;
+    r->seg_hi[0] = r->sides;
+    r->seg_from[0] = -1;
+    r->ncls = 1;
+    r->cls[0] = (Class){ 1, n };
+    r->settled = NULL;
+    r->fresh = true;
+}
+
+/* ---- segments ---- */
+
+/* The segments that a view's set, made when there were v->cuts of them,
+ * stands for now. */
+static uint64_t faces_of(const Roll *r, const View *v)
+{
+    uint64_t m = v->faces;   /* (the cuts since go after it) */
+    for (int s = v->cuts; s < r->nseg; s++)
+        if (m >> r->seg_from[s] & 1)
+            m |= (uint64_t)1 << s;
+    return m;
+}
+
+static uint64_t all_segments(const Roll *r)
+{
+    return r->nseg == 64 ? ~(uint64_t)0 : ((uint64_t)1 << r->nseg) - 1;
+}
+
+int64_t big_size(const Roll *r, uint64_t m)
+{
+    int64_t n = 0;
+    for (int s = 0; s < r->nseg; s++)
+        if (m >> s & 1)
+            n += (int64_t)r->seg_hi[s] - r->seg_lo[s] + 1;
+    return n;
+}
+
+/* A segment that begins at face t (2 <= t <= sides): false if that needs
+ * more than 64. */
+static bool cut_at(Roll *r, int64_t t)
+{
+    if (t <= 1 || t > r->sides)
+        return true;
+    for (int s = 0; s < r->nseg; s++) {
+        if (!(r->seg_lo[s] < t && t <= r->seg_hi[s]))
+            continue;
+        if (r->nseg == LAZY_MAX_SIDES)
+            return false;
+        int m = r->nseg++;
+        r->seg_lo[m] = (int32_t)t;
+        r->seg_hi[m] = r->seg_hi[s];
+        r->seg_from[m] = (int8_t)s;
+        r->seg_hi[s] = (int32_t)t - 1;
+        for (int i = 0; i < r->ncls; i++)
+            if (r->cls[i].faces >> s & 1)
+                r->cls[i].faces |= (uint64_t)1 << m;
+        return true;
+    }
+    return true;
+}
+
+/* The segments of faces that compare to k, cut as that needs: false if
+ * it needs more than 64. */
+static bool where(Roll *r, CmpOp cmp, int64_t k, uint64_t *out)
+{
+    int64_t n = r->sides, lo = 1, hi = n;
+    k = k < 0 ? 0 : k > n + 1 ? n + 1 : k;   /* (the same faces compare so) */
+    switch (cmp) {
+    case CMP_LT: hi = k - 1; break;
+    case CMP_LE: hi = k; break;
+    case CMP_GT: lo = k + 1; break;
+    case CMP_GE: lo = k; break;
+    case CMP_EQ: case CMP_NE: lo = hi = k; break;
+    }
+    lo = lo < 1 ? 1 : lo;
+    hi = hi > n ? n : hi;
+    uint64_t m = 0;
+    if (lo <= hi) {
+        if (!cut_at(r, lo) || !cut_at(r, hi + 1))
+            return false;
+        for (int s = 0; s < r->nseg; s++)
+            if (r->seg_lo[s] >= lo && r->seg_hi[s] <= hi)
+                m |= (uint64_t)1 << s;
+    }
+    *out = cmp == CMP_NE ? all_segments(r) & ~m : m;
+    return true;
+}
+
+/* ---- the sum, asked first ---- */
+
+/* The totals of a roll of big dice, worked out at once (within what the
+ * budget has left). */
+static int big_joint(Engine *e, const Roll *r, const FwJoint **joint, char *err, size_t errlen)
+{
+    FwLimits lim = lazy_fw_limits(e);
+    FwStatus st = fw_cache_sum_of_dice(e->shared->fw, r->big_n, r->sides, &lim, joint);
+    return lazy_fw_done(e, st, &lim, err, errlen);
+}
+
+static int big_totals(Engine *e, void *ud, const FwJoint **joint, mpz_ptr den, char *err, size_t errlen)
+{
+    const Roll *r = ud;
+    mpz_ui_pow_ui(den, (unsigned long)r->sides, (unsigned long)r->big_n);
+    return big_joint(e, r, joint, err, errlen);
+}
+
+/* The sum of a roll of big dice: one choice among its totals, the same on
+ * every later asking. */
+static int big_sum(Engine *e, Roll *r, int64_t *out, char *err, size_t errlen)
+{
+    if (!r->sum_known) {
+        const FwEntry *total;
+        if (decide_total(e, big_totals, r, &total, err, errlen))
+            return -1;
+        r->sum_known = true;
+        r->fresh = false;
+        r->sum = total->vals[0];
+        r->sum_ways = &total->w;
+    }
+    *out = r->sum;
+    return 0;
+}
+
+/* ---- settling ---- */
+
+/* The segments of m in the order of their faces: their number. */
+static int in_order(const Roll *r, uint64_t m, int *seg)
+{
+    int n = 0;
+    for (int s = 0; s < r->nseg; s++) {
+        if (!(m >> s & 1))
+            continue;
+        int i = n++;
+        for (; i > 0 && r->seg_lo[seg[i - 1]] > r->seg_lo[s]; i--)
+            seg[i] = seg[i - 1];
+        seg[i] = s;
+    }
+    return n;
+}
+
+/* The dice of every class of r, chosen (given the sum, when it was asked),
+ * kept on r. */
+static int settle_roll(Engine *e, Roll *r, char *err, size_t errlen)
+{
+    Pool *p = pool_alloc(e->vm->scratch, r->sides, r->big_n);
+    int64_t k = 0;
+    for (int i = 0; i < r->ncls; i++) {
+        const Class *c = &r->cls[i];
+        if (c->count == 0)
+            continue;
+        Decision *d;
+        if (decide_pool(e, c->count, (int32_t)big_size(r, c->faces), r->sum_known ? &r->sum : NULL,
+                        r->sum_known ? *r->sum_ways : NULL, &d, err, errlen))
+            return -1;
+        /* the class's faces in ascending order take the multiset's */
+        int seg[LAZY_MAX_SIDES], nseg = in_order(r, c->faces, seg);
+        for (int64_t j = 0; j < c->count; j++) {
+            int64_t f = d->face[j];
+            int at = 0;
+            for (; at + 1 < nseg && f > (int64_t)r->seg_hi[seg[at]] - r->seg_lo[seg[at]] + 1; at++)
+                f -= (int64_t)r->seg_hi[seg[at]] - r->seg_lo[seg[at]] + 1;
+            p->face[k++] = (int32_t)(r->seg_lo[seg[at]] + f - 1);
+        }
+    }
+    p->n = k;
+    pool_sort(p);
+    r->settled = p;
+    r->fresh = false;
+    return 0;
+}
+
+/* The dice of v as a plain pool: those of its roll's, settled, that show
+ * one of v's faces. */
+int big_settle(Engine *e, View *v, char *err, size_t errlen)
+{
+    Roll *r = v->roll;
+    if (!r->settled && settle_roll(e, r, err, errlen))
+        return -1;
+    uint64_t m = faces_of(r, v);
+    if (m == all_segments(r)) {
+        v->plain = r->settled;
+        return 0;
+    }
+    const Pool *all = r->settled;
+    Pool *p = pool_alloc(e->vm->scratch, r->sides, all->n);
+    int64_t k = 0;
+    for (int64_t j = 0; j < all->n; j++)
+        for (int s = 0; s < r->nseg; s++)
+            if ((m >> s & 1) && all->face[j] >= r->seg_lo[s] && all->face[j] <= r->seg_hi[s]) {
+                p->face[k++] = all->face[j];
+                break;
+            }
+    p->n = k;
+    v->plain = p;
+    return 0;
+}
+
+/* ---- what is asked ---- */
+
+/* The highest (top) or lowest face of the dice of view v, by halves: is
+ * there a die in the upper (lower) half of the faces left?  Each asking
+ * splits the classes it cuts, one at a time, until a die turns up
+ * (lazy_any_in).  0 with *face, or with *found false: no die; -1 on an
+ * error; 1 if it would need more than 64 segments. */
+static int extreme(Engine *e, View *v, bool top, int64_t *face, bool *found, char *err, size_t errlen)
+{
+    Roll *r = v->roll;
+    if (lazy_any_in(e, r, faces_of(r, v), found, err, errlen))
+        return -1;
+    int64_t lo = 1, hi = r->sides;
+    while (*found && lo < hi) {
+        int64_t mid = top ? (lo + hi + 1) / 2 : (lo + hi) / 2;
+        uint64_t from, to;
+        if (!where(r, CMP_GE, top ? mid : lo, &from) || !where(r, CMP_LE, top ? hi : mid, &to))
+            return 1;
+        bool yes;
+        if (lazy_any_in(e, r, faces_of(r, v) & from & to, &yes, err, errlen))
+            return -1;
+        if (top)
+            *(yes ? &lo : &hi) = yes ? mid : mid - 1;
+        else
+            *(yes ? &hi : &lo) = yes ? mid : mid + 1;
+    }
+    *face = lo;
+    return 0;
+}
+
+/* Can a question of v be answered by splitting classes?  Not once the sum
+ * was chosen (the dice then are those that give it), nor of kept dice. */
+static bool splits(const View *v)
+{
+    return !v->plain && !v->keep && !v->roll->sum_known && !v->roll->settled;
+}
+
+int big_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen)
+{
+    Roll *r = v->roll;
+    uint64_t m = faces_of(r, v), test = 0;
+    bool whole = m == all_segments(r) && r->ncls == 1 && r->kinds == 1 && !v->plain && !v->keep && !r->settled;
+    if (op == OP_SUM && whole && e->vm->may_defer && !r->sum_known) {
+        /* only added up: its totals stand as a distribution */
+        const FwJoint *joint;
+        if (big_joint(e, r, &joint, err, errlen))
+            return -1;
+        defer_joint(e, joint, out);
+        return 0;
+    }
+    if (op == OP_SUM && whole) {
+        int64_t n;
+        if (big_sum(e, r, &n, err, errlen))
+            return -1;
+        *out = val_int(n);
+        return 0;
+    }
+    bool by_faces = (op == OP_FILTER || op == OP_ANY || op == OP_ALL) && x.tag == VAL_INT;
+    if (splits(v) && (op == OP_COUNT || (by_faces && where(r, cmp, x.as.i, &test)))) {
+        m = faces_of(r, v);   /* (cut further) */
+        int64_t n;
+        bool yes;
+        switch (op) {
+        case OP_FILTER:
+            *out = val_pool(lazy_view_of(e, r, m & test));
+            return 0;
+        case OP_COUNT:
+            if (lazy_count_in(e, r, m, &n, err, errlen))
+                return -1;
+            *out = val_int(n);
+            return 0;
+        default:
+            /* all(): no die fails the test */
+            if (lazy_any_in(e, r, m & (op == OP_ANY ? test : ~test), &yes, err, errlen))
+                return -1;
+            *out = val_bool(op == OP_ANY ? yes : !yes);
+            return 0;
+        }
+    }
+    if (splits(v) && (op == OP_HIGHEST || op == OP_LOWEST)) {
+        int64_t face;
+        bool found;
+        int rc = extreme(e, v, op == OP_HIGHEST, &face, &found, err, errlen);
+        if (rc < 0)
+            return -1;
+        if (rc == 0 && !found) {
+            snprintf(err, errlen, "%s() of an empty pool", op == OP_HIGHEST ? "highest" : "lowest");
+            return -1;
+        }
+        if (rc == 0) {
+            *out = val_int(face);
+            return 0;
+        }
+    }
+    return lazy_plain_apply(e, v, op, cmp, x, out, err, errlen);
+}
+
+/* ---- mixed pools ---- */
+
+bool big_whole(const Roll *r, const View *v)
+{
+    return r->fresh && !v->keep && !v->plain && faces_of(r, v) == all_segments(r);
+}
+
+/* The kinds of plain dice of a fresh roll r (dice of sides[k] faces,
+ * count[k] of them), added to the *nk kinds seen before: false if one
+ * shows other values than 1 to its number of faces, or they are symbols. */
+static bool plain_kinds(const Roll *r, int64_t *sides, int64_t *count, int *nk)
+{
+    if (r->symbols)
+        return false;
+    for (int i = 0; i < r->ncls; i++) {
+        const Class *c = &r->cls[i];
+        int64_t s = r->big ? big_size(r, c->faces) : __builtin_popcountll(c->faces);
+        if (r->big) {
+            int seg[LAZY_MAX_SIDES], n = in_order(r, c->faces, seg);
+            if (r->seg_lo[seg[0]] != 1 || r->seg_hi[seg[n - 1]] != s)
+                return false;
+        } else {
+            int32_t m = 0;
+            for (uint64_t rest = c->faces; rest; rest &= rest - 1, m++)
+                if ((r->value ? r->value[__builtin_ctzll(rest)] : __builtin_ctzll(rest) + 1) != m + 1)
+                    return false;
+        }
+        int k = 0;
+        while (k < *nk && sides[k] != s)
+            k++;
+        if (k == *nk) {
+            if (*nk == LAZY_MAX_SIDES)
+                return false;
+            sides[k] = s;
+            count[(*nk)++] = 0;
+        }
+        count[k] += c->count;
+    }
+    return true;
+}
+
+int big_join(Engine *e, const Roll *ra, const Roll *rb, const Pool **out, char *err, size_t errlen)
+{
+    int64_t sides[LAZY_MAX_SIDES], count[LAZY_MAX_SIDES], total = 0, most = 0;
+    int nk = 0;
+    *out = NULL;
+    if (!plain_kinds(ra, sides, count, &nk) || !plain_kinds(rb, sides, count, &nk))
+        return 0;
+    for (int k = 0; k < nk; k++) {
+        total += count[k];
+        most = sides[k] > most ? sides[k] : most;
+    }
+    if (total > e->vm->limits.max_pool) {
+        snprintf(err, errlen, "a pool of %lld dice is over the limit of %lld", (long long)total,
+                 (long long)e->vm->limits.max_pool);
+        return -1;
+    }
+    Roll *r = slab_take(&e->rolls_slab);
+    memset(r, 0, offsetof(Roll, cls));
+    r->cap = NULL;
+    r->draw = NULL;
+    r->sides = r->pool_sides = (int32_t)most;
+    r->kinds = nk;
+    r->answers = NULL;
+    big_init(r, total);
+    /* a segment for each kind's faces past the last's, a class of each kind */
+    r->ncls = 0;
+    for (int k = 0; k < nk; k++)
+        if (!cut_at(r, sides[k] + 1))
+            return 0;
+    for (int k = 0; k < nk; k++) {
+        uint64_t m;
+        where(r, CMP_LE, sides[k], &m);
+        r->cls[r->ncls++] = (Class){ m, count[k] };
+    }
+    *out = lazy_view_of(e, r, all_segments(r));
+    return 0;
+}
