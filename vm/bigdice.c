@@ -271,6 +271,49 @@ static bool splits(const View *v)
     return !v->plain && !v->keep && !v->roll->sum_known && !v->roll->settled;
 }
 
+/* The sum of a fresh mixed roll, only added up: the sums of its kinds,
+ * each worked out at once, convolved. */
+static int sum_of_kinds(Engine *e, Roll *r, Value *out, char *err, size_t errlen)
+{
+    Value total = val_int(0);
+    bool have = false;
+    for (int i = 0; i < r->ncls; i++) {
+        const Class *c = &r->cls[i];
+        if (c->count == 0)
+            continue;
+        const FwJoint *joint;
+        FwLimits lim = lazy_fw_limits(e);
+        FwStatus st = fw_cache_sum_of_dice(e->shared->fw, c->count, big_size(r, c->faces), &lim, &joint);
+        if (lazy_fw_done(e, st, &lim, err, errlen))
+            return -1;
+        Value part, sum;
+        defer_joint(e, joint, &part);
+        if (!have) {
+            total = part;
+            have = true;
+            continue;
+        }
+        int rc = defer_arith(e, e->vm, OP_ADD, &total, &part, &sum);
+        if (rc < 0) {
+            snprintf(err, errlen, "%s", e->vm->error);
+            return -1;
+        }
+        if (rc > 0) {
+            /* (chosen each: a total past an int) */
+            int64_t n;
+            if (__builtin_add_overflow(total.as.i, part.as.i, &n)) {
+                snprintf(err, errlen, "integer overflow in +");
+                return -1;
+            }
+            sum = val_int(n);
+        }
+        total = sum;
+    }
+    r->fresh = false;
+    *out = total;
+    return 0;
+}
+
 int big_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen)
 {
     Roll *r = v->roll;
@@ -284,6 +327,8 @@ int big_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, cha
         defer_joint(e, joint, out);
         return 0;
     }
+    if (op == OP_SUM && e->vm->may_defer && r->kinds > 1 && big_whole(r, v))
+        return sum_of_kinds(e, r, out, err, errlen);
     if (op == OP_SUM && whole) {
         int64_t n;
         if (big_sum(e, r, &n, err, errlen))

@@ -1884,16 +1884,25 @@ static void test_lazy_big_dice_classes(void)
     q_pow(p, 21 * 11, 40 * 30, 10);
     CU_ASSERT(p_is_q(&r, 20, p));
     exact_clear(&r);
+    /* its highest (by halves), and its sum only returned (the kinds' sums
+     * convolved) */
+    ExactResult t;
     exact_of("proc f() -> int { return highest(roll [d100, 2d6]) }", "f", 0, &r);
+    exact_of("proc f() -> int { return sum(roll [d100, 2d6]) }", "f", 0, &t);
     CU_ASSERT_EQUAL(r.status, EXACT_DONE);
-    for (int m = 1; m <= 100; m++) {
-        unsigned long ways = 0;
+    CU_ASSERT_EQUAL(t.status, EXACT_DONE);
+    for (int m = 1; m <= 112; m++) {
+        unsigned long ways = 0, sums = 0;
         for (int a = 1; a <= 100; a++)
             for (int b = 1; b <= 6; b++)
-                for (int c = 1; c <= 6; c++)
+                for (int c = 1; c <= 6; c++) {
                     ways += (a > b ? (a > c ? a : c) : (b > c ? b : c)) == m;
+                    sums += a + b + c == m;
+                }
         CU_ASSERT(p_is(&r, m, ways, 3600));
+        CU_ASSERT(p_is(&t, m, sums, 3600));
     }
+    exact_clear(&t);
     mpq_clear(p);
     exact_clear(&r);
 }
