@@ -1006,46 +1006,23 @@ static Type emit_text(Compiler *c, const Expr *e, const Builtin *b)
 /* The locals of the procedure a claim is written in (c->fn) that the
  * claim names, each once, in the order first named.  An expression binds
  * no names of its own, so every name that is such a local means it, here
- * as in the procedure; the walk is bounded by the parser's depth limit. */
-static void claim_names(Compiler *c, const Expr *e, Local **found, int *n)
+ * as in the procedure. */
+typedef struct ClaimNames {
+    Compiler *c;
+    Local **found;
+    int n;
+} ClaimNames;
+
+static void claim_name(void *ud, const Expr *name)
 {
-    if (!e)
+    ClaimNames *cn = ud;
+    Local *l = comp_find_local(cn->c, name->as.name);
+    if (!l)
         return;
-    switch (e->kind) {
-    case EX_NAME: {
-        Local *l = comp_find_local(c, e->as.name);
-        if (!l)
+    for (int i = 0; i < cn->n; i++)
+        if (cn->found[i] == l)
             return;
-        for (int i = 0; i < *n; i++)
-            if (found[i] == l)
-                return;
-        found[(*n)++] = l;   /* (at most one each of the procedure's locals) */
-        return;
-    }
-    case EX_MEMBER:
-        claim_names(c, e->as.member.object, found, n);
-        return;
-    case EX_UNARY:
-        claim_names(c, e->as.unary.operand, found, n);
-        return;
-    case EX_BINARY:
-        claim_names(c, e->as.binary.left, found, n);
-        claim_names(c, e->as.binary.right, found, n);
-        claim_names(c, e->as.binary.tolerance, found, n);
-        return;
-    case EX_CALL:
-        for (int i = 0; i < e->as.call.nargs; i++)
-            claim_names(c, e->as.call.args[i].value, found, n);
-        return;
-    case EX_ROLL:
-        claim_names(c, e->as.roll.count, found, n);
-        claim_names(c, e->as.roll.sides_expr, found, n);
-        for (int i = 0; i < e->as.roll.nparts; i++)
-            claim_names(c, e->as.roll.parts[i], found, n);
-        return;
-    default:
-        return;
-    }
+    cn->found[cn->n++] = l;   /* (at most one each of the procedure's locals) */
 }
 
 /* prob(claim): the claim becomes a procedure of its own, worked out
@@ -1062,8 +1039,9 @@ static Type emit_prob(Compiler *c, const Expr *e, const Builtin *b)
     snprintf(name, 64, "prob() on line %d", line);
     FnState *outer = c->fn;
     Local **uses = mem_alloc(sizeof(Local *) * (MAX_SLOTS + 1));
-    int nuses = 0;
-    claim_names(c, claim, uses, &nuses);
+    ClaimNames named = { c, uses, 0 };
+    ast_each_name(claim, claim_name, &named);
+    int nuses = named.n;
     Proto *p = chunk_proto_new(c->prog, name, comp_pos(c, claim->span.begin));
     p->hidden = true;
     int index = c->prog->nprotos - 1;

@@ -101,42 +101,14 @@ static void collect(Finder *f, const StmtList *block)
     }
 }
 
-static void count_reads(Finder *f, const Expr *e)
+static void count_read(void *ud, const Expr *name)
 {
-    if (!e)
-        return;
-    switch (e->kind) {
-    case EX_NAME:
-        for (int k = 0; k < f->n; k++)
-            if (!strcmp(f->named[k].let->as.let.name, e->as.name)) {
-                f->named[k].reads++;
-                f->named[k].read = e;
-            }
-        break;
-    case EX_MEMBER:
-        count_reads(f, e->as.member.object);
-        break;
-    case EX_UNARY:
-        count_reads(f, e->as.unary.operand);
-        break;
-    case EX_BINARY:
-        count_reads(f, e->as.binary.left);
-        count_reads(f, e->as.binary.right);
-        count_reads(f, e->as.binary.tolerance);
-        break;
-    case EX_CALL:
-        for (int i = 0; i < e->as.call.nargs; i++)
-            count_reads(f, e->as.call.args[i].value);
-        break;
-    case EX_ROLL:
-        count_reads(f, e->as.roll.count);
-        count_reads(f, e->as.roll.sides_expr);
-        for (int i = 0; i < e->as.roll.nparts; i++)
-            count_reads(f, e->as.roll.parts[i]);
-        break;
-    default:
-        break;
-    }
+    Finder *f = ud;
+    for (int k = 0; k < f->n; k++)
+        if (!strcmp(f->named[k].let->as.let.name, name->as.name)) {
+            f->named[k].reads++;
+            f->named[k].read = name;
+        }
 }
 
 static void count_uses(Finder *f, const StmtList *block)
@@ -148,13 +120,13 @@ static void count_uses(Finder *f, const StmtList *block)
             for (int k = 0; k < f->n; k++)
                 if (!strcmp(f->named[k].let->as.let.name, s->as.let.name))
                     f->named[k].binds++;
-            count_reads(f, s->as.let.value);
+            ast_each_name(s->as.let.value, count_read, f);
             break;
         case ST_RETURN: case ST_EXPECT:
-            count_reads(f, s->as.ret);
+            ast_each_name(s->as.ret, count_read, f);
             break;
         case ST_IF:
-            count_reads(f, s->as.if_.cond);
+            ast_each_name(s->as.if_.cond, count_read, f);
             count_uses(f, &s->as.if_.then);
             count_uses(f, &s->as.if_.els);
             break;
@@ -164,16 +136,19 @@ static void count_uses(Finder *f, const StmtList *block)
     }
 }
 
-/* Can a statement of this list leave the procedure, or begin it again? */
-static bool may_leave(const StmtList *block)
+/* Can statement s leave the procedure, or begin it again? */
+static bool may_leave(const Stmt *s)
 {
-    for (int i = 0; i < block->n; i++) {
-        const Stmt *s = block->items[i];
-        if (s->kind == ST_RETURN || s->kind == ST_REROLL)
+    if (s->kind == ST_RETURN || s->kind == ST_REROLL)
+        return true;
+    if (s->kind != ST_IF)
+        return false;
+    for (int i = 0; i < s->as.if_.then.n; i++)
+        if (may_leave(s->as.if_.then.items[i]))
             return true;
-        if (s->kind == ST_IF && (may_leave(&s->as.if_.then) || may_leave(&s->as.if_.els)))
+    for (int i = 0; i < s->as.if_.els.n; i++)
+        if (may_leave(s->as.if_.els.items[i]))
             return true;
-    }
     return false;
 }
 
@@ -207,8 +182,7 @@ static bool read_as_part(const Named *n, int *ret)
                 }
             return false;
         }
-        StmtList one = { .items = (Stmt **)&n->block->items[j], .n = 1, .cap = 1 };
-        if (may_leave(&one))
+        if (may_leave(s))
             return false;
     }
     return false;

@@ -234,6 +234,40 @@ Stmt *ast_stmt(StmtKind kind, Span span)
     return s;
 }
 
+void ast_each_name(const Expr *e, void (*fn)(void *ud, const Expr *name), void *ud)
+{
+    if (!e)
+        return;
+    switch (e->kind) {
+    case EX_NAME:
+        fn(ud, e);
+        return;
+    case EX_MEMBER:
+        ast_each_name(e->as.member.object, fn, ud);
+        return;
+    case EX_UNARY:
+        ast_each_name(e->as.unary.operand, fn, ud);
+        return;
+    case EX_BINARY:
+        ast_each_name(e->as.binary.left, fn, ud);
+        ast_each_name(e->as.binary.right, fn, ud);
+        ast_each_name(e->as.binary.tolerance, fn, ud);
+        return;
+    case EX_CALL:
+        for (int i = 0; i < e->as.call.nargs; i++)
+            ast_each_name(e->as.call.args[i].value, fn, ud);
+        return;
+    case EX_ROLL:
+        ast_each_name(e->as.roll.count, fn, ud);
+        ast_each_name(e->as.roll.sides_expr, fn, ud);
+        for (int i = 0; i < e->as.roll.nparts; i++)
+            ast_each_name(e->as.roll.parts[i], fn, ud);
+        return;
+    default:
+        return;
+    }
+}
+
 void *ast_grow(void *items, int n, int *cap, size_t size)
 {
     if (n < *cap)

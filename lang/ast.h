@@ -294,6 +294,10 @@ typedef struct Module {
 /* Write an expression back as source text, with only the parentheses it needs. */
 void ast_print_expr(FILE *out, const Expr *e);
 
+/* Calls fn on each name (EX_NAME) read in e, in the order written; the
+ * walk is bounded by the parser's depth limit. */
+void ast_each_name(const Expr *e, void (*fn)(void *ud, const Expr *name), void *ud);
+
 /* Grow a vector (items, n, cap) of elements of `size` bytes by one slot. */
 void *ast_grow(void *items, int n, int *cap, size_t size);
 #define AST_PUSH(vec, value)                                                              \
