@@ -264,6 +264,23 @@ SHAPES = os.path.relpath(os.path.join(HERE, "shapes.muster"))   # as the message
 HARD_TIMEOUT = 60   # seconds allowed to each run; a run past it is "not exact", not a failure
 
 
+def exact_hits_total(n, sides, at):
+    """shapes.muster hits_total: k of n dice at `at` or more (a binomial), then
+    the total of those k on at..sides and of the rest on 1..at-1, each a sum
+    of uniform dice shifted, convolved; the value k * 10000 + total."""
+    out = {}
+    high, low = sides - at + 1, at - 1
+    for k in range(n + 1):
+        a, b = sums_of(k, high), sums_of(n - k, low)
+        base = k * at + (n - k)
+        for i, wa in enumerate(a):
+            for j, wb in enumerate(b):
+                if wa and wb:
+                    v = str(k * 10000 + base + i + j)
+                    out[v] = out.get(v, 0) + Fraction(math.comb(n, k) * wa * wb, sides ** n)
+    return out
+
+
 def binomial(n, p):
     """P(k successes of n), p a Fraction."""
     return {k: math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)}
@@ -442,6 +459,11 @@ def exact_hard_shapes(muster):
          finite(lambda: {str(k): p for k, p in binomial(10, Fraction(11, 100)).items()}), 0.010),
         ("highest(roll 6d100)", ["-e", "highest(roll 6d100)"],
          finite(lambda: {str(m): Fraction(m ** 6 - (m - 1) ** 6, 100 ** 6) for m in range(1, 101)}), 0.050),
+        ("hits_total (count(p >= 90), then sum(p), of 10d100)", [SHAPES, "hits_total"],
+         finite(lambda: exact_hits_total(10, 100, 90)), 0.050),
+        ("doubles(roll 10d100)", ["-e", "doubles(roll 10d100)"],
+         finite(lambda: {"false": Fraction(math.perm(100, 10), 100 ** 10),
+                         "true": 1 - Fraction(math.perm(100, 10), 100 ** 10)}), 0.010),
     ]
     failures = []
     print(f"exact odds of the engine's hard shapes (muster prob ... --exact, wall time incl. process start; "

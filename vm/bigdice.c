@@ -19,12 +19,17 @@
  * keeps its faces while later questions cut further.
  *
  * The highest (lowest) die is found by halves of the faces left, an any()
- * each (extreme).  Anything else (doubles, a sum once the classes are
- * split, a sum and a count of one roll) settles the roll's dice: every class's
- * multiset chosen (DEC_POOL), kept on the roll, so that every view of it
- * sees the same dice.  A sum asked first, of the whole roll, is one
- * choice among its totals, and what is asked after it is of the dice that
- * give that total, as before.
+ * each (extreme).  A sum asked first, of the whole roll, is one choice
+ * among its totals.  A sum once the classes are split, or of a mixed pool,
+ * and doubles() of dice of one kind are asked late (late_answer): one
+ * choice among the answers of the split dice together, their classes' sums
+ * convolved (fw_cache_sum_of_runs), or their chance of all differing.
+ * Anything else settles the roll's dice: every class's multiset chosen
+ * (DEC_POOL), kept on the roll, so that every view of it sees the same
+ * dice; after a sum, the multisets that give it (after a late sum, each
+ * class's share of the total first, class_total).  After doubles() asked
+ * late they cannot be settled (past_late), so it is asked late only where
+ * settling would be past the budget anyway.
  */
 #include "config.h"
 #include "vm/engine.h"
@@ -44,20 +49,25 @@ void big_init(Roll *r, int64_t n)
     r->ncls = 1;
     r->cls[0] = (Class){ 1, n };
     r->settled = NULL;
+    r->late = false;
     r->fresh = true;
 }
 
 /* ---- segments ---- */
 
-/* The segments that a view's set, made when there were v->cuts of them,
+/* The segments that a set m made when there were `cuts` of them (a view's)
  * stands for now. */
-static uint64_t faces_of(const Roll *r, const View *v)
+static uint64_t since(const Roll *r, uint64_t m, int cuts)
 {
-    uint64_t m = v->faces;   /* (the cuts since go after it) */
-    for (int s = v->cuts; s < r->nseg; s++)
+    for (int s = cuts; s < r->nseg; s++)   /* (the cuts since go after it) */
         if (m >> r->seg_from[s] & 1)
             m |= (uint64_t)1 << s;
     return m;
+}
+
+static uint64_t faces_of(const Roll *r, const View *v)
+{
+    return since(r, v->faces, v->cuts);
 }
 
 static uint64_t all_segments(const Roll *r)
@@ -125,6 +135,21 @@ static bool where(Roll *r, CmpOp cmp, int64_t k, uint64_t *out)
     return true;
 }
 
+/* The segments of m in the order of their faces: their number. */
+static int in_order(const Roll *r, uint64_t m, int *seg)
+{
+    int n = 0;
+    for (int s = 0; s < r->nseg; s++) {
+        if (!(m >> s & 1))
+            continue;
+        int i = n++;
+        for (; i > 0 && r->seg_lo[seg[i - 1]] > r->seg_lo[s]; i--)
+            seg[i] = seg[i - 1];
+        seg[i] = s;
+    }
+    return n;
+}
+
 /* ---- the sum, asked first ---- */
 
 /* The totals of a roll of big dice, worked out at once (within what the
@@ -160,39 +185,259 @@ static int big_sum(Engine *e, Roll *r, int64_t *out, char *err, size_t errlen)
     return 0;
 }
 
-/* ---- settling ---- */
+/* ---- asked of the dice as a whole, once split ---- */
 
-/* The segments of m in the order of their faces: their number. */
-static int in_order(const Roll *r, uint64_t m, int *seg)
+/* The faces of the segments of m as runs (lo[i]..hi[i], ascending, apart):
+ * their number. */
+static int runs_of(const Roll *r, uint64_t m, int64_t *lo, int64_t *hi)
 {
-    int n = 0;
-    for (int s = 0; s < r->nseg; s++) {
-        if (!(m >> s & 1))
+    int seg[LAZY_MAX_SIDES], n = in_order(r, m, seg), k = 0;
+    for (int i = 0; i < n; i++) {
+        if (k > 0 && hi[k - 1] + 1 == r->seg_lo[seg[i]]) {
+            hi[k - 1] = r->seg_hi[seg[i]];
             continue;
-        int i = n++;
-        for (; i > 0 && r->seg_lo[seg[i - 1]] > r->seg_lo[s]; i--)
-            seg[i] = seg[i - 1];
-        seg[i] = s;
+        }
+        lo[k] = r->seg_lo[seg[i]];
+        hi[k++] = r->seg_hi[seg[i]];
     }
-    return n;
+    return k;
 }
+
+typedef struct Inside {
+    const Roll *r;
+    uint64_t m;              /* the classes with dice inside these segments, */
+    int from;                /* from this one on */
+} Inside;
+
+static bool inside(const Class *c, uint64_t m)
+{
+    return c->count > 0 && !(c->faces & ~m);
+}
+
+/* The totals of the dice of the classes of s, each class's dice any of its
+ * faces: each class's convolved (within what the budget has left). */
+static int inside_totals(Engine *e, void *ud, const FwJoint **joint, mpz_ptr den, char *err, size_t errlen)
+{
+    const Inside *s = ud;
+    const Roll *r = s->r;
+    FwRuns kinds[LAZY_MAX_SIDES];
+    int64_t *runs = mem_alloc_atomic(sizeof(int64_t) * 2 * LAZY_MAX_SIDES * (size_t)r->ncls);
+    int nk = 0;
+    mpz_t p;
+    mpz_init(p);
+    mpz_set_ui(den, 1);
+    for (int i = s->from; i < r->ncls; i++) {
+        const Class *c = &r->cls[i];
+        if (!inside(c, s->m))
+            continue;
+        int64_t *lo = runs + 2 * LAZY_MAX_SIDES * nk, *hi = lo + LAZY_MAX_SIDES;
+        kinds[nk++] = (FwRuns){ .count = c->count, .nrun = runs_of(r, c->faces, lo, hi), .lo = lo, .hi = hi };
+        mpz_ui_pow_ui(p, (unsigned long)big_size(r, c->faces), (unsigned long)c->count);
+        mpz_mul(den, den, p);
+    }
+    mpz_clear(p);
+    FwLimits lim = lazy_fw_limits(e);
+    FwStatus st = fw_cache_sum_of_runs(e->shared->fw, kinds, nk, &lim, joint);
+    return lazy_fw_done(e, st, &lim, err, errlen);
+}
+
+/* The weight of total t in the totals j (0 if none). */
+static mpz_srcptr weight_of(const FwJoint *j, int64_t t)
+{
+    int64_t lo, hi;
+    fw_range(j, &t, 1, &lo, &hi);
+    return lo < hi ? j->e[lo].w : NULL;
+}
+
+/* What class s->from of a late sum adds up to, given that it and the
+ * classes after it inside s->m add up to s->left: each total of its own
+ * weighed by its orders times those of the rest making up the difference. */
+typedef struct Share {
+    Inside in;
+    int64_t left;
+} Share;
+
+static int share_totals(Engine *e, void *ud, const FwJoint **joint, mpz_ptr den, char *err, size_t errlen)
+{
+    const Share *s = ud;
+    const Roll *r = s->in.r;
+    int i = s->in.from, next = i + 1;
+    while (next < r->ncls && !inside(&r->cls[next], s->in.m))
+        next++;
+    const FwJoint *own, *rest;
+    Inside one = { r, r->cls[i].faces, i }, after = { r, s->in.m, next };
+    mpz_t ignored;
+    mpz_init(ignored);
+    int rc = inside_totals(e, &one, &own, ignored, err, errlen) || inside_totals(e, &after, &rest, ignored, err, errlen);
+    mpz_clear(ignored);
+    if (rc)
+        return -1;
+    FwJoint *j = mem_alloc(sizeof *j);
+    *j = (FwJoint){ .nq = 1, .width = 1, .offset = mem_alloc_atomic(sizeof(int) * 2) };
+    j->offset[1] = 1;
+    j->e = mem_alloc(sizeof(FwEntry) * (size_t)(own->n ? own->n : 1));
+    mpz_set_ui(den, 0);
+    for (int64_t k = 0; k < own->n; k++) {
+        mpz_srcptr w = weight_of(rest, s->left - own->e[k].vals[0]);
+        if (!w)
+            continue;
+        FwEntry *en = &j->e[j->n++];
+        en->vals = own->e[k].vals;
+        mpz_init(en->w);
+        mpz_mul(en->w, own->e[k].w, w);
+        mpz_add(den, den, en->w);
+    }
+    *joint = j;
+    return 0;
+}
+
+/* The total of class i of a late sum (of the segments m), the rest of the
+ * sum being *left (of it and the classes after it inside m), and its
+ * orders: chosen, unless it is the last of them. */
+static int class_total(Engine *e, Roll *r, int i, uint64_t m, int64_t *left, int64_t *total, mpz_srcptr *ways,
+                       char *err, size_t errlen)
+{
+    int next = i + 1;
+    while (next < r->ncls && !inside(&r->cls[next], m))
+        next++;
+    const FwJoint *own;
+    Inside one = { r, r->cls[i].faces, i };
+    mpz_t ignored;
+    mpz_init(ignored);
+    int rc = inside_totals(e, &one, &own, ignored, err, errlen);
+    mpz_clear(ignored);
+    if (rc)
+        return -1;
+    *total = *left;
+    if (next < r->ncls) {
+        Share s = { { r, m, i }, *left };
+        const FwEntry *chosen;
+        if (decide_total(e, share_totals, &s, &chosen, err, errlen))
+            return -1;
+        *total = chosen->vals[0];
+    }
+    *ways = weight_of(own, *total);
+    *left -= *total;
+    return 0;
+}
+
+/* Do two dice of the classes inside s->m show the same face?  (Their
+ * faces are apart, dice of one kind: within a class of f faces, n dice all
+ * differ in f (f - 1) ... (f - n + 1) of its f^n orders.) */
+static int inside_doubles(Engine *e, void *ud, const FwJoint **joint, mpz_ptr den, char *err, size_t errlen)
+{
+    (void)e, (void)err, (void)errlen;
+    const Inside *s = ud;
+    const Roll *r = s->r;
+    mpz_t apart, p;
+    mpz_inits(apart, p, NULL);
+    mpz_set_ui(den, 1);
+    mpz_set_ui(apart, 1);
+    for (int i = 0; i < r->ncls; i++) {
+        const Class *c = &r->cls[i];
+        if (!inside(c, s->m))
+            continue;
+        int64_t f = big_size(r, c->faces);
+        mpz_ui_pow_ui(p, (unsigned long)f, (unsigned long)c->count);
+        mpz_mul(den, den, p);
+        for (int64_t j = 0; j < c->count; j++)
+            mpz_mul_si(apart, apart, f - j < 0 ? 0 : f - j);
+    }
+    FwJoint *j = mem_alloc(sizeof *j);
+    j->nq = 1;
+    j->width = 1;
+    j->offset = mem_alloc_atomic(sizeof(int) * 2);
+    j->offset[0] = 0;
+    j->offset[1] = 1;
+    j->e = mem_alloc(sizeof(FwEntry) * 2);
+    int64_t *vals = mem_alloc_atomic(sizeof(int64_t) * 2);
+    j->n = 0;
+    mpz_sub(p, den, apart);
+    for (int64_t yes = 0; yes <= 1; yes++) {
+        mpz_srcptr w = yes ? p : apart;
+        if (mpz_sgn(w) == 0)
+            continue;
+        FwEntry *en = &j->e[j->n++];
+        vals[yes] = yes;
+        en->vals = &vals[yes];
+        mpz_init_set(en->w, w);
+    }
+    mpz_clears(apart, p, NULL);
+    *joint = j;
+    return 0;
+}
+
+/* Are the faces of the classes inside m apart (dice of one kind)? */
+static bool apart(const Roll *r, uint64_t m)
+{
+    uint64_t seen = 0;
+    for (int i = 0; i < r->ncls; i++) {
+        const Class *c = &r->cls[i];
+        if (!inside(c, m))
+            continue;
+        if (seen & c->faces)
+            return false;
+        seen |= c->faces;
+    }
+    return true;
+}
+
+/* Of a roll answered late: anything but the same question again is past
+ * the count. */
+static int past_late(Engine *e, const Roll *r, char *err, size_t errlen)
+{
+    e->halt = EXACT_OVER_BUDGET;
+    e->shared->needed = r->late_cost;
+    snprintf(err, errlen, "over the budget of the exact count");
+    return -1;
+}
+
+/* The runs that settling r's dice takes: the product of its classes'
+ * multisets. */
+static double settle_cost(const Roll *r)
+{
+    double cost = 1;
+    for (int i = 0; i < r->ncls && cost < 1e18; i++)
+        if (r->cls[i].count > 0)
+            cost *= decide_multisets(r->cls[i].count, big_size(r, r->cls[i].faces));
+    return cost;
+}
+
+/* ---- settling ---- */
 
 /* The dice of every class of r, chosen (given the sum, when it was asked),
  * kept on r. */
 static int settle_roll(Engine *e, Roll *r, char *err, size_t errlen)
 {
+    if (r->late && r->late_op != OP_SUM)
+        return past_late(e, r, err, errlen);
+    uint64_t late = r->late ? since(r, r->late_of, r->late_cuts) : 0;
+    int64_t left = r->late_value;   /* (of a late sum: what its classes not chosen yet add up to) */
     Pool *p = pool_alloc(e->vm->scratch, r->sides, r->big_n);
     int64_t k = 0;
     for (int i = 0; i < r->ncls; i++) {
         const Class *c = &r->cls[i];
         if (c->count == 0)
             continue;
+        const int64_t *sum = r->sum_known ? &r->sum : NULL;
+        mpz_srcptr ways = r->sum_known ? *r->sum_ways : NULL;
+        int64_t want;
+        int seg[LAZY_MAX_SIDES], nseg = in_order(r, c->faces, seg);
+        if (r->late && inside(c, late)) {
+            /* a run of faces lo..hi: its dice add up to their total less
+             * count (lo - 1) on faces 1..hi - lo + 1 */
+            int64_t lo[LAZY_MAX_SIDES], hi[LAZY_MAX_SIDES];
+            if (runs_of(r, c->faces, lo, hi) > 1)
+                return past_late(e, r, err, errlen);
+            if (class_total(e, r, i, late, &left, &want, &ways, err, errlen))
+                return -1;
+            want -= c->count * (lo[0] - 1);
+            sum = &want;
+        }
         Decision *d;
-        if (decide_pool(e, c->count, (int32_t)big_size(r, c->faces), r->sum_known ? &r->sum : NULL,
-                        r->sum_known ? *r->sum_ways : NULL, &d, err, errlen))
+        if (decide_pool(e, c->count, (int32_t)big_size(r, c->faces), sum, ways, &d, err, errlen))
             return -1;
         /* the class's faces in ascending order take the multiset's */
-        int seg[LAZY_MAX_SIDES], nseg = in_order(r, c->faces, seg);
         for (int64_t j = 0; j < c->count; j++) {
             int64_t f = d->face[j];
             int at = 0;
@@ -234,6 +479,38 @@ int big_settle(Engine *e, View *v, char *err, size_t errlen)
     return 0;
 }
 
+/* ---- asked late ---- */
+
+/* The sum or doubles() of the dice of v, once the roll's classes are split
+ * (or of a mixed pool): one choice among its answers, worked out from the
+ * classes' dice inside v (each class cut by v split first).  Asked again,
+ * the same answer; anything else of the roll's dice after it is past the
+ * exact count (late). */
+static int late_answer(Engine *e, View *v, OpCode op, Value *out, char *err, size_t errlen)
+{
+    Roll *r = v->roll;
+    double cost = settle_cost(r);
+    if (op == OP_DOUBLES && cost <= (double)e->shared->opts->budget)
+        return 1;   /* (its dice are settled, as small pools' are) */
+    uint64_t m = faces_of(r, v);
+    int64_t n;
+    if (lazy_count_in(e, r, m, &n, err, errlen))
+        return -1;
+    Inside s = { r, m, 0 };
+    const FwEntry *answer;
+    if (decide_total(e, op == OP_SUM ? inside_totals : inside_doubles, &s, &answer, err, errlen))
+        return -1;
+    r->late = true;
+    r->late_cost = cost;
+    r->late_op = op;
+    r->late_of = m;
+    r->late_cuts = r->nseg;
+    r->late_value = answer->vals[0];
+    r->fresh = false;
+    *out = op == OP_SUM ? val_int(r->late_value) : val_bool(r->late_value != 0);
+    return 0;
+}
+
 /* ---- what is asked ---- */
 
 /* The highest (top) or lowest face of the dice of view v, by halves: is
@@ -268,7 +545,7 @@ static int extreme(Engine *e, View *v, bool top, int64_t *face, bool *found, cha
  * was chosen (the dice then are those that give it), nor of kept dice. */
 static bool splits(const View *v)
 {
-    return !v->plain && !v->keep && !v->roll->sum_known && !v->roll->settled;
+    return !v->plain && !v->keep && !v->roll->sum_known && !v->roll->settled && !v->roll->late;
 }
 
 /* The sum of a fresh mixed roll, only added up: the sums of its kinds,
@@ -317,6 +594,20 @@ static int sum_of_kinds(Engine *e, Roll *r, Value *out, char *err, size_t errlen
 int big_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen)
 {
     Roll *r = v->roll;
+    if (r->late) {
+        /* (a filter is only a view of the dice) */
+        uint64_t test;
+        if (op == OP_FILTER && x.tag == VAL_INT && !v->plain && !v->keep && where(r, cmp, x.as.i, &test)) {
+            *out = val_pool(lazy_view_of(e, r, faces_of(r, v) & test));
+            return 0;
+        }
+        if ((int32_t)op == r->late_op && !v->plain && !v->keep && faces_of(r, v) == since(r, r->late_of, r->late_cuts)) {
+            *out = op == OP_SUM ? val_int(r->late_value) : val_bool(r->late_value != 0);
+            return 0;
+        }
+        /* (the dice, given a late sum) */
+        return r->late_op == OP_SUM ? lazy_plain_apply(e, v, op, cmp, x, out, err, errlen) : past_late(e, r, err, errlen);
+    }
     uint64_t m = faces_of(r, v), test = 0;
     bool whole = m == all_segments(r) && r->ncls == 1 && r->kinds == 1 && !v->plain && !v->keep && !r->settled;
     if (op == OP_SUM && whole && e->vm->may_defer && !r->sum_known) {
@@ -335,6 +626,11 @@ int big_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, cha
             return -1;
         *out = val_int(n);
         return 0;
+    }
+    if ((op == OP_SUM || (op == OP_DOUBLES && apart(r, faces_of(r, v)))) && splits(v)) {
+        int rc = late_answer(e, v, op, out, err, errlen);
+        if (rc <= 0)
+            return rc;
     }
     bool by_faces = (op == OP_FILTER || op == OP_ANY || op == OP_ALL) && x.tag == VAL_INT;
     if (splits(v) && (op == OP_COUNT || (by_faces && where(r, cmp, x.as.i, &test)))) {

@@ -342,6 +342,18 @@ int decide_count_roll(Engine *e, char *err, size_t errlen)
     return 0;
 }
 
+/* The multisets of n dice of `sides` faces, C(n+s-1, r), r the smaller of
+ * n and s-1: the product of r ratios, however many sides the dice have
+ * (as a double, stopping past 10^18). */
+double decide_multisets(int64_t n, int64_t sides)
+{
+    double multisets = 1;
+    int64_t r = n < sides - 1 ? n : sides - 1;
+    for (int64_t k = 1; k <= r && multisets < 1e18; k++)
+        multisets = multisets * (double)(n + sides - 1 - r + k) / (double)k;
+    return multisets;
+}
+
 /* The next decision of the path: n dice of `sides`, one choice among their
  * multisets (a new one starts at every die on the first face). */
 /* One choice among the multisets of n dS (with `ways`, only those whose
@@ -358,12 +370,8 @@ int decide_pool(Engine *e, int64_t n, int32_t sides, const int64_t *sum, mpz_src
             return decide_rolled_differently(err, errlen);
     } else {
         /* a pool with more multisets than runs left can never be finished:
-         * say so now.  C(n+s-1, r), r the smaller of n and s-1: the product
-         * of r ratios, however many sides the dice have */
-        double multisets = 1;
-        int64_t r = n < sides - 1 ? n : sides - 1;
-        for (int64_t k = 1; k <= r && multisets < 1e18; k++)
-            multisets = multisets * (double)(n + sides - 1 - r + k) / (double)k;
+         * say so now */
+        double multisets = decide_multisets(n, sides);
         if (multisets > (double)(o->budget - e->shared->runs)) {
             /* over budget wins over a failure found earlier in the run */
             e->halt = EXACT_OVER_BUDGET;

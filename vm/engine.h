@@ -167,6 +167,18 @@ typedef struct Roll {
     int32_t seg_lo[LAZY_MAX_SIDES], seg_hi[LAZY_MAX_SIDES];
     int8_t seg_from[LAZY_MAX_SIDES];
     const Pool *settled;
+    /* a sum or doubles() of its dice asked once a question split its
+     * classes, when settling them would need more than the budget
+     * (late_op of the segments late_of, made when there were late_cuts of
+     * them, answered late_value): asked again,
+     * the same answer; nothing else of its dice is counted after it (it
+     * needs late_cost runs) */
+    bool late;
+    int32_t late_op;
+    uint64_t late_of;
+    int late_cuts;
+    int64_t late_value;
+    double late_cost;
     /* items drawn from a bag (bags.c), not dice: slot s is kind s-1 of the
      * bag (whose kinds are in the order of their values), with cap[s-1] of
      * it left when they were drawn, one class of all the slots; its
@@ -370,6 +382,7 @@ bool decide_dist_option_empty(const Decision *d);
 bool decide_advance(Engine *e);
 int decide_rolled_differently(char *err, size_t errlen);
 int decide_count_roll(Engine *e, char *err, size_t errlen);
+double decide_multisets(int64_t n, int64_t sides);
 int decide_pool(Engine *e, int64_t n, int32_t sides, const int64_t *sum, mpz_srcptr ways, Decision **out,
                 char *err, size_t errlen);
 int decide_roll(DiceSource *self, int64_t n, int32_t sides, const Die *die, int32_t *out, char *err,

@@ -990,3 +990,97 @@ FwStatus fw_cache_sum_of_dice(FwCache *c, int64_t n, int64_t sides, FwLimits *li
     *out = j;
     return FW_OK;
 }
+
+/* The ways of each total of the dice so far (ways[0..*width), from the
+ * least), one die more of the runs of k: the new ways of a total are, for
+ * each run, a window of the old ones, added up from their running sums. */
+static FwStatus add_die_of_runs(const FwRuns *k, mpz_t *ways, mpz_t *pre, int64_t *width, FwLimits *lim)
+{
+    int64_t m = k->lo[0], grown = *width + k->hi[k->nrun - 1] - m;
+    FwStatus st = spend(lim, (uint64_t)(*width + grown * k->nrun));
+    if (st != FW_OK)
+        return st;
+    mpz_set_ui(pre[0], 0);
+    for (int64_t i = 0; i < *width; i++)
+        mpz_add(pre[i + 1], pre[i], ways[i]);
+    for (int64_t t = 0; t < grown; t++) {
+        mpz_set_ui(ways[t], 0);
+        for (int i = 0; i < k->nrun; i++) {
+            /* the old totals t - (v - m) for v in the run */
+            int64_t a = t - (k->hi[i] - m), b = t - (k->lo[i] - m);
+            a = a < 0 ? 0 : a;
+            b = b > *width - 1 ? *width - 1 : b;
+            if (a <= b) {
+                mpz_add(ways[t], ways[t], pre[b + 1]);
+                mpz_sub(ways[t], ways[t], pre[a]);
+            }
+        }
+    }
+    *width = grown;
+    return FW_OK;
+}
+
+FwStatus fw_sum_of_runs(const FwRuns *kinds, int nk, FwLimits *lim, FwJoint **out)
+{
+    int64_t span = 1, least = 0;
+    for (int k = 0; k < nk; k++) {
+        span += kinds[k].count * (kinds[k].hi[kinds[k].nrun - 1] - kinds[k].lo[0]);
+        least += kinds[k].count * kinds[k].lo[0];
+    }
+    FwStatus st = spend(lim, (uint64_t)span);
+    if (st != FW_OK)
+        return st;
+    mpz_t *ways = mem_alloc(sizeof(mpz_t) * (size_t)span), *pre = mem_alloc(sizeof(mpz_t) * (size_t)(span + 1));
+    for (int64_t i = 0; i < span; i++)
+        mpz_inits(ways[i], pre[i], NULL);
+    mpz_init(pre[span]);
+    mpz_set_ui(ways[0], 1);
+    int64_t width = 1;
+    for (int k = 0; k < nk && st == FW_OK; k++)
+        for (int64_t j = 0; j < kinds[k].count && st == FW_OK; j++)
+            st = add_die_of_runs(&kinds[k], ways, pre, &width, lim);
+    if (st == FW_OK) {
+        Map answers;
+        map_init(&answers, 1);
+        for (int64_t t = 0; t < width; t++)
+            if (mpz_sgn(ways[t])) {
+                int64_t total = least + t;
+                mpz_set(map_at(&answers, &total), ways[t]);
+            }
+        int offset[2] = { 0, 1 };
+        *out = joint_of(&answers, 1, offset);
+        map_free(&answers);
+    }
+    for (int64_t i = 0; i < span; i++)
+        mpz_clears(ways[i], pre[i], NULL);
+    mpz_clear(pre[span]);
+    return st;
+}
+
+FwStatus fw_cache_sum_of_runs(FwCache *c, const FwRuns *kinds, int nk, FwLimits *lim, const FwJoint **out)
+{
+    int len = 2;
+    for (int k = 0; k < nk; k++)
+        len += 2 + 2 * kinds[k].nrun;
+    uint64_t *key = mem_alloc_atomic(sizeof(uint64_t) * (size_t)len);
+    int at = 0;
+    key[at++] = (uint64_t)0x7275e5ULL << 40;
+    key[at++] = (uint64_t)nk;
+    for (int k = 0; k < nk; k++) {
+        key[at++] = (uint64_t)kinds[k].count;
+        key[at++] = (uint64_t)kinds[k].nrun;
+        for (int i = 0; i < kinds[k].nrun; i++) {
+            key[at++] = (uint64_t)kinds[k].lo[i];
+            key[at++] = (uint64_t)kinds[k].hi[i];
+        }
+    }
+    if ((*out = cache_find(c, key, len)))
+        return FW_OK;
+    FwJoint *j;
+    FwStatus st = fw_sum_of_runs(kinds, nk, lim, &j);
+    if (st != FW_OK)
+        return st;
+    cache_put(c, key, len, j);
+    *out = j;
+    return FW_OK;
+}

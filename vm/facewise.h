@@ -131,6 +131,21 @@ FwStatus fw_cache_joint(FwCache *c, int32_t sides, const int32_t *value, const i
 FwStatus fw_cache_sum_of_dice(FwCache *c, int64_t n, int64_t sides, FwLimits *lim, const FwJoint **out);
 FwStatus fw_sum_of_dice(int64_t n, int64_t sides, FwLimits *lim, FwJoint **out);
 
+/* A kind of dice for fw_sum_of_runs: `count` dice, each showing any value
+ * of the runs lo[i]..hi[i] (ascending, apart), each value one way. */
+typedef struct FwRuns {
+    int64_t count;
+    int nrun;
+    const int64_t *lo, *hi;
+} FwRuns;
+
+/* The total of the dice of kinds[0..nk) (as fw_cache_sum_of_dice: each
+ * total with its orders, out of the product of each kind's number of
+ * values to the power of its count); from the cache when it was worked out
+ * before. */
+FwStatus fw_cache_sum_of_runs(FwCache *c, const FwRuns *kinds, int nk, FwLimits *lim, const FwJoint **out);
+FwStatus fw_sum_of_runs(const FwRuns *kinds, int nk, FwLimits *lim, FwJoint **out);
+
 /* The total of n items drawn, not put back, from a bag with left[k] items
  * of kind k (kinds <= 64) showing value[k]: each total with the number of
  * draws (sets of n items) that give it, out of C(sum of left, n). */

@@ -1852,6 +1852,71 @@ static Expr *gen_parts(Scope *sc, Expr **parts, int *ops, int *nparts)
 }
 
 
+/* Dice of more than 64 faces asked about twice: a count, any() or the
+ * highest first (which splits their faces where it compares), then their
+ * sum, a filter's sum or doubles() (asked of the split dice at once, or of
+ * their multisets, as the budget allows).  *use gets an int made of both. */
+static int gen_big_block(Proc *p, Scope *sc, Stmt **body, int n, Expr **use)
+{
+    Type INT = TY(T_INT, 0);
+    static const int BIG[][2] = { { 2, 70 }, { 2, 65 }, { 2, 66 }, { 2, 68 } };
+    int k = rnd(4), sides = BIG[k][1];
+    Expr *pool;
+    if (chance(25)) {
+        pool = mk(E_MIXED, TY(T_POOL, 0));
+        pool->nargs = 2;
+        pool->args = alloc(sizeof *pool->args * 2);
+        pool->args[0] = roll_of(mknum(1), sides);
+        pool->args[1] = roll_of(mknum(2), SIDES[rnd(3)]);
+    } else {
+        pool = roll_of(mknum(BIG[k][0]), sides);
+    }
+    dice_sites++;
+    Stmt *ps = let_of(p, sc, pool, TY(T_POOL, 0), 0);
+    body[n++] = ps;
+    Expr *pv = var_at(ps->slot, TY(T_POOL, 0));
+    Stmt *fs;
+    int r = rnd(10);
+    if (r < 8) {
+        Expr *first;
+        if (r < 6) {
+            first = mk(E_COUNT, INT);
+            first->a = mk2(E_FILTER, TY(T_POOL, 0), pv, mknum(range(2, sides)));
+            first->a->k = chance(60) ? C_GE : rnd(6);
+        } else {
+            first = mk(chance(70) ? E_HIGHEST : E_LOWEST, INT);
+            first->a = pv;
+        }
+        fs = let_of(p, sc, first, INT, 0);
+        body[n++] = fs;
+    } else {
+        /* any(): 7 or 0 */
+        Expr *any = mk2(E_ANYCMP, TY(T_BOOL, 0), pv, mknum(range(1, sides)));
+        any->k = rnd(6);
+        fs = let_of(p, sc, mknum(0), INT, 0);
+        body[n++] = fs;
+        body[n++] = if_of(any, assign_of(fs->slot, mknum(7)), NULL);
+    }
+    Expr *fv = var_at(fs->slot, INT);
+    r = rnd(10);
+    if (r < 7) {
+        Expr *sum = mk(E_SUM, INT);
+        sum->a = pv;
+        if (r >= 4) {
+            sum->a = mk2(E_FILTER, TY(T_POOL, 0), pv, mknum(range(2, sides)));
+            sum->a->k = chance(60) ? C_GE : rnd(6);
+        }
+        *use = mk2(E_ADD, INT, mk2(E_MUL, INT, fv, mknum(1000)), sum);
+    } else {
+        /* doubles(): 500 more */
+        Expr *d = mk(E_DOUBLES, TY(T_BOOL, 0));
+        d->a = pv;
+        body[n++] = if_of(d, assign_of(fs->slot, mk2(E_ADD, INT, fv, mknum(500))), NULL);
+        *use = var_at(fs->slot, INT);
+    }
+    return n;
+}
+
 /* Draws from a bag in a row: several items at once (kept as a pool, or
  * asked about at once), then one at a time, as the rules draw chits or
  * cards.  *use gets an int made of what came out, for the result. */
@@ -2187,6 +2252,8 @@ static void gen_proc(int pi)
             n = gen_chain(p, &sc, body, n, &uses[nuses++]);
         else if (blocks[bi] == 1 && P->has_bag && chance(pi == 0 ? 50 : 30))
             n = gen_bag_block(p, &sc, body, n, &uses[nuses++]);
+        else if (blocks[bi] == 1 && pi == 0 && chance(15))
+            n = gen_big_block(p, &sc, body, n, &uses[nuses++]);
         else if (blocks[bi] == 2 && chance(pi == 0 ? 35 : 20)) {
             Expr *parts[4];
             int ops[4], np, mode = rnd(10);
@@ -3130,6 +3197,25 @@ static Value top_run(void *global)
     return call_proc(0, args);
 }
 
+/* Whether muster's exact odds g equal the brute force's, fraction by
+ * fraction. */
+static int same_as_brute(const Parsed *g, const Dist *dist)
+{
+    int same = g->n == dist->n && g->exact;
+    mpq_t q;
+    mpq_init(q);
+    for (int i = 0; same && i < g->n; i++) {
+        const char *key = g->o[i].not_given ? "null" : g->o[i].key;
+        int j;
+        for (j = 0; j < dist->n && strcmp(dist->o[j].key, key); j++) ;
+        if (j == dist->n || mpq_set_str(q, g->o[i].p, 10) != 0) { same = 0; break; }
+        mpq_canonicalize(q);
+        if (!mpq_equal(q, dist->o[j].w)) same = 0;
+    }
+    mpq_clear(q);
+    return same;
+}
+
 /* Whether muster's exact odds equal f0's with its rerolls conditioned over
  * all the paths of the call together (see top_run). */
 static int matches_global(const Parsed *r)
@@ -3185,8 +3271,9 @@ static void check_one(long long seed)
     fputs(src.s, f);
     fclose(f);
 
-    char cmd[4][1200];
-    const char *names[4] = { "exact", "simulated, 1 thread", "simulated, 4 threads", "simulated, --no-specialize" };
+    char cmd[5][1200];
+    const char *names[5] = { "exact", "simulated, 1 thread", "simulated, 4 threads", "simulated, --no-specialize",
+                             "exact, small budget" };
     snprintf(cmd[0], sizeof cmd[0], "timeout 60 '%s' prob '%s' f0%s --exact --json", muster_path, file, args.s);
     snprintf(cmd[1], sizeof cmd[1], "timeout 60 '%s' prob '%s' f0%s --trials %ld --seed %llu --threads 1 --json",
              muster_path, file, args.s, trials, (unsigned long long)(sim_seed + (uint64_t)seed));
@@ -3194,20 +3281,26 @@ static void check_one(long long seed)
              muster_path, file, args.s, trials, (unsigned long long)(sim_seed + (uint64_t)seed));
     snprintf(cmd[3], sizeof cmd[3], "timeout 60 '%s' prob '%s' f0%s --trials %ld --seed %llu --threads 1 --no-specialize --json",
              muster_path, file, args.s, trials, (unsigned long long)(sim_seed + (uint64_t)seed));
-    Parsed got[4];
+    snprintf(cmd[4], sizeof cmd[4], "timeout 60 '%s' prob '%s' f0%s --exact --json --budget 1000", muster_path, file,
+             args.s);
+    Parsed got[5];
     memset(got, 0, sizeof got);
     char failed_checks[8] = "";
     int global_bug = 0;
-    Buf out[4] = { { 0 } }, err[4] = { { 0 } };
-    int st[4];
+    Buf out[5] = { { 0 } }, err[5] = { { 0 } };
+    int st[5];
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    run_all(cmd, 4, out, err, st);
+    run_all(cmd, 5, out, err, st);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     if (getenv("DIFFTEST_STATS") && took > 0.5)
         fprintf(stderr, "seed %lld: muster took %.2f s\n", seed, took);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
+        if (i == 4 && st[i] == 1 && strstr(err[i].s ? err[i].s : "", "budget")) {
+            memset(&got[i], 0, sizeof got[i]);
+            continue;
+        }
         if (st[i] != 0 || !parse_prob(out[i].s, &got[i])) {
             bprintf(&report, "  %s: exit %d\n    $ %s\n", names[i], st[i], cmd[i]);
             bputs(&report, "    ");
@@ -3217,20 +3310,15 @@ static void check_one(long long seed)
             memset(&got[i], 0, sizeof got[i]);
         }
     }
-    /* (a) exact odds equal the brute force, fraction by fraction */
+    /* (a) exact odds equal the brute force, fraction by fraction; and
+     * with a small budget, where the count takes other ways (or says it is
+     * over the budget) */
+    if (got[4].o && !same_as_brute(&got[4], &dist)) {
+        bprintf(&report, "  (a) the exact odds with a small budget differ from the brute force\n    $ %s\n", cmd[4]);
+        mark(failed_checks, 'a');
+    }
     if (got[0].o) {
-        int same = got[0].n == dist.n && got[0].exact;
-        mpq_t q;
-        mpq_init(q);
-        for (int i = 0; same && i < got[0].n; i++) {
-            const char *key = got[0].o[i].not_given ? "null" : got[0].o[i].key;
-            int j;
-            for (j = 0; j < dist.n && strcmp(dist.o[j].key, key); j++) ;
-            if (j == dist.n || mpq_set_str(q, got[0].o[i].p, 10) != 0) { same = 0; break; }
-            mpq_canonicalize(q);
-            if (!mpq_equal(q, dist.o[j].w)) same = 0;
-        }
-        mpq_clear(q);
+        int same = same_as_brute(&got[0], &dist);
         if (!same) {
             bputs(&report, "  (a) the exact odds differ from the brute force\n");
             if (P->procs[0].rerolls && matches_global(&got[0]))
@@ -3305,8 +3393,8 @@ static void check_one(long long seed)
                 line = nl ? nl + 1 : line + strlen(line);
             }
             print_dist(o, "brute force", &dist);
-            for (int i = 0; i < 4; i++)
-                if (got[i].o) print_parsed(o, names[i], &got[i], i > 0);
+            for (int i = 0; i < 5; i++)
+                if (got[i].o) print_parsed(o, names[i], &got[i], i > 0 && i < 4);
             fprintf(o, "  replay: difftest --seed %lld --count 1\n", seed);
         }
         if (!why && save_dir && *save_dir) {
@@ -3327,7 +3415,9 @@ static void check_one(long long seed)
             }
         }
     }
-    for (int i = 0; i < 4; i++) { parsed_free(&got[i]); counts_free(&c[i]); free(out[i].s); free(err[i].s); }
+    for (int i = 0; i < 4; i++)
+        counts_free(&c[i]);
+    for (int i = 0; i < 5; i++) { parsed_free(&got[i]); free(out[i].s); free(err[i].s); }
     unlink(file);
 done:
     dist_free(&dist);

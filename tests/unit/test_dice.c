@@ -1820,6 +1820,116 @@ static int64_t big_brute(int which, const int *d)
     }
 }
 
+/* What the procedures of test_lazy_big_dice_late give for dice d[0..n). */
+static int64_t late_brute(int which, const int *d, int n)
+{
+    int ge60 = 0, le10 = 0, ge50 = 0, le6 = 0;
+    int64_t sum = 0, sum35 = 0;
+    bool doubles = false;
+    for (int i = 0; i < n; i++) {
+        ge60 += d[i] >= 60;
+        le10 += d[i] <= 10;
+        ge50 += d[i] >= 50;
+        le6 += d[i] <= 6;
+        sum += d[i];
+        sum35 += d[i] >= 35 ? d[i] : 0;
+        for (int j = 0; j < i; j++)
+            doubles = doubles || d[i] == d[j];
+    }
+    switch (which) {
+    case 0: return ge60 * 1000 + sum;
+    case 1: return le10 * 1000 + sum35;
+    case 2: return doubles ? 100 + ge50 : ge50;
+    case 3: return 2 * sum + ge60;
+    case 4: return le6 * 1000 + sum;
+    default: {
+        int most = 0;
+        for (int i = 0; i < n; i++)
+            most = d[i] > most ? d[i] : most;
+        return sum % 7 * 100 + most + ge60 * 1000;
+    }
+    }
+}
+
+/* A sum or doubles() of dice of more than 64 faces asked after a count has
+ * split them: one choice among the answers of the split dice together
+ * (when their multisets would be past the budget; a small budget here, to
+ * take that way), against every roll; anything asked after it needs the
+ * multisets, and says so. */
+static void test_lazy_big_dice_late(void)
+{
+    const char *text =
+        "proc counted() -> int {\n  let p = roll 3d70\n  let c = count(p >= 60)\n  return c * 1000 + sum(p)\n}\n"
+        "proc filtered() -> int {\n  let p = roll 3d70\n  let c = count(p <= 10)\n  return c * 1000 + sum(p >= 35)\n}\n"
+        "proc doubled() -> int {\n  let p = roll 3d70\n  let c = count(p >= 50)\n"
+        "  if doubles(p) { return 100 + c }\n  return c\n}\n"
+        "proc twice() -> int {\n  let p = roll 3d70\n  let c = count(p >= 60)\n  return sum(p) + sum(p) + c\n}\n"
+        "proc mixed() -> int {\n  let p = roll [2d70, 1d6]\n  let c = count(p <= 6)\n  return c * 1000 + sum(p)\n}\n"
+        "proc after() -> int {\n  let p = roll 3d70\n  let c = count(p >= 60)\n  let s = sum(p)\n"
+        "  return c * 1000 + s % 7 * 100 + highest(p)\n}\n"
+        "proc apart() -> int {\n  let p = roll 3d70\n  let c = count(p >= 60)\n  let s = sum(p != 50)\n"
+        "  return s + highest(p)\n}\n"
+        "proc doubled_then() -> int {\n  let p = roll 3d70\n  let c = count(p >= 60)\n"
+        "  if doubles(p) { return highest(p) }\n  return c\n}\n";
+    static const char *const procs[] = { "counted", "filtered", "doubled", "twice", "mixed", "after" };
+    for (int which = 0; which < 6; which++) {
+        ExactResult r;
+        exact_of(text, procs[which], which == 5 ? 0 : 2000, &r);
+        CU_ASSERT_EQUAL_FATAL(r.status, EXACT_DONE);
+        unsigned long total = which == 4 ? 70 * 70 * 6 : 70 * 70 * 70;
+        int64_t vals[4096];
+        unsigned long ways[4096];
+        int nv = 0;
+        for (unsigned long k = 0; k < total; k++) {
+            int d[3] = { (int)(k % 70) + 1, (int)(k / 70 % 70) + 1, (int)(k / 4900) + 1 };
+            int64_t v = late_brute(which, d, 3);
+            int i = 0;
+            while (i < nv && vals[i] != v)
+                i++;
+            if (i == nv) {
+                CU_ASSERT_FATAL(nv < 4096);
+                vals[nv] = v;
+                ways[nv++] = 0;
+            }
+            ways[i]++;
+        }
+        CU_ASSERT_EQUAL(r.n, nv);
+        for (int i = 0; i < nv; i++)
+            CU_ASSERT(p_is(&r, vals[i], ways[i], total));
+        exact_clear(&r);
+    }
+    /* after a sum of faces not in one run, or after doubles(), the
+     * highest needs the dice's multisets: past the budget */
+    ExactResult r;
+    static const char *const past[] = { "apart", "doubled_then" };
+    for (int i = 0; i < 2; i++) {
+        exact_of(text, past[i], 2000, &r);
+        CU_ASSERT_EQUAL(r.status, EXACT_OVER_BUDGET);
+        CU_ASSERT(r.needed > 2000);
+        exact_clear(&r);
+    }
+    /* ten d100 all apart: 100 * 99 * ... * 91 of 100^10, in 2 runs */
+    exact_of("proc f() -> bool { return doubles(roll 10d100) }", "f", 0, &r);
+    CU_ASSERT_EQUAL_FATAL(r.status, EXACT_DONE);
+    CU_ASSERT_EQUAL(r.runs, 2);
+    mpq_t want;
+    mpq_init(want);
+    mpz_set_ui(mpq_numref(want), 1);
+    for (unsigned long f = 91; f <= 100; f++)
+        mpz_mul_ui(mpq_numref(want), mpq_numref(want), f);
+    mpz_ui_pow_ui(mpq_denref(want), 100, 10);
+    mpq_canonicalize(want);
+    bool found = false;
+    for (int i = 0; i < r.n; i++)
+        if (r.outcomes[i].value.tag == VAL_BOOL && !r.outcomes[i].value.as.b) {
+            found = true;
+            CU_ASSERT(mpq_equal(r.outcomes[i].p, want));
+        }
+    CU_ASSERT(found);
+    mpq_clear(want);
+    exact_clear(&r);
+}
+
 static void test_lazy_big_dice_classes(void)
 {
     /* dice of more than 64 faces, their faces cut where they are compared:
@@ -2363,6 +2473,7 @@ void register_tests(void)
         { "lazy pools: empty pools, faces past the budget", test_lazy_errors },
         { "lazy pools: 60d6 closed forms", test_lazy_closed_forms },
         { "lazy pools: dice of more than 64 faces, cut where compared", test_lazy_big_dice_classes },
+        { "lazy pools: the sum or doubles of dice of more than 64 faces, once split", test_lazy_big_dice_late },
         { "lazy pools: a 30-die volley against a dynamic program", test_lazy_volley_matches_dp },
         { "face by face: every question against brute force", test_facewise_brute_force },
         { "face by face: 60d6 summed, highest 3 of 500d6", test_facewise_big_sums },

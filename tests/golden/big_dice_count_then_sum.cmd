@@ -1,0 +1,1 @@
+prob big_dice.muster hits_and_total --exact

@@ -1,0 +1,1 @@
+prob big_dice.muster total_then_hits --exact
