@@ -19,17 +19,17 @@
  * keeps its faces while later questions cut further.
  *
  * The highest (lowest) die is found by halves of the faces left, an any()
- * each (extreme).  A sum asked first, of the whole roll, is one choice
- * among its totals.  A sum once the classes are split, or of a mixed pool,
- * and doubles() of dice of one kind are asked late (late_answer): one
- * choice among the answers of the split dice together, their classes' sums
- * convolved (fw_cache_sum_of_runs), or their chance of all differing.
- * Anything else settles the roll's dice: every class's multiset chosen
- * (DEC_POOL), kept on the roll, so that every view of it sees the same
- * dice; after a sum, the multisets that give it (after a late sum, each
- * class's share of the total first, class_total).  After doubles() asked
- * late they cannot be settled (past_late), so it is asked late only where
- * settling would be past the budget anyway.
+ * each (extreme).  A sum, and doubles() of dice of one kind, are asked
+ * late (big_sum, late_answer): one choice among the answers of the split
+ * dice together, their classes' sums convolved (fw_cache_sum_of_runs), or
+ * their chance of all differing.  After a sum, splits are weighed by the
+ * ways the rest makes up the total (big_split_given).  Anything else
+ * settles the roll's dice: every class's multiset chosen (DEC_POOL), kept
+ * on the roll, so that every view of it sees the same dice; after a sum,
+ * each class's share of the total first (class_total), then the multisets
+ * that give it.  After doubles() asked late they cannot be settled
+ * (past_late), so it is asked late only where settling would be past the
+ * budget anyway.
  */
 #include "config.h"
 #include "vm/engine.h"
@@ -40,7 +40,6 @@
 void big_init(Roll *r, int64_t n)
 {
     r->big = true;
-    r->sum_known = false;
     r->big_n = n;
     r->nseg = 1;
     r->seg_lo[0] = 1;
@@ -168,20 +167,20 @@ static int big_totals(Engine *e, void *ud, const FwJoint **joint, mpz_ptr den, c
     return big_joint(e, r, joint, err, errlen);
 }
 
-/* The sum of a roll of big dice: one choice among its totals, the same on
- * every later asking. */
+/* The sum of a whole roll of big dice: one choice among its totals, kept
+ * as a late sum of all its segments. */
 static int big_sum(Engine *e, Roll *r, int64_t *out, char *err, size_t errlen)
 {
-    if (!r->sum_known) {
-        const FwEntry *total;
-        if (decide_total(e, big_totals, r, &total, err, errlen))
-            return -1;
-        r->sum_known = true;
-        r->fresh = false;
-        r->sum = total->vals[0];
-        r->sum_ways = &total->w;
-    }
-    *out = r->sum;
+    const FwEntry *total;
+    if (decide_total(e, big_totals, r, &total, err, errlen))
+        return -1;
+    r->late = true;
+    r->late_op = OP_SUM;
+    r->late_of = all_segments(r);
+    r->late_cuts = r->nseg;
+    r->late_value = total->vals[0];
+    r->fresh = false;
+    *out = r->late_value;
     return 0;
 }
 
@@ -419,8 +418,8 @@ static int settle_roll(Engine *e, Roll *r, char *err, size_t errlen)
         const Class *c = &r->cls[i];
         if (c->count == 0)
             continue;
-        const int64_t *sum = r->sum_known ? &r->sum : NULL;
-        mpz_srcptr ways = r->sum_known ? *r->sum_ways : NULL;
+        const int64_t *sum = NULL;
+        mpz_srcptr ways = NULL;
         int64_t want;
         int seg[LAZY_MAX_SIDES], nseg = in_order(r, c->faces, seg);
         if (r->late && inside(c, late)) {
@@ -476,6 +475,88 @@ int big_settle(Engine *e, View *v, char *err, size_t errlen)
             }
     p->n = k;
     v->plain = p;
+    return 0;
+}
+
+/* ---- splitting, given a late sum ---- */
+
+typedef struct Given {
+    const Roll *r;
+    int i;                   /* the class split */
+    uint64_t in;             /* into its faces here and the rest */
+    uint64_t m;              /* the late sum's segments */
+} Given;
+
+/* How many of class s->i's dice show one of s->in: each number j weighed
+ * by C(count, j) times the orders of j dice on those faces, the rest of the
+ * class on the others and the other classes of the sum that add up to it. */
+static int given_counts(Engine *e, void *ud, const FwJoint **joint, mpz_ptr den, char *err, size_t errlen)
+{
+    const Given *s = ud;
+    const Roll *r = s->r;
+    const Class *c = &r->cls[s->i];
+    int64_t *runs = mem_alloc_atomic(sizeof(int64_t) * 2 * LAZY_MAX_SIDES * (size_t)(r->ncls + 1));
+    FwRuns kinds[LAZY_MAX_SIDES + 1];
+    int nk = 2;
+    for (int k = 0; k < r->ncls; k++) {
+        if (k == s->i || !inside(&r->cls[k], s->m))
+            continue;
+        int64_t *lo = runs + 2 * LAZY_MAX_SIDES * nk, *hi = lo + LAZY_MAX_SIDES;
+        kinds[nk++] = (FwRuns){ .count = r->cls[k].count, .nrun = runs_of(r, r->cls[k].faces, lo, hi), .lo = lo,
+                                .hi = hi };
+    }
+    int64_t *lo = runs, *hi = lo + LAZY_MAX_SIDES;
+    kinds[0] = (FwRuns){ .nrun = runs_of(r, c->faces & s->in, lo, hi), .lo = lo, .hi = hi };
+    lo = runs + 2 * LAZY_MAX_SIDES, hi = lo + LAZY_MAX_SIDES;
+    kinds[1] = (FwRuns){ .nrun = runs_of(r, c->faces & ~s->in, lo, hi), .lo = lo, .hi = hi };
+    FwJoint *j = mem_alloc(sizeof *j);
+    *j = (FwJoint){ .nq = 1, .width = 1, .offset = mem_alloc_atomic(sizeof(int) * 2) };
+    j->offset[1] = 1;
+    j->e = mem_alloc(sizeof(FwEntry) * (size_t)(c->count + 1));
+    int64_t *vals = mem_alloc_atomic(sizeof(int64_t) * (size_t)(c->count + 1));
+    mpz_set_ui(den, 0);
+    mpz_t binom;
+    mpz_init_set_ui(binom, 1);
+    for (int64_t n = 0; n <= c->count; n++) {
+        kinds[0].count = n;
+        kinds[1].count = c->count - n;
+        const FwJoint *totals;
+        FwLimits lim = lazy_fw_limits(e);
+        FwStatus st = fw_cache_sum_of_runs(e->shared->fw, kinds, nk, &lim, &totals);
+        if (lazy_fw_done(e, st, &lim, err, errlen)) {
+            mpz_clear(binom);
+            return -1;
+        }
+        mpz_srcptr w = weight_of(totals, r->late_value);
+        if (w) {
+            FwEntry *en = &j->e[j->n++];
+            vals[n] = n;
+            en->vals = &vals[n];
+            mpz_init(en->w);
+            mpz_mul(en->w, w, binom);
+            mpz_add(den, den, en->w);
+        }
+        mpz_mul_ui(binom, binom, (unsigned long)(c->count - n));
+        mpz_divexact_ui(binom, binom, (unsigned long)(n + 1));
+    }
+    mpz_clear(binom);
+    *joint = j;
+    return 0;
+}
+
+int big_split_given(Engine *e, Roll *r, int i, uint64_t S, char *err, size_t errlen)
+{
+    Class *c = &r->cls[i];
+    Given s = { r, i, S, since(r, r->late_of, r->late_cuts) };
+    if (!inside(c, s.m))
+        return 1;   /* (independent of the sum: split as any) */
+    const FwEntry *n;
+    if (decide_total(e, given_counts, &s, &n, err, errlen))
+        return -1;
+    r->fresh = false;
+    r->cls[r->ncls++] = (Class){ c->faces & ~S, c->count - n->vals[0] };
+    c->faces &= S;
+    c->count = n->vals[0];
     return 0;
 }
 
@@ -541,11 +622,14 @@ static int extreme(Engine *e, View *v, bool top, int64_t *face, bool *found, cha
     return 0;
 }
 
-/* Can a question of v be answered by splitting classes?  Not once the sum
- * was chosen (the dice then are those that give it), nor of kept dice. */
+/* Can a question of v be answered by splitting classes?  Not of kept
+ * dice, nor once doubles() was asked late (after a late sum, the splits
+ * are weighed by the ways of the rest to make up the total,
+ * big_split_given). */
 static bool splits(const View *v)
 {
-    return !v->plain && !v->keep && !v->roll->sum_known && !v->roll->settled && !v->roll->late;
+    const Roll *r = v->roll;
+    return !v->plain && !v->keep && !r->settled && !(r->late && r->late_op != OP_SUM);
 }
 
 /* The sum of a fresh mixed roll, only added up: the sums of its kinds,
@@ -605,12 +689,15 @@ int big_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, cha
             *out = op == OP_SUM ? val_int(r->late_value) : val_bool(r->late_value != 0);
             return 0;
         }
-        /* (the dice, given a late sum) */
-        return r->late_op == OP_SUM ? lazy_plain_apply(e, v, op, cmp, x, out, err, errlen) : past_late(e, r, err, errlen);
+        if (r->late_op != OP_SUM)
+            return past_late(e, r, err, errlen);
+        if (op == OP_SUM || op == OP_DOUBLES)
+            return lazy_plain_apply(e, v, op, cmp, x, out, err, errlen);   /* (of the dice that give the sum) */
     }
     uint64_t m = faces_of(r, v), test = 0;
-    bool whole = m == all_segments(r) && r->ncls == 1 && r->kinds == 1 && !v->plain && !v->keep && !r->settled;
-    if (op == OP_SUM && whole && e->vm->may_defer && !r->sum_known) {
+    bool whole = m == all_segments(r) && r->ncls == 1 && r->kinds == 1 && !v->plain && !v->keep && !r->settled
+                 && !r->late;
+    if (op == OP_SUM && whole && e->vm->may_defer) {
         /* only added up: its totals stand as a distribution */
         const FwJoint *joint;
         if (big_joint(e, r, &joint, err, errlen))

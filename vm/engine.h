@@ -156,23 +156,21 @@ typedef struct Roll {
     const int64_t *answers;  /* their answers, in order */
     /* plain dice of more than LAZY_MAX_SIDES sides (bigdice.c): big_n of
      * them; their faces cut into nseg segments (segment s is faces seg_lo[s]
-     * to seg_hi[s], cut from segment seg_from[s]), the classes' slots; a
-     * sum of them all asked first is answered as a distribution (sum_known,
-     * sum, out of sum_ways orders), anything else from their dice, settled
-     * once for all their views */
-    bool big, sum_known;
-    int64_t big_n, sum;
-    const mpz_t *sum_ways;
+     * to seg_hi[s], cut from segment seg_from[s]), the classes' slots;
+     * their dice, when asked, settled once for all their views */
+    bool big;
+    int64_t big_n;
     int nseg;
     int32_t seg_lo[LAZY_MAX_SIDES], seg_hi[LAZY_MAX_SIDES];
     int8_t seg_from[LAZY_MAX_SIDES];
     const Pool *settled;
-    /* a sum or doubles() of its dice asked once a question split its
-     * classes, when settling them would need more than the budget
-     * (late_op of the segments late_of, made when there were late_cuts of
-     * them, answered late_value): asked again,
-     * the same answer; nothing else of its dice is counted after it (it
-     * needs late_cost runs) */
+    /* a sum of its dice asked (of them all, or once a question split its
+     * classes), or doubles() when settling them would need more than the
+     * budget: late_op of the segments late_of, made when there were
+     * late_cuts of them, answered late_value.  Asked again, the same
+     * answer; after a sum, splits and settling are given it; after
+     * doubles() nothing else of its dice is counted (it needs late_cost
+     * runs) */
     bool late;
     int32_t late_op;
     uint64_t late_of;
@@ -417,6 +415,9 @@ const Pool *lazy_view_of(Engine *e, Roll *r, uint64_t faces);
  * what is asked of them */
 void big_init(Roll *r, int64_t n);
 int64_t big_size(const Roll *r, uint64_t m);
+/* Split class i of a big roll r given its late sum, by S: 1 if the class
+ * is not in the sum (split it as any). */
+int big_split_given(Engine *e, Roll *r, int i, uint64_t S, char *err, size_t errlen);
 int big_settle(Engine *e, View *v, char *err, size_t errlen);
 int big_apply(Engine *e, View *v, OpCode op, CmpOp cmp, Value x, Value *out, char *err, size_t errlen);
 /* v is the whole of its big roll r, fresh; one big roll of the plain dice

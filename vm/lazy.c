@@ -86,6 +86,11 @@ static int64_t slots_size(const Roll *r, uint64_t m)
 static int split_class(Engine *e, Roll *r, int i, uint64_t S, char *err, size_t errlen)
 {
     Class *c = &r->cls[i];
+    if (r->big && r->late && c->count > 0) {
+        int rc = big_split_given(e, r, i, S, err, errlen);
+        if (rc <= 0)
+            return rc;
+    }
     uint64_t in = c->faces & S, out = c->faces & ~S;
     int64_t j = 0;
     r->fresh = false;

@@ -1,0 +1,1 @@
+prob big_dice.muster doubles_then_highest --exact
