@@ -248,6 +248,36 @@ static mpz_srcptr weight_of(const FwJoint *j, int64_t t)
     return lo < hi ? j->e[lo].w : NULL;
 }
 
+/* An empty joint of one question, room for n entries. */
+static FwJoint *joint_new(int64_t n)
+{
+    FwJoint *j = mem_alloc(sizeof *j);
+    *j = (FwJoint){ .nq = 1, .width = 1, .offset = mem_alloc_atomic(sizeof(int) * 2) };
+    j->offset[1] = 1;
+    j->e = mem_alloc(sizeof(FwEntry) * (size_t)(n ? n : 1));
+    return j;
+}
+
+/* A new entry of j, of the value at *val (kept), weighing w1 w2, added to
+ * *den. */
+static void joint_push(FwJoint *j, const int64_t *val, mpz_srcptr w1, mpz_srcptr w2, mpz_ptr den)
+{
+    FwEntry *en = &j->e[j->n++];
+    en->vals = (int64_t *)val;
+    mpz_init(en->w);
+    mpz_mul(en->w, w1, w2);
+    mpz_add(den, den, en->w);
+}
+
+/* The next class after i inside m (r->ncls if none). */
+static int next_inside(const Roll *r, int i, uint64_t m)
+{
+    do
+        i++;
+    while (i < r->ncls && !inside(&r->cls[i], m));
+    return i;
+}
+
 /* What class s->from of a late sum adds up to, given that it and the
  * classes after it inside s->m add up to s->left: each total of its own
  * weighed by its orders times those of the rest making up the difference. */
@@ -260,31 +290,21 @@ static int share_totals(Engine *e, void *ud, const FwJoint **joint, mpz_ptr den,
 {
     const Share *s = ud;
     const Roll *r = s->in.r;
-    int i = s->in.from, next = i + 1;
-    while (next < r->ncls && !inside(&r->cls[next], s->in.m))
-        next++;
+    int i = s->in.from;
     const FwJoint *own, *rest;
-    Inside one = { r, r->cls[i].faces, i }, after = { r, s->in.m, next };
+    Inside one = { r, r->cls[i].faces, i }, after = { r, s->in.m, next_inside(r, i, s->in.m) };
     mpz_t ignored;
     mpz_init(ignored);
     int rc = inside_totals(e, &one, &own, ignored, err, errlen) || inside_totals(e, &after, &rest, ignored, err, errlen);
     mpz_clear(ignored);
     if (rc)
         return -1;
-    FwJoint *j = mem_alloc(sizeof *j);
-    *j = (FwJoint){ .nq = 1, .width = 1, .offset = mem_alloc_atomic(sizeof(int) * 2) };
-    j->offset[1] = 1;
-    j->e = mem_alloc(sizeof(FwEntry) * (size_t)(own->n ? own->n : 1));
+    FwJoint *j = joint_new(own->n);
     mpz_set_ui(den, 0);
     for (int64_t k = 0; k < own->n; k++) {
         mpz_srcptr w = weight_of(rest, s->left - own->e[k].vals[0]);
-        if (!w)
-            continue;
-        FwEntry *en = &j->e[j->n++];
-        en->vals = own->e[k].vals;
-        mpz_init(en->w);
-        mpz_mul(en->w, own->e[k].w, w);
-        mpz_add(den, den, en->w);
+        if (w)
+            joint_push(j, own->e[k].vals, own->e[k].w, w, den);
     }
     *joint = j;
     return 0;
@@ -296,9 +316,6 @@ static int share_totals(Engine *e, void *ud, const FwJoint **joint, mpz_ptr den,
 static int class_total(Engine *e, Roll *r, int i, uint64_t m, int64_t *left, int64_t *total, mpz_srcptr *ways,
                        char *err, size_t errlen)
 {
-    int next = i + 1;
-    while (next < r->ncls && !inside(&r->cls[next], m))
-        next++;
     const FwJoint *own;
     Inside one = { r, r->cls[i].faces, i };
     mpz_t ignored;
@@ -308,7 +325,7 @@ static int class_total(Engine *e, Roll *r, int i, uint64_t m, int64_t *left, int
     if (rc)
         return -1;
     *total = *left;
-    if (next < r->ncls) {
+    if (next_inside(r, i, m) < r->ncls) {
         Share s = { { r, m, i }, *left };
         const FwEntry *chosen;
         if (decide_total(e, share_totals, &s, &chosen, err, errlen))
@@ -342,26 +359,16 @@ static int inside_doubles(Engine *e, void *ud, const FwJoint **joint, mpz_ptr de
         for (int64_t j = 0; j < c->count; j++)
             mpz_mul_si(apart, apart, f - j < 0 ? 0 : f - j);
     }
-    FwJoint *j = mem_alloc(sizeof *j);
-    j->nq = 1;
-    j->width = 1;
-    j->offset = mem_alloc_atomic(sizeof(int) * 2);
-    j->offset[0] = 0;
-    j->offset[1] = 1;
-    j->e = mem_alloc(sizeof(FwEntry) * 2);
-    int64_t *vals = mem_alloc_atomic(sizeof(int64_t) * 2);
-    j->n = 0;
+    static const int64_t answer[2] = { 0, 1 };
+    FwJoint *j = joint_new(2);
+    mpz_t one, total;
+    mpz_init_set_ui(one, 1);
+    mpz_init(total);
     mpz_sub(p, den, apart);
-    for (int64_t yes = 0; yes <= 1; yes++) {
-        mpz_srcptr w = yes ? p : apart;
-        if (mpz_sgn(w) == 0)
-            continue;
-        FwEntry *en = &j->e[j->n++];
-        vals[yes] = yes;
-        en->vals = &vals[yes];
-        mpz_init_set(en->w, w);
-    }
-    mpz_clears(apart, p, NULL);
+    for (int yes = 0; yes <= 1; yes++)
+        if (mpz_sgn(yes ? p : apart))
+            joint_push(j, &answer[yes], yes ? p : apart, one, total);
+    mpz_clears(apart, p, one, total, NULL);
     *joint = j;
     return 0;
 }
@@ -383,14 +390,6 @@ static bool apart(const Roll *r, uint64_t m)
 
 /* Of a roll answered late: anything but the same question again is past
  * the count. */
-static int past_late(Engine *e, const Roll *r, char *err, size_t errlen)
-{
-    e->halt = EXACT_OVER_BUDGET;
-    e->shared->needed = r->late_cost;
-    snprintf(err, errlen, "over the budget of the exact count");
-    return -1;
-}
-
 /* The runs that settling r's dice takes: the product of its classes'
  * multisets. */
 static double settle_cost(const Roll *r)
@@ -400,6 +399,14 @@ static double settle_cost(const Roll *r)
         if (r->cls[i].count > 0)
             cost *= decide_multisets(r->cls[i].count, big_size(r, r->cls[i].faces));
     return cost;
+}
+
+static int past_late(Engine *e, const Roll *r, char *err, size_t errlen)
+{
+    e->halt = EXACT_OVER_BUDGET;
+    e->shared->needed = settle_cost(r);
+    snprintf(err, errlen, "over the budget of the exact count");
+    return -1;
 }
 
 /* ---- settling ---- */
@@ -421,18 +428,29 @@ static int settle_roll(Engine *e, Roll *r, char *err, size_t errlen)
         const int64_t *sum = NULL;
         mpz_srcptr ways = NULL;
         int64_t want;
-        int seg[LAZY_MAX_SIDES], nseg = in_order(r, c->faces, seg);
         if (r->late && inside(c, late)) {
-            /* a run of faces lo..hi: its dice add up to their total less
-             * count (lo - 1) on faces 1..hi - lo + 1 */
+            /* one run of faces lo..hi (its dice on the first run of
+             * several split from the rest, given the sum): its dice add up
+             * to their total less count (lo - 1) on faces 1..hi - lo + 1 */
             int64_t lo[LAZY_MAX_SIDES], hi[LAZY_MAX_SIDES];
-            if (runs_of(r, c->faces, lo, hi) > 1)
-                return past_late(e, r, err, errlen);
+            while (c->count > 0 && runs_of(r, c->faces, lo, hi) > 1) {
+                uint64_t first = 0;
+                for (int s = 0; s < r->nseg; s++)
+                    if ((c->faces >> s & 1) && r->seg_hi[s] <= hi[0])
+                        first |= (uint64_t)1 << s;
+                if (r->ncls == LAZY_MAX_SIDES)
+                    return past_late(e, r, err, errlen);
+                if (big_split_given(e, r, i, first, err, errlen) < 0)
+                    return -1;
+            }
+            if (c->count == 0)
+                continue;
             if (class_total(e, r, i, late, &left, &want, &ways, err, errlen))
                 return -1;
             want -= c->count * (lo[0] - 1);
             sum = &want;
         }
+        int seg[LAZY_MAX_SIDES], nseg = in_order(r, c->faces, seg);
         Decision *d;
         if (decide_pool(e, c->count, (int32_t)big_size(r, c->faces), sum, ways, &d, err, errlen))
             return -1;
@@ -509,10 +527,7 @@ static int given_counts(Engine *e, void *ud, const FwJoint **joint, mpz_ptr den,
     kinds[0] = (FwRuns){ .nrun = runs_of(r, c->faces & s->in, lo, hi), .lo = lo, .hi = hi };
     lo = runs + 2 * LAZY_MAX_SIDES, hi = lo + LAZY_MAX_SIDES;
     kinds[1] = (FwRuns){ .nrun = runs_of(r, c->faces & ~s->in, lo, hi), .lo = lo, .hi = hi };
-    FwJoint *j = mem_alloc(sizeof *j);
-    *j = (FwJoint){ .nq = 1, .width = 1, .offset = mem_alloc_atomic(sizeof(int) * 2) };
-    j->offset[1] = 1;
-    j->e = mem_alloc(sizeof(FwEntry) * (size_t)(c->count + 1));
+    FwJoint *j = joint_new(c->count + 1);
     int64_t *vals = mem_alloc_atomic(sizeof(int64_t) * (size_t)(c->count + 1));
     mpz_set_ui(den, 0);
     mpz_t binom;
@@ -528,14 +543,9 @@ static int given_counts(Engine *e, void *ud, const FwJoint **joint, mpz_ptr den,
             return -1;
         }
         mpz_srcptr w = weight_of(totals, r->late_value);
-        if (w) {
-            FwEntry *en = &j->e[j->n++];
-            vals[n] = n;
-            en->vals = &vals[n];
-            mpz_init(en->w);
-            mpz_mul(en->w, w, binom);
-            mpz_add(den, den, en->w);
-        }
+        vals[n] = n;
+        if (w)
+            joint_push(j, &vals[n], w, binom, den);
         mpz_mul_ui(binom, binom, (unsigned long)(c->count - n));
         mpz_divexact_ui(binom, binom, (unsigned long)(n + 1));
     }
@@ -582,7 +592,6 @@ static int late_answer(Engine *e, View *v, OpCode op, Value *out, char *err, siz
     if (decide_total(e, op == OP_SUM ? inside_totals : inside_doubles, &s, &answer, err, errlen))
         return -1;
     r->late = true;
-    r->late_cost = cost;
     r->late_op = op;
     r->late_of = m;
     r->late_cuts = r->nseg;

@@ -169,14 +169,12 @@ typedef struct Roll {
      * budget: late_op of the segments late_of, made when there were
      * late_cuts of them, answered late_value.  Asked again, the same
      * answer; after a sum, splits and settling are given it; after
-     * doubles() nothing else of its dice is counted (it needs late_cost
-     * runs) */
+     * doubles() nothing else of its dice is counted */
     bool late;
     int32_t late_op;
     uint64_t late_of;
     int late_cuts;
     int64_t late_value;
-    double late_cost;
     /* items drawn from a bag (bags.c), not dice: slot s is kind s-1 of the
      * bag (whose kinds are in the order of their values), with cap[s-1] of
      * it left when they were drawn, one class of all the slots; its
