@@ -603,6 +603,88 @@ static int late_answer(Engine *e, View *v, OpCode op, Value *out, char *err, siz
 
 /* ---- what is asked ---- */
 
+/* The highest (top) or lowest face of the dice of one class of n dice on
+ * the faces lo..hi, and how many show it: (face, k) as face * (n + 1) + k,
+ * weighed by C(n, k) times the orders of the other n - k on the faces
+ * below (above) it, out of (hi - lo + 1)^n. */
+typedef struct Top {
+    int64_t n, lo, hi;
+    bool top;
+} Top;
+
+static int top_counts(Engine *e, void *ud, const FwJoint **joint, mpz_ptr den, char *err, size_t errlen)
+{
+    (void)e, (void)err, (void)errlen;
+    const Top *t = ud;
+    int64_t f = t->hi - t->lo + 1;
+    FwJoint *j = joint_new(f * t->n);
+    int64_t *vals = mem_alloc_atomic(sizeof(int64_t) * (size_t)(f * t->n));
+    mpz_t binom, rest, total;
+    mpz_inits(binom, rest, total, NULL);
+    for (int64_t face = t->lo; face <= t->hi; face++) {
+        int64_t others = t->top ? face - t->lo : t->hi - face;
+        mpz_set_ui(binom, 1);
+        for (int64_t k = 1; k <= t->n; k++) {
+            mpz_mul_ui(binom, binom, (unsigned long)(t->n - k + 1));
+            mpz_divexact_ui(binom, binom, (unsigned long)k);
+            if (others == 0 && k < t->n)
+                continue;
+            mpz_ui_pow_ui(rest, (unsigned long)others, (unsigned long)(t->n - k));
+            int64_t *v = &vals[j->n];
+            *v = face * (t->n + 1) + k;
+            joint_push(j, v, binom, rest, total);
+        }
+    }
+    mpz_ui_pow_ui(den, (unsigned long)f, (unsigned long)t->n);
+    mpz_clears(binom, rest, total, NULL);
+    *joint = j;
+    return 0;
+}
+
+/* The highest (top) or lowest face of the dice of view v when they are one
+ * class on one run of faces: one choice of the face and of how many show
+ * it, which splits the class in three (those dice, the rest below (above)
+ * it, none past it).  2 if they are not so (or the choice would be too
+ * big), else as extreme. */
+static int extreme_at_once(Engine *e, View *v, bool top, int64_t *face, char *err, size_t errlen)
+{
+    Roll *r = v->roll;
+    uint64_t m = faces_of(r, v);
+    int at = -1;
+    for (int i = 0; i < r->ncls; i++)
+        if (r->cls[i].count > 0 && (r->cls[i].faces & m)) {
+            if (at >= 0 || (r->cls[i].faces & ~m))
+                return 2;
+            at = i;
+        }
+    int64_t lo[LAZY_MAX_SIDES], hi[LAZY_MAX_SIDES];
+    if (at < 0 || r->late || r->nseg + 2 > LAZY_MAX_SIDES || r->ncls + 2 > LAZY_MAX_SIDES
+        || runs_of(r, r->cls[at].faces, lo, hi) > 1)
+        return 2;
+    Top t = { r->cls[at].count, lo[0], hi[0], top };
+    if ((hi[0] - lo[0] + 1) * t.n > 100000)
+        return 2;
+    const FwEntry *chosen;
+    if (decide_total(e, top_counts, &t, &chosen, err, errlen))
+        return -1;
+    int64_t f = chosen->vals[0] / (t.n + 1), k = chosen->vals[0] % (t.n + 1);
+    uint64_t eq, below, above;
+    where(r, CMP_EQ, f, &eq);
+    where(r, CMP_LT, f, &below);
+    where(r, CMP_GT, f, &above);
+    Class *c = &r->cls[at];
+    uint64_t faces = c->faces;
+    r->fresh = false;
+    c->faces = faces & eq;
+    c->count = k;
+    if (faces & (top ? below : above))
+        r->cls[r->ncls++] = (Class){ faces & (top ? below : above), t.n - k };
+    if (faces & (top ? above : below))
+        r->cls[r->ncls++] = (Class){ faces & (top ? above : below), 0 };
+    *face = f;
+    return 0;
+}
+
 /* The highest (top) or lowest face of the dice of view v, by halves: is
  * there a die in the upper (lower) half of the faces left?  Each asking
  * splits the classes it cuts, one at a time, until a die turns up
@@ -611,6 +693,10 @@ static int late_answer(Engine *e, View *v, OpCode op, Value *out, char *err, siz
 static int extreme(Engine *e, View *v, bool top, int64_t *face, bool *found, char *err, size_t errlen)
 {
     Roll *r = v->roll;
+    int rc = extreme_at_once(e, v, top, face, err, errlen);
+    *found = true;
+    if (rc != 2)
+        return rc;
     if (lazy_any_in(e, r, faces_of(r, v), found, err, errlen))
         return -1;
     int64_t lo = 1, hi = r->sides;
