@@ -57,6 +57,7 @@ typedef struct Sheet {
     bool any_unknown;        /* a '?' cell was shown: the legend says what it means */
     const char *indent;      /* Markdown: after a line break in prose, so that it stays in a list item */
     bool vertical;           /* the next table's column headers are printed upright (HTML) */
+    bool whole_words;        /* writing a table of one column of results: an outcome's words are whole */
     bool tight;              /* the next table may break its words anywhere to fit its column (HTML) */
     int wide;                /* the characters across a column of the page holds, about */
     const char *const *only; /* `muster sheet FILE NAME...`: only these parts */
@@ -1413,11 +1414,17 @@ static bool has_legend(const Decl *e)
     return any;
 }
 
-/* A member's words on the table sheet: its head when its enum has a legend. */
-static const char *player_member(const Decl *e, const char *name)
+static bool named(const Sheet *s, const Decl *d, const Decl *section);
+
+/* A member's words on the table sheet: its head when its enum has a legend
+ * the sheet prints (it is on it, and named when the sheet is of some parts
+ * only), else the whole of them, as an outcome's are in a table of one
+ * column of results. */
+static const char *player_member(const Sheet *s, const Decl *e, const char *name)
 {
     const char *t = member_text(e, name);
-    if (has_legend(e)) {
+    bool whole = s->whole_words && e && e->as.enm.flavour == ENUM_OUTCOME;
+    if (!whole && has_legend(e) && on_sheet(s, e) && named(s, e, NULL)) {
         const char *head = short_words(t);
         if (head)
             return head;
@@ -1435,7 +1442,7 @@ static const char *player_value(Sheet *s, const Expr *e, const Decl *texts)
     case EX_UNKNOWN: s->any_unknown = true; return "?";
     case EX_NA: return "–";
     case EX_NAME: {
-        const char *t = player_member(texts, e->as.name);
+        const char *t = player_member(s, texts, e->as.name);
         return t ? t : words_of(e->as.name);
     }
     default: {
@@ -1665,7 +1672,7 @@ static bool pivot_bands(Sheet *s, const Decl *d, const Decl *words, const Decl *
     const char **headers = mem_alloc(sizeof(char *) * (size_t)(nb + 2));
     for (int b = 0; b < nb; b++) {
         const Key *bk = &d->as.table.blocks.items[b];
-        const char *label = bk->kind == KEY_NAME ? player_member(colkeys, bk->name) : NULL;
+        const char *label = bk->kind == KEY_NAME ? player_member(s, colkeys, bk->name) : NULL;
         headers[b] = label ? label : bk->kind == KEY_NAME ? words_of(bk->name) : key_text(bk);
     }
     headers[nb] = "result";
@@ -1700,12 +1707,12 @@ static bool pivot_bands(Sheet *s, const Decl *d, const Decl *words, const Decl *
 }
 
 /* A row's keys in players' words. */
-static char *row_key_text(const Row *row, const Decl *keys)
+static char *row_key_text(const Sheet *s, const Row *row, const Decl *keys)
 {
     char *key = mem_strdup("");
     for (int i = 0; i < row->keys.n; i++) {
         const Key *k = &row->keys.items[i];
-        const char *t = k->kind == KEY_NAME ? player_member(keys, k->name) : NULL;
+        const char *t = k->kind == KEY_NAME ? player_member(s, keys, k->name) : NULL;
         const char *one = t ? t : k->kind == KEY_NAME ? words_of(k->name) : key_text(k);
         char *both = mem_alloc_atomic(strlen(key) + strlen(one) + 3);
         sprintf(both, "%s%s%s", key, i ? ", " : "", one);
@@ -1748,7 +1755,7 @@ static void fit_table(Sheet *s, const Decl *d, const char *const *headers, int n
     bool short_cells = true;
     for (int r = 0; r < d->as.table.nrows; r++) {
         const Row *row = &d->as.table.rows[r];
-        int w = longest_word(row_key_text(row, keys));
+        int w = longest_word(row_key_text(s, row, keys));
         most[0] = w > most[0] ? w : most[0];
         for (int k = 0; k < row->cells.n && 1 + k < nheaders; k++) {
             bool any = s->any_unknown;
@@ -1788,7 +1795,16 @@ static bool none_given(const Decl *d)
     return d->as.table.nrows > 0;
 }
 
+static void table_body(Sheet *s, const Decl *d);
+
 static void players_table(Sheet *s, const Decl *d)
+{
+    s->whole_words = d->as.table.columns.n <= 1;
+    table_body(s, d);
+    s->whole_words = false;
+}
+
+static void table_body(Sheet *s, const Decl *d)
 {
     if (none_given(d) && !house_touched(s, d)) {
         /* a grid of '?' says no more than a line does */
@@ -1812,7 +1828,7 @@ static void players_table(Sheet *s, const Decl *d)
     headers[0] = d->params.n ? words_of(d->params.items[0].name) : "";
     for (int k = 0; k < ncols; k++) {
         const Key *key = &d->as.table.columns.items[k];
-        const char *t = key->kind == KEY_NAME ? player_member(colkeys, key->name) : NULL;
+        const char *t = key->kind == KEY_NAME ? player_member(s, colkeys, key->name) : NULL;
         headers[1 + k] = t ? t : key->kind == KEY_NAME ? words_of(key->name) : key_text(key);
     }
     if (!ncols)
@@ -1833,7 +1849,7 @@ static void players_table(Sheet *s, const Decl *d)
         if (row->block != block && row->block >= 0) {
             block = row->block;
             const Key *bk = &d->as.table.blocks.items[block];
-            const char *t = bk->kind == KEY_NAME ? player_member(colkeys, bk->name) : NULL;
+            const char *t = bk->kind == KEY_NAME ? player_member(s, colkeys, bk->name) : NULL;
             row_begin(s);
             cell(s, t ? t : bk->kind == KEY_NAME ? words_of(bk->name) : key_text(bk), "block");
             for (int k = 1; k < nheaders; k++)
@@ -1843,7 +1859,7 @@ static void players_table(Sheet *s, const Decl *d)
         const char *mark = part_mark(s, d, row->src);
         row_begin(s);
         s->mark = with_new(mark ? mark : narrowed_mark(s, d, &row->keys), row_is_new(d, row));
-        const char *key = row_key_text(row, keys);
+        const char *key = row_key_text(s, row, keys);
         cell(s, key, strlen(key) <= SHORT_KEY ? "key nw" : "key");   /* "1–2", "8 or more" on one line */
         row_cells(s, d, row, mark, words, texts);
     }
@@ -1967,6 +1983,28 @@ static bool all_tabled(const Sheet *s, const Decl *d)
     return true;
 }
 
+/* Whether the sheet shows members of outcome d by their heads: a table
+ * of several columns of results that gives them or is keyed by d, or an
+ * odds table keyed by d. */
+static bool by_heads(const Sheet *s, const Decl *d)
+{
+    const Module *m = s->c->module;
+    for (int k = 0; k < m->n; k++) {
+        const Decl *t = m->decls[k];
+        if (!on_sheet(s, t))
+            continue;
+        bool keyed = false;
+        for (int i = 0; i < t->params.n; i++)
+            keyed |= t->params.items[i].type.name && !strcmp(t->params.items[i].type.name, d->name);
+        bool gives = t->ret.name && !strcmp(t->ret.name, d->name);
+        if (t->kind == DECL_PROC ? t->as.proc.odds != ODDS_NONE && keyed
+                                 : (t->kind == DECL_TABLE || t->kind == DECL_BANDS) && t->as.table.columns.n > 1
+                                       && (keyed || gives))
+            return true;
+    }
+    return false;
+}
+
 /* Whether a table, bands block or odds table on the sheet has a key of
  * enum d, so that its rows or columns show every member in its words,
  * unless a house rule changed d (its marks are shown at the enum). */
@@ -2018,7 +2056,8 @@ static void players_enum(Sheet *s, const Decl *d)
         && !(texts && d->doc && !keyed_by(s, d)) && !(texts && outcome && !all_tabled(s, d)))
         return;   /* a plain enum: its words are read in the tables and lines that use them (unless the
                      porter documents it, as a list of the text's, and no table is keyed by it) */
-    if (d->as.enm.flavour == ENUM_OUTCOME && all_tabled(s, d))
+    bool tabled = outcome && all_tabled(s, d);
+    if (tabled && !(legend && by_heads(s, d)))
         return;   /* so are an outcome's when a table gives each result: its fields are the porter's */
     open_block(s, d->as.enm.n > COLUMN_ROWS);
     player_heading(s, d, NULL);
@@ -2029,8 +2068,9 @@ static void players_enum(Sheet *s, const Decl *d)
                  d->as.enm.prompt ? " — " : "", t ? t : words_of(d->as.enm.deflt), default_change(s, d));
         paragraph(s, line, "note");
     }
-    if (legend && !nf) {
-        /* long words: each member's head, then the rest of its words */
+    if (legend && (!nf || tabled)) {
+        /* long words: each member's head, then the rest of its words (the
+         * tables give each result by its head) */
         static const char *const headers[] = { "", "" };
         table_begin(s, headers, 2);
         for (int i = 0; i < d->as.enm.n; i++) {
@@ -2113,7 +2153,7 @@ static int odds_values(const Sheet *s, const Param *p, const char ***labels, con
         char value[64];
         if (e) {
             const Member *m = &e->as.enm.items[i];
-            const char *t = player_member(e, m->name);
+            const char *t = player_member(s, e, m->name);
             (*labels)[i] = t ? t : words_of(m->name);
             snprintf(value, sizeof value, "%s", m->name);
         } else if (!strcmp(p->type.name, "bool")) {

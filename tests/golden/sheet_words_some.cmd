@@ -1,0 +1,1 @@
+sheet sheet_words.muster first_order melee
