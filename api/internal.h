@@ -298,6 +298,9 @@ void api_odds_csv(FILE *out, const OddsTable *t);
 void api_print_odds_heading(FILE *out, const OddsTable *t);
 void api_print_choosing(FILE *out, char *const *choices, int nchoices);
 int api_odds_shown(const OddsTable *t);
+/* Whether t's values have an order, so that "at least" and "at most" mean
+ * something: not records. */
+bool api_odds_ordered(const OddsTable *t);
 void api_csv_field(FILE *out, const char *text);
 /* A line of aligned columns (the --vs and grid tables): each text padded
  * to its width (left- or right-aligned), two spaces between columns, no

@@ -90,7 +90,9 @@ static void text_cell(FILE *out, const char *cls, const char *s)
 
 static void exact_table(FILE *out, const OddsTable *t)
 {
-    fputs("<table>\n<tr><th>value</th><th>p</th><th>probability</th><th>at least</th><th>at most</th></tr>\n", out);
+    bool ordered = api_odds_ordered(t);
+    fputs("<table>\n<tr><th>value</th><th>p</th><th>probability</th>", out);
+    fputs(ordered ? "<th>at least</th><th>at most</th></tr>\n" : "</tr>\n", out);
     int shown = api_odds_shown(t);
     for (int i = 0; i < shown; i++) {
         const OddsRow *row = &t->rows[i];
@@ -98,23 +100,27 @@ static void exact_table(FILE *out, const OddsTable *t)
         text_cell(out, NULL, api_value_text(row->value, t->c->prog));
         text_cell(out, "q", api_fraction_text(row->q, row->p, false));
         cell(out, NULL, "%.5f", row->p);
-        cell(out, NULL, "%.5f", row->at_least);
-        cell(out, NULL, "%.5f", row->at_most);
+        if (ordered) {
+            cell(out, NULL, "%.5f", row->at_least);
+            cell(out, NULL, "%.5f", row->at_most);
+        }
         fputs("</tr>\n", out);
     }
     if (shown < t->n) {
         const OddsRow *row = &t->rows[shown];
         fputs("<tr class=\"apart\"><td>more</td><td class=\"q\"></td>", out);
         cell(out, NULL, "%.5f", row->at_least);
-        cell(out, NULL, "%.5f", row->at_least);
-        cell(out, NULL, "%.5f", t->valued);
+        if (ordered) {
+            cell(out, NULL, "%.5f", row->at_least);
+            cell(out, NULL, "%.5f", t->valued);
+        }
         fputs("</tr>\n", out);
     }
     if (t->has_not_given) {
         fputs("<tr class=\"apart\"><td>not given in source</td>", out);
         text_cell(out, "q", api_fraction_text(t->not_given.q, t->not_given.p, false));
         cell(out, NULL, "%.5f", t->not_given.p);
-        fputs("<td></td><td></td></tr>\n", out);
+        fputs(ordered ? "<td></td><td></td></tr>\n" : "</tr>\n", out);
     }
     fputs("</table>\n", out);
     if (shown < t->n) {
@@ -133,21 +139,26 @@ static void exact_table(FILE *out, const OddsTable *t)
 
 static void simulated_table(FILE *out, const OddsTable *t)
 {
-    fputs("<table>\n<tr><th>value</th><th>p</th><th>95% interval</th><th>at least</th><th>at most</th></tr>\n", out);
+    bool ordered = api_odds_ordered(t);
+    fputs("<table>\n<tr><th>value</th><th>p</th><th>95% interval</th>", out);
+    fputs(ordered ? "<th>at least</th><th>at most</th></tr>\n" : "</tr>\n", out);
     for (int i = 0; i < t->n; i++) {
         const OddsRow *row = &t->rows[i];
         fputs("<tr>", out);
         text_cell(out, NULL, api_value_text(row->value, t->c->prog));
         cell(out, NULL, "%.5f", row->p);
         fprintf(out, "<td>[%.5f, %.5f]</td>", row->lo, row->hi);
-        cell(out, NULL, "%.5f", row->at_least);
-        cell(out, NULL, "%.5f", row->at_most);
+        if (ordered) {
+            cell(out, NULL, "%.5f", row->at_least);
+            cell(out, NULL, "%.5f", row->at_most);
+        }
         fputs("</tr>\n", out);
     }
     if (t->has_not_given) {
         fputs("<tr class=\"apart\"><td>not given in source</td>", out);
         cell(out, NULL, "%.5f", t->not_given.p);
-        fprintf(out, "<td>[%.5f, %.5f]</td><td></td><td></td></tr>\n", t->not_given.lo, t->not_given.hi);
+        fprintf(out, "<td>[%.5f, %.5f]</td>%s</tr>\n", t->not_given.lo, t->not_given.hi,
+                ordered ? "<td></td><td></td>" : "");
     }
     fputs("</table>\n", out);
     if (t->has_not_given) {

@@ -37,22 +37,23 @@ char *api_value_text(Value v, const Program *prog)
     return mem_printed(print_shown, &s);
 }
 
-/* The value column of an odds table: each value as text, cut at 40
- * characters; *width grows to the widest. */
+/* The value column of an odds table: each value as text, whole; *width
+ * grows to the widest. */
 static char **value_column(const OddsTable *t, int *width)
 {
     char **texts = mem_alloc(sizeof(char *) * (size_t)(t->n + 1));
     for (int i = 0; i < t->n; i++) {
         texts[i] = api_value_text(t->rows[i].value, t->c->prog);
         int w = (int)strlen(texts[i]);
-        if (w > 40) {
-            strcpy(texts[i] + 37, "...");
-            w = 40;
-        }
         if (w > *width)
             *width = w;
     }
     return texts;
+}
+
+bool api_odds_ordered(const OddsTable *t)
+{
+    return t->n == 0 || t->rows[0].value.tag != VAL_RECORD;
 }
 
 /* A CSV field: quoted (with doubled quotes) when it holds a comma, quote or newline. */
@@ -244,8 +245,11 @@ static void exact_rows(FILE *out, const OddsTable *t, char **texts, char **ps, i
     for (int i = 0; i < t->n; i++) {
         const OddsRow *row = &t->rows[i];
         if (i == shown) {
-            fprintf(out, "%*s  %-*s  %11.5f  %9.5f  %9.5f\n", width, "more", pw, "", row->at_least, row->at_least,
-                    t->valued);
+            if (api_odds_ordered(t))
+                fprintf(out, "%*s  %-*s  %11.5f  %9.5f  %9.5f\n", width, "more", pw, "", row->at_least,
+                        row->at_least, t->valued);
+            else
+                fprintf(out, "%*s  %-*s  %11.5f\n", width, "more", pw, "", row->at_least);
             fprintf(out, "(%d more values, from ", t->n - i);
             val_print(out, row->value, t->c->prog);
             fputs(" to ", out);
@@ -258,15 +262,17 @@ static void exact_rows(FILE *out, const OddsTable *t, char **texts, char **ps, i
         fixed_text(lt, row->at_least, 5);
         fixed_text(mt, row->at_most, 5);
         /* (as "%*s  %-*s  %11.5f  %9.5f  %9.5f", without printf's cost per row) */
-        put_column(out, texts[i], width, false);
+        put_column(out, texts[i], width, !api_odds_ordered(t));   /* (records read from the left) */
         fputs("  ", out);
         put_column(out, ps[i], pw, true);
         fputs("  ", out);
         put_column(out, pt, 11, false);
-        fputs("  ", out);
-        put_column(out, lt, 9, false);
-        fputs("  ", out);
-        put_column(out, mt, 9, false);
+        if (api_odds_ordered(t)) {
+            fputs("  ", out);
+            put_column(out, lt, 9, false);
+            fputs("  ", out);
+            put_column(out, mt, 9, false);
+        }
         end_with_bar(out, row->p);
     }
 }
@@ -278,11 +284,13 @@ static void exact_text(FILE *out, const OddsTable *t)
     int width = t->has_not_given ? 19 : 5, pw;
     char **texts = value_column(t, &width);
     char **ps = fraction_column(t, &pw);
-    fprintf(out, "%*s  %-*s  %11s  %9s  %9s\n", width, "value", pw, "p", "probability", "at least", "at most");
+    fprintf(out, api_odds_ordered(t) ? "%*s  %-*s  %11s" : "%-*s  %-*s  %11s", width, "value", pw, "p",
+            "probability");
+    fputs(api_odds_ordered(t) ? "   at least    at most\n" : "\n", out);
     exact_rows(out, t, texts, ps, width, pw);
     if (t->has_not_given)
-        fprintf(out, "%*s  %-*s  %11.5f\n", width, "not given in source", pw, api_mpq_text(t->not_given.q),
-                t->not_given.p);
+        fprintf(out, api_odds_ordered(t) ? "%*s  %-*s  %11.5f\n" : "%-*s  %-*s  %11.5f\n", width,
+                "not given in source", pw, api_mpq_text(t->not_given.q), t->not_given.p);
     if (t->has_cut) {
         char *p = api_mpq_text(t->cut_q);
         fprintf(out, "cut off: an open-ended roll was cut short with probability %s; "
@@ -357,16 +365,20 @@ static void simulated_text(FILE *out, const OddsTable *t)
     /* the value column is as wide as the widest value (up to a point) */
     int width = t->has_not_given ? 19 : 5;
     char **texts = value_column(t, &width);
-    fprintf(out, "%*s  %9s  %19s  %9s  %9s\n", width, "value", "p", "95% interval", "at least", "at most");
+    bool ordered = api_odds_ordered(t);
+    fprintf(out, ordered ? "%*s  %9s  %19s" : "%-*s  %9s  %19s", width, "value", "p", "95% interval");
+    fputs(ordered ? "   at least    at most\n" : "\n", out);
     for (int i = 0; i < t->n; i++) {
         const OddsRow *row = &t->rows[i];
-        fprintf(out, "%*s  %9.5f  [%7.5f, %7.5f]  %9.5f  %9.5f", width, texts[i], row->p, row->lo, row->hi,
-                row->at_least, row->at_most);
+        fprintf(out, ordered ? "%*s  %9.5f  [%7.5f, %7.5f]" : "%-*s  %9.5f  [%7.5f, %7.5f]", width, texts[i], row->p,
+                row->lo, row->hi);
+        if (ordered)
+            fprintf(out, "  %9.5f  %9.5f", row->at_least, row->at_most);
         end_with_bar(out, row->p);
     }
     if (t->has_not_given) {
-        fprintf(out, "%*s  %9.5f  [%7.5f, %7.5f]\n", width, "not given in source", t->not_given.p, t->not_given.lo,
-                t->not_given.hi);
+        fprintf(out, ordered ? "%*s  %9.5f  [%7.5f, %7.5f]\n" : "%-*s  %9.5f  [%7.5f, %7.5f]\n", width,
+                "not given in source", t->not_given.p, t->not_given.lo, t->not_given.hi);
         fprintf(out, "(%llu trials reached a value the rules text does not give, such as %s line %d)\n",
                 (unsigned long long)t->not_given.count, t->not_given_path, t->not_given_line);
     }

@@ -119,6 +119,12 @@ async function openGallery(page, index) {
 }
 
 // paste text into the open file in place of all of it, as Ctrl-V would
+// a record result whose values have no order
+const RECORD = 'enum Fate { holds "The unit holds its ground and may fire", falls_back "The unit falls back one move, disordered" }\n'
+  + 'record Result { fate: Fate, losses: int }\n'
+  + 'proc r() -> Result {\n  if roll d6 >= 4 { return Result(fate: Fate.holds, losses: 0) }\n'
+  + '  return Result(fate: Fate.falls_back, losses: 2)\n}\n';
+
 async function pasteAll(page, text) {
   await page.click('.cm-content');
   await page.evaluate((t) => {
@@ -283,6 +289,22 @@ async function allChecks(browser, sampler, scratch) {
     const fractions = await page.$$eval('#pane-odds table.grid tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td.pair .p')].map((s) => s.textContent)));
     same(fractions, want.rows.map((r) => r.outcomes.map((o) => o.p)), 'every fraction of the grid');
     await setText(page, '#arg-card', '8');
+  });
+
+  await check('a record\'s odds: whole values, and no "at least" or "at most", as the command line', async () => {
+    await newFile(page, 'record.muster');
+    await pasteAll(page, RECORD);
+    await choose(page, '#cmd', 'prob');
+    await choose(page, '#proc', 'r');
+    await run(page, 'odds');
+    const table = await oddsTable(page);
+    expect(table, 'no odds table');
+    same(table.head.filter((t) => t), ['value', 'p', 'probability'], 'the columns');
+    same(table.rows.map((r) => r.value), ['{fate: holds, losses: 0}', '{fate: falls_back, losses: 2}'],
+      'the values, whole');
+    const text = await page.$eval('#pane-output', (el) => el.textContent);
+    expect(!/at least/.test(text), 'the Output pane has "at least"');
+    await openGallery(page, 0);
   });
 
   await editorChecks(page, sampler, scratch);

@@ -85,11 +85,17 @@ function barSwitch(table) {
   return h('div', { class: 'bar-switch', role: 'group', 'aria-label': 'What the bars show' }, h('span', {}, 'Bars:'), buttons);
 }
 
+// records have no order: no "at least" or "at most" for them, as the
+// command line prints them
+const isRecord = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
 function singleTable(odds) {
   const exact = odds.exact;
-  const sums = cumulative(odds.outcomes, exact);
+  const ordered = !odds.outcomes.some((o) => isRecord(o.value));
+  const sums = ordered ? cumulative(odds.outcomes, exact) : new Map();
   const max = odds.outcomes.reduce((m, o) => Math.max(m, o.probability), 0);
-  const head = ['value', exact ? 'p' : 'share', 'probability', exact ? null : '95% interval', 'at least', 'at most', '']
+  const head = ['value', exact ? 'p' : 'share', 'probability', exact ? null : '95% interval',
+    ordered ? 'at least' : null, ordered ? 'at most' : null, '']
     .filter((x) => x !== null);
   const rows = odds.outcomes.slice(0, MAX_ROWS).map((o) => {
     const s = sums.get(o);
@@ -98,14 +104,14 @@ function singleTable(odds) {
       h('td', { class: 'p' }, exact ? o.p : dec(o.p)),
       h('td', { class: 'num' }, dec(o.probability)),
       exact ? null : h('td', { class: 'num' }, `[${dec(o.low)}, ${dec(o.high)}]`),
-      h('td', { class: 'num' }, s ? s.least : ''),
-      h('td', { class: 'num' }, s ? s.most : ''),
+      ordered ? h('td', { class: 'num' }, s ? s.least : '') : null,
+      ordered ? h('td', { class: 'num' }, s ? s.most : '') : null,
       h('td', { class: 'bar-cell', 'aria-hidden': 'true' }, bar(o.probability, max, s)));
   });
-  const table = h('table', { class: 'odds single', 'data-bars': barMode },
+  const table = h('table', { class: 'odds single', 'data-bars': ordered ? barMode : 'p' },
     h('thead', {}, h('tr', {}, head.map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', {}, rows));
-  return [barSwitch(table), table, cutNote(odds.outcomes.length, MAX_ROWS, 'values')];
+  return [ordered ? barSwitch(table) : null, table, cutNote(odds.outcomes.length, MAX_ROWS, 'values')];
 }
 
 function cutNote(count, shown, what) {
