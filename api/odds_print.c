@@ -305,6 +305,21 @@ static void exact_text(FILE *out, const OddsTable *t)
     }
 }
 
+static void print_heading(FILE *out, const void *what)
+{
+    api_print_odds_heading(out, what);
+}
+
+/* The end of an odds object: the call the odds are of, as the text's
+ * heading gives it ("fire_hits(card: 8, band: c, cover: none)"). */
+static void json_call(FILE *out, const OddsTable *t)
+{
+    char *call = mem_printed(print_heading, t);
+    fputs(", \"call\": ", out);
+    val_json_string(out, call, strlen(call));
+    fputs("}\n", out);
+}
+
 static void exact_json(FILE *out, const OddsTable *t)
 {
     fputs("{\"exact\": true, \"trials\": null, \"outcomes\": [", out);
@@ -327,9 +342,12 @@ static void exact_json(FILE *out, const OddsTable *t)
         print_mpq(out, t->cut_q);
         fputc('"', out);
     }
-    if (t->numeric)
-        fprintf(out, ", \"mean\": %.10g, \"sd\": %.10g", t->mean, t->sd);
-    fputs("}\n", out);
+    if (t->numeric) {
+        fprintf(out, ", \"mean\": %.10g, \"sd\": %.10g, \"mean_p\": \"", t->mean, t->sd);
+        print_mpq(out, t->mean_q);
+        fputc('"', out);
+    }
+    json_call(out, t);
 }
 
 static void exact_csv(FILE *out, const OddsTable *t)
@@ -406,7 +424,7 @@ static void simulated_json(FILE *out, const OddsTable *t)
     fputs("]", out);
     if (t->numeric)
         fprintf(out, ", \"mean\": %.6g, \"sd\": %.6g", t->mean, t->sd);
-    fputs("}\n", out);
+    json_call(out, t);
 }
 
 static void simulated_csv(FILE *out, const OddsTable *t)
