@@ -241,6 +241,18 @@ static Slot *new_slots(int n, int nsides)
     return slots;
 }
 
+/* A value's whole words, for a tooltip: a member's as the sheet gives
+ * them, else as the text shows it. */
+static const char *member_words(Value v, const Program *prog)
+{
+    if (v.tag == VAL_ENUM && prog && v.enum_id >= 0 && v.enum_id < prog->nenums) {
+        const EnumDesc *e = &prog->enums[v.enum_id];
+        if (e->texts && v.as.i >= 0 && v.as.i < e->nmembers && e->texts[v.as.i])
+            return e->texts[v.as.i];
+    }
+    return api_value_text(v, prog);
+}
+
 static void set_value(Slot *s, Value v, const char *label)
 {
     s->kind = SLOT_VALUE;
@@ -273,9 +285,9 @@ static void odds_chart(const OddsTable *t, Chart *ch)
     for (int i = 0; i < shown; i++, k++) {
         const OddsRow *row = &t->rows[i];
         Slot *s = &ch->slot[k];
-        set_value(s, row->value, api_value_text(row->value, t->c->prog));
+        set_value(s, row->value, api_value_words(row->value, t->c->prog));
         s->p[0] = row->p;
-        s->tip[0] = strf("%s: %s", s->label, tip_of(row->p, row->q));
+        s->tip[0] = strf("%s: %s", member_words(row->value, t->c->prog), tip_of(row->p, row->q));
     }
     if (shown < t->n) {
         /* the tail the text folds into "more" */

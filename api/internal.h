@@ -312,6 +312,14 @@ typedef struct ApiLine {
 void api_line_put(ApiLine *l, const char *text, int width, bool left);
 void api_line_end(ApiLine *l);
 char *api_value_text(Value v, const Program *prog);
+/* The head of a member's long words, "Attack order" for "Attack order:
+ * Move full speed to ...": when the words run past 40 characters and
+ * begin with at most 32 ending in ':', '.' or a dash.  NULL when they have
+ * none. */
+char *api_words_head(const char *text);
+/* A value in players' words, for a chart's label: a member's words (their
+ * head when they are long and have one), else as api_value_text. */
+const char *api_value_words(Value v, const Program *prog);
 char *api_mpq_text(const mpq_t q);
 
 /* odds_html.c: the odds as one HTML page, the table and the chart */

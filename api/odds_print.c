@@ -37,6 +37,31 @@ char *api_value_text(Value v, const Program *prog)
     return mem_printed(print_shown, &s);
 }
 
+char *api_words_head(const char *text)
+{
+    if (!text || strlen(text) <= 40)
+        return NULL;
+    for (const char *p = text; *p && p - text <= 32; p++) {
+        if ((*p == ':' || *p == '.') && p[1] == ' ' && p > text)
+            return mem_strndup(text, (size_t)(p - text));
+        if (*p == ' ' && p > text && (!strncmp(p + 1, "- ", 2) || !strncmp(p + 1, "– ", 4) || !strncmp(p + 1, "— ", 4)))
+            return mem_strndup(text, (size_t)(p - text));
+    }
+    return NULL;
+}
+
+const char *api_value_words(Value v, const Program *prog)
+{
+    if (v.tag == VAL_ENUM && prog && v.enum_id >= 0 && v.enum_id < prog->nenums) {
+        const EnumDesc *e = &prog->enums[v.enum_id];
+        const char *t = v.as.i >= 0 && v.as.i < e->nmembers && e->texts ? e->texts[v.as.i] : NULL;
+        const char *head = api_words_head(t);
+        if (t)
+            return head ? head : strlen(t) <= 40 ? t : api_value_text(v, prog);
+    }
+    return api_value_text(v, prog);
+}
+
 /* The value column of an odds table: each value as text, whole; *width
  * grows to the widest. */
 static char **value_column(const OddsTable *t, int *width)

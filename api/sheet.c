@@ -1362,22 +1362,6 @@ static char *player_number(const Sheet *s, const Expr *e)
     return NULL;
 }
 
-/* The head of a member's long words, "Attack order" for "Attack order:
- * Move full speed to ...": when the words run past 40 characters and
- * begin with at most 32 ending in ':' or '.'.  NULL when they have none. */
-static char *short_words(const char *text)
-{
-    if (!text || strlen(text) <= 40)
-        return NULL;
-    for (const char *p = text; *p && p - text <= 32; p++) {
-        if ((*p == ':' || *p == '.') && p[1] == ' ' && p > text)
-            return mem_strndup(text, (size_t)(p - text));
-        if (*p == ' ' && p > text && (!strncmp(p + 1, "- ", 2) || !strncmp(p + 1, "– ", 4) || !strncmp(p + 1, "— ", 4)))
-            return mem_strndup(text, (size_t)(p - text));
-    }
-    return NULL;
-}
-
 /* The rest of a member's words after their head and its ':', '.' or dash. */
 static const char *rest_of_words(const char *text, const char *head)
 {
@@ -1404,7 +1388,7 @@ static bool has_legend(const Decl *e)
     const char **heads = mem_alloc(sizeof(char *) * (size_t)(e->as.enm.n + 1));
     for (int i = 0; i < e->as.enm.n; i++) {
         const Member *m = &e->as.enm.items[i];
-        const char *head = short_words(m->text);
+        const char *head = api_words_head(m->text);
         any |= head != NULL;
         heads[i] = head ? head : m->text ? m->text : m->name;
         for (int j = 0; j < i; j++)
@@ -1425,7 +1409,7 @@ static const char *player_member(const Sheet *s, const Decl *e, const char *name
     const char *t = member_text(e, name);
     bool whole = s->whole_words && e && e->as.enm.flavour == ENUM_OUTCOME;
     if (!whole && has_legend(e) && on_sheet(s, e) && named(s, e, NULL)) {
-        const char *head = short_words(t);
+        const char *head = api_words_head(t);
         if (head)
             return head;
     }
@@ -2075,7 +2059,7 @@ static void players_enum(Sheet *s, const Decl *d)
         table_begin(s, headers, 2);
         for (int i = 0; i < d->as.enm.n; i++) {
             const Member *m = &d->as.enm.items[i];
-            const char *head = short_words(m->text);
+            const char *head = api_words_head(m->text);
             const char *rest = head ? rest_of_words(m->text, head) : "";
             row_begin(s);
             s->mark = member_mark(s, d, m);
