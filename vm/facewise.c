@@ -461,6 +461,23 @@ static FwJoint *joint_of(Map *answers, int nq, const int *offset)
     return j;
 }
 
+/* The joint of one question whose answers are the totals low, low + 1,
+ * ... with the ways w[0..n) (those of no way left out). */
+static FwJoint *joint_of_totals(mpz_t *w, int64_t n, int64_t low)
+{
+    Map m;
+    map_init(&m, 1);
+    for (int64_t i = 0; i < n; i++)
+        if (mpz_sgn(w[i])) {
+            int64_t v = low + i;
+            mpz_set(map_at(&m, &v), w[i]);
+        }
+    int offset[2] = { 0, 1 };
+    FwJoint *j = joint_of(&m, 1, offset);
+    map_free(&m);
+    return j;
+}
+
 void fw_joint_free(FwJoint *j)
 {
     if (!j)
@@ -589,18 +606,8 @@ static FwStatus sum_alone(const int64_t *val, const FwClass *cls, int ncls, cons
         }
         poly_free(pw, len);
     }
-    if (st == FW_OK) {
-        Map m;
-        map_init(&m, 1);
-        for (int64_t i = 0; i < acc_len; i++)
-            if (mpz_sgn(acc[i])) {
-                int64_t v = acc_low + i;
-                mpz_set(map_at(&m, &v), acc[i]);
-            }
-        int offset[2] = { 0, 1 };
-        *out = joint_of(&m, 1, offset);
-        map_free(&m);
-    }
+    if (st == FW_OK)
+        *out = joint_of_totals(acc, acc_len, acc_low);
     poly_free(acc, acc_len);
     return st;
 }
@@ -1039,18 +1046,8 @@ FwStatus fw_sum_of_runs(const FwRuns *kinds, int nk, FwLimits *lim, FwJoint **ou
     for (int k = 0; k < nk && st == FW_OK; k++)
         for (int64_t j = 0; j < kinds[k].count && st == FW_OK; j++)
             st = add_die_of_runs(&kinds[k], ways, pre, &width, lim);
-    if (st == FW_OK) {
-        Map answers;
-        map_init(&answers, 1);
-        for (int64_t t = 0; t < width; t++)
-            if (mpz_sgn(ways[t])) {
-                int64_t total = least + t;
-                mpz_set(map_at(&answers, &total), ways[t]);
-            }
-        int offset[2] = { 0, 1 };
-        *out = joint_of(&answers, 1, offset);
-        map_free(&answers);
-    }
+    if (st == FW_OK)
+        *out = joint_of_totals(ways, width, least);
     for (int64_t i = 0; i < span; i++)
         mpz_clears(ways[i], pre[i], NULL);
     mpz_clear(pre[span]);
